@@ -1,0 +1,9 @@
+// `npm test`: everything that needs no outside server: unit tests and the all-in-one end-to-end suite.
+// Integration tests (`*.int.spec.ts`) need PostgreSQL and Kafka and run with `npm run test:integration`.
+const preset = require('./jest.preset.js');
+
+module.exports = {
+  ...preset,
+  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+  testPathIgnorePatterns: [...preset.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'],
+};

@@ -1,0 +1,20 @@
+// Shared jest settings: TypeScript through swc (CommonJS), the workspace path aliases of tsconfig.base.json.
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = `<rootDir>/${target}`;
+}
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  // Some dependencies are ES modules (PGlite loads its WebAssembly with import()): jest runs with
+  // --experimental-vm-modules (see package.json) so that Node loads them natively.
+  testPathIgnorePatterns: ['/node_modules/', '/.cache/', '/dist/'],
+};

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { context, propagation } from '@opentelemetry/api';
+import { eventTypeSchema } from './registry';
+
+export interface EventEnvelope {
+  event_id: string;
+  event_type: string;
+  occurred_at: number;
+  producer: string;
+  tenant_id: string | null;
+  livemode: boolean | null;
+  request_id: string | null;
+  traceparent: string | null;
+}
+
+export interface TenantChanged {
+  envelope: EventEnvelope;
+  tenant_id: string;
+  name: string;
+  treasury_available_cash_cents: number;
+  version: number;
+}
+
+export type KycStatus = 'pending' | 'approved' | 'rejected';
+
+export interface SellerChanged {
+  envelope: EventEnvelope;
+  seller_id: string;
+  tenant_id: string;
+  name: string;
+  kyc_status: KycStatus;
+  anticipation_limit_cents: number;
+  fee_bps_per_month: number;
+  settlement_delay_days: number;
+  mdr_bps: Record<string, number>;
+  pricing_plan_id: string | null;
+  version: number;
+}
+
+export interface PricingPlanChanged {
+  envelope: EventEnvelope;
+  pricing_plan_id: string;
+  tenant_id: string;
+  name: string;
+  fee_bps_per_month: number;
+  settlement_delay_days: number;
+  mdr_bps: Record<string, number>;
+  is_default: boolean;
+  version: number;
+}
+
+/** Every event type, with the TypeScript shape of its Avro record. Add a line with each new schema file. */
+export interface EventMap {
+  'gateway.tenant-changed.v1': TenantChanged;
+  'gateway.seller-changed.v1': SellerChanged;
+  'gateway.pricing-plan-changed.v1': PricingPlanChanged;
+}
+
+export type EventType = keyof EventMap;
+
+/**
+ * Topics are per aggregate stream, not per event type: all events of one charge (created, paid,
+ * refunded, charged back) share a topic and a key, so they are consumed in the order they happened.
+ */
+export const TOPICS = {
+  directory: 'gateway.directory',
+} as const;
+
+export const EVENT_TOPICS: { [K in EventType]: string } = {
+  'gateway.tenant-changed.v1': TOPICS.directory,
+  'gateway.seller-changed.v1': TOPICS.directory,
+  'gateway.pricing-plan-changed.v1': TOPICS.directory,
+};
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function newEventId(): string {
+  let out = 'evt_';
+  for (const byte of randomBytes(24)) out += ALPHABET[byte % 62];
+  return out;
+}
+
+export interface EnvelopeInput {
+  producer: string;
+  tenantId: string | null;
+  livemode: boolean | null;
+  requestId?: string | null;
+  occurredAtMs?: number;
+}
+
+export function newEnvelope(eventType: EventType, input: EnvelopeInput): EventEnvelope {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return {
+    event_id: newEventId(),
+    event_type: eventType,
+    occurred_at: input.occurredAtMs ?? Date.now(),
+    producer: input.producer,
+    tenant_id: input.tenantId,
+    livemode: input.livemode,
+    request_id: input.requestId ?? null,
+    traceparent: carrier.traceparent ?? null,
+  };
+}
+
+/** Avro-encodes an event; an event that does not match its schema is a bug and throws. */
+export function encodeEvent<K extends EventType>(type: K, event: EventMap[K]): Buffer {
+  return eventTypeSchema(type).toBuffer(event);
+}
+
+export function decodeEvent<K extends EventType>(type: K, payload: Buffer): EventMap[K] {
+  return eventTypeSchema(type).fromBuffer(payload) as EventMap[K];
+}
+
+export function isEventType(value: string | undefined): value is EventType {
+  return value !== undefined && Object.prototype.hasOwnProperty.call(EVENT_TOPICS, value);
+}
+
+/** The outbox row of an event: its topic, its ordering key, its id and its Avro bytes. */
+export function outboxMessage<K extends EventType>(type: K, key: string, event: EventMap[K]) {
+  return { topic: EVENT_TOPICS[type], key, eventId: event.envelope.event_id, eventType: type, payload: encodeEvent(type, event) };
+}

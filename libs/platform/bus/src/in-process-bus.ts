@@ -1,0 +1,95 @@
+import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
+
+interface Delivery {
+  messages: BusMessage[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const ATTEMPTS_MAX = 3;
+const RETRY_DELAY_MS = 50;
+
+class Group {
+  private readonly queue: Delivery[] = [];
+  private running = false;
+  stopped = false;
+
+  constructor(readonly options: SubscribeOptions) {}
+
+  deliver(messages: BusMessage[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ messages, resolve, reject });
+      void this.drain();
+    });
+  }
+
+  // One delivery at a time per group, in publish order: the same ordering guarantee as one Kafka partition.
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let delivery = this.queue.shift(); delivery !== undefined; delivery = this.queue.shift()) {
+        if (this.stopped) {
+          delivery.reject(new Error(`subscription ${this.options.groupId} stopped`));
+          continue;
+        }
+        let lastError: unknown;
+        let delivered = false;
+        for (let attempt = 1; attempt <= ATTEMPTS_MAX && !delivered; attempt++) {
+          try {
+            await this.options.handle(delivery.messages);
+            delivered = true;
+          } catch (error) {
+            lastError = error;
+            if (attempt < ATTEMPTS_MAX) await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempt));
+          }
+        }
+        if (delivered) delivery.resolve();
+        else delivery.reject(lastError);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/**
+ * The all-in-one mode's broker. `publish` resolves only after every subscribed group has applied the
+ * messages, so the outbox relay marks a row sent only once its consumers committed their effect: the
+ * outbox in the embedded database is then the only durable log needed, and a crash loses nothing.
+ * A group that keeps failing makes `publish` reject; the relay tries again later and the inboxes of the
+ * groups that had already applied the messages drop the repeats.
+ */
+export class InProcessBus implements Bus {
+  private readonly groups = new Map<string, Group>();
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    const byGroup = new Map<Group, BusMessage[]>();
+    for (const message of messages) {
+      for (const group of this.groups.values()) {
+        if (!group.options.topics.includes(message.topic)) continue;
+        const list = byGroup.get(group) ?? [];
+        list.push(message);
+        byGroup.set(group, list);
+      }
+    }
+    await Promise.all([...byGroup].map(([group, list]) => group.deliver(list)));
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    if (this.groups.has(options.groupId)) throw new Error(`group ${options.groupId} already subscribed`);
+    const group = new Group(options);
+    this.groups.set(options.groupId, group);
+    return {
+      stop: async () => {
+        group.stopped = true;
+        this.groups.delete(options.groupId);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const group of this.groups.values()) group.stopped = true;
+    this.groups.clear();
+  }
+}

@@ -1,0 +1,34 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import type { Db, Tx } from '@pgw/platform-db';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BatchHandler, type BusMessage } from './bus';
+
+const tracer = trace.getTracer('@pgw/platform-bus');
+
+/**
+ * Applies a batch of messages in one transaction, each at most once: the event id goes into the inbox in
+ * the same transaction as the effect, so a redelivered event finds its id there and changes nothing.
+ * One transaction per batch also means a busy account is written once per batch, not once per event.
+ */
+export function inboxHandler(db: Db, consumer: string, apply: (trx: Tx, message: BusMessage) => Promise<void>): BatchHandler {
+  return async (batch) => {
+    await db.tx(async (trx) => {
+      for (const message of batch) {
+        const eventId = message.headers[HEADER_EVENT_ID];
+        if (eventId === undefined) throw new Error(`message on ${message.topic} has no ${HEADER_EVENT_ID} header`);
+        const inserted = await trx('inbox').insert({ consumer, event_id: eventId }).onConflict(['consumer', 'event_id']).ignore().returning('event_id');
+        if (inserted.length === 0) continue;
+        const parent = propagation.extract(ROOT_CONTEXT, message.headers);
+        const type = message.headers[HEADER_EVENT_TYPE] ?? message.topic;
+        await context.with(parent, () =>
+          tracer.startActiveSpan(`${consumer} process ${type}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': message.topic, 'messaging.message.id': eventId } }, async (span) => {
+            try {
+              await apply(trx, message);
+            } finally {
+              span.end();
+            }
+          }),
+        );
+      }
+    });
+  };
+}

@@ -1,0 +1,161 @@
+import { Kafka, logLevel, type Consumer, type Producer, type IHeaders } from 'kafkajs';
+import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Partitions of the topics this bus creates; keys spread over them. */
+  partitions?: number;
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+// Every timeout and retry is set here, not taken on trust from the client's defaults: a publish fails
+// within about 30 s at worst, and the outbox relay tries again later with its own back-off.
+const CONNECTION_TIMEOUT_MS = 3_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const SEND_TIMEOUT_MS = 10_000;
+const RETRY = { initialRetryTime: 200, maxRetryTime: 5_000, retries: 5 };
+
+function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) out[name] = Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
+  }
+  return out;
+}
+
+export class KafkaBus implements Bus {
+  private readonly kafka: Kafka;
+  private producer: Producer | null = null;
+  private producerReady: Promise<Producer> | null = null;
+  private readonly consumers = new Set<Consumer>();
+  private readonly knownTopics = new Set<string>();
+
+  constructor(private readonly options: KafkaBusOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      retry: RETRY,
+      logLevel: logLevel.NOTHING,
+    });
+  }
+
+  /** Creates the topics that do not exist yet, with the configured partitions, and waits for their leaders. */
+  async ensureTopics(topics: string[]): Promise<void> {
+    const missing = topics.filter((t) => !this.knownTopics.has(t));
+    if (missing.length === 0) return;
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const create = missing.filter((t) => !existing.has(t));
+      if (create.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: create.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: 1 })),
+        });
+      }
+      for (const t of missing) this.knownTopics.add(t);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  private getProducer(): Promise<Producer> {
+    if (this.producerReady === null) {
+      const producer = this.kafka.producer({
+        idempotent: true, // the broker drops the retried duplicates of one producer session
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        retry: RETRY,
+      });
+      this.producerReady = producer.connect().then(
+        () => {
+          this.producer = producer;
+          return producer;
+        },
+        (error: unknown) => {
+          this.producerReady = null;
+          throw error;
+        },
+      );
+    }
+    return this.producerReady;
+  }
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.ensureTopics([...new Set(messages.map((m) => m.topic))]);
+    const producer = await this.getProducer();
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+    await producer.sendBatch({
+      acks: -1,
+      timeout: SEND_TIMEOUT_MS,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      })),
+    });
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    await this.ensureTopics(options.topics);
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+      rebalanceTimeout: 30_000,
+      maxWaitTimeInMs: 50, // low latency over fewer fetches: events should land within milliseconds
+      allowAutoTopicCreation: false,
+      retry: {
+        ...RETRY,
+        // A consumer that crashed (broker gone, handler failing) restarts after the back-off above; the
+        // offsets it did not commit are read again and the inbox drops what was already applied.
+        restartOnFailure: async (error: Error) => {
+          this.options.log?.warn({ err: error, group: options.groupId }, 'kafka consumer restarting');
+          return true;
+        },
+      },
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+        if (!isRunning() || isStale() || batch.messages.length === 0) return;
+        const messages: BusMessage[] = batch.messages.map((m) => ({
+          topic: batch.topic,
+          key: m.key?.toString('utf8') ?? '',
+          value: m.value ?? Buffer.alloc(0),
+          headers: headersToStrings(m.headers),
+        }));
+        await options.handle(messages);
+        const last = batch.messages[batch.messages.length - 1];
+        if (last !== undefined) resolveOffset(last.offset);
+        await commitOffsetsIfNecessary();
+        await heartbeat();
+      },
+    });
+    this.consumers.add(consumer);
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    if (this.producer !== null) await this.producer.disconnect().catch(() => undefined);
+    this.producer = null;
+    this.producerReady = null;
+  }
+}

@@ -1,0 +1,61 @@
+import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
+import { uniqueName } from '@pgw/testing';
+import type { BusMessage } from './bus';
+import { InProcessBus } from './in-process-bus';
+import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
+
+describe('outbox, relay and inbox on the embedded database with the in-process bus', () => {
+  const knex = createPgliteKnex(null);
+  afterAll(() => knex.destroy());
+
+  async function setup() {
+    const producer = sharedDb(knex, uniqueName('producer'));
+    const consumer = sharedDb(knex, uniqueName('consumer'));
+    const bus = new InProcessBus();
+    await prepare({ producer, consumer, bus, topicSuffix: '' });
+    const deliveries: BusMessage[] = [];
+    const topic = uniqueName('topic');
+    await bus.subscribe({ groupId: 'tenants', topics: [topic], handle: consumerHandler(consumer, deliveries) });
+    return { producer, consumer, bus, deliveries, topic };
+  }
+
+  it('delivers an event committed in one service to another service, which applies it exactly once', async () => {
+    const { producer, consumer, bus, deliveries, topic } = await setup();
+    const r = relay(producer, bus);
+    r.start();
+    await writeEvent(producer, tenantEvent('ten_1', 'Acme'), topic);
+    expect(await waitFor(() => appliedCount(consumer, 'ten_1'))).toBe(1);
+    await r.stop();
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]?.value).toBeInstanceOf(Buffer);
+    expect(await unsentCount(producer)).toBe(0);
+  });
+
+  it('loses nothing and applies nothing twice when the relay dies between publishing and marking sent', async () => {
+    const { producer, consumer, bus, deliveries, topic } = await setup();
+    const crashing = crashAfterPublish(bus);
+    await writeEvent(producer, tenantEvent('ten_2', 'Acme'), topic);
+    const r = relay(producer, crashing);
+    await expect(r.runOnce()).rejects.toThrow('relay crashed');
+    expect(await unsentCount(producer)).toBe(1); // still unsent: it will go again
+    expect(await r.runOnce()).toBe(1);
+    expect(deliveries).toHaveLength(2); // delivered twice...
+    expect(await appliedCount(consumer, 'ten_2')).toBe(1); // ...applied once
+    expect(await unsentCount(producer)).toBe(0);
+  });
+
+  it('publishes nothing for a transaction that rolled back', async () => {
+    const { producer, bus, deliveries, topic } = await setup();
+    await expect(
+      producer.tx(async (trx) => {
+        const { enqueue } = await import('./outbox');
+        const { outboxMessage } = await import('@pgw/contracts');
+        const event = tenantEvent('ten_3', 'Nope');
+        await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_3', event), topic }]);
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    expect(await relay(producer, bus).runOnce()).toBe(0);
+    expect(deliveries).toHaveLength(0);
+  });
+});

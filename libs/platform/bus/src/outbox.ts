@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { context, propagation } from '@opentelemetry/api';
+import { afterCommit, type Db, type Migration, type Tx } from '@pgw/platform-db';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
+
+/** The tables every service with events needs: its outbox, the relay's lease, and its inbox. */
+export const busMigration: Migration = {
+  name: '0000_bus',
+  async up(trx) {
+    // One statement per call: the embedded database's protocol takes one at a time.
+    await trx.raw(`
+      create table outbox (
+        id bigserial primary key,
+        xid xid8 not null default pg_current_xact_id(),
+        topic text not null,
+        key text not null,
+        event_id text not null unique,
+        event_type text not null,
+        payload bytea not null,
+        headers jsonb not null default '{}',
+        created_at timestamptz not null default now(),
+        sent_at timestamptz
+      )`);
+    await trx.raw('create index outbox_unsent on outbox (id) where sent_at is null');
+    await trx.raw('create table outbox_lease (id int primary key, holder text not null, expires_at timestamptz not null)');
+    await trx.raw(`
+      create table inbox (
+        consumer text not null,
+        event_id text not null,
+        received_at timestamptz not null default now(),
+        primary key (consumer, event_id)
+      )`);
+  },
+};
+
+export interface OutboxMessage {
+  topic: string;
+  key: string;
+  eventId: string;
+  eventType: string;
+  payload: Buffer;
+}
+
+const kickers = new WeakMap<Db, () => void>();
+
+/**
+ * Writes events in the caller's transaction: they exist if and only if the state change commits. The
+ * active trace context travels with them, so the consumer's work joins the producer's trace.
+ */
+export async function enqueue(db: Db, trx: Tx, messages: OutboxMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  const headers: Record<string, string> = {};
+  propagation.inject(context.active(), headers);
+  await trx('outbox').insert(
+    messages.map((m) => ({
+      topic: m.topic,
+      key: m.key,
+      event_id: m.eventId,
+      event_type: m.eventType,
+      payload: m.payload,
+      headers: JSON.stringify(headers),
+    })),
+  );
+  // Wake the relay as soon as the rows are visible, rather than at its next poll.
+  afterCommit(trx, () => kickers.get(db)?.());
+}
+
+export interface RelayOptions {
+  db: Db;
+  bus: Bus;
+  batchSizeMax?: number;
+  pollIntervalMs?: number;
+  leaseMs?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+interface OutboxRow {
+  id: string;
+  topic: string;
+  key: string;
+  event_id: string;
+  event_type: string;
+  payload: Buffer | Uint8Array;
+  headers: Record<string, string> | string;
+}
+
+const BACKOFF_MAX_MS = 5_000;
+
+/**
+ * Publishes a service's outbox in id order, in bounded batches. Only rows whose transaction is older
+ * than the oldest running one (`pg_snapshot_xmin`) are read, so a transaction that commits late, with a
+ * lower id than rows already visible, is never skipped. One replica at a time holds the lease, which keeps
+ * the order; a relay that dies between publishing and marking rows sent publishes them again, and the
+ * consumers' inboxes drop the repeats.
+ */
+export class OutboxRelay {
+  private readonly holder = randomUUID();
+  private readonly batchSizeMax: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private kicked = false;
+
+  constructor(private readonly options: RelayOptions) {
+    this.batchSizeMax = options.batchSizeMax ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.leaseMs = options.leaseMs ?? 10_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    kickers.set(this.options.db, () => this.kick());
+    this.loop = this.run();
+  }
+
+  kick(): void {
+    this.kicked = true;
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    kickers.delete(this.options.db);
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** One round: take the lease, publish up to a batch, mark it sent. Returns how many were published. */
+  async runOnce(): Promise<number> {
+    const { db, bus } = this.options;
+    const rows = await db.tx(async (trx) => {
+      const lease = await trx.raw(
+        `insert into outbox_lease (id, holder, expires_at) values (1, ?, now() + (? * interval '1 millisecond'))
+         on conflict (id) do update set holder = excluded.holder, expires_at = excluded.expires_at
+         where outbox_lease.holder = excluded.holder or outbox_lease.expires_at < now()
+         returning holder`,
+        [this.holder, this.leaseMs],
+      );
+      if (lease.rows.length === 0) return [];
+      const result = await trx.raw(
+        `select id, topic, key, event_id, event_type, payload, headers from outbox
+         where sent_at is null and xid < pg_snapshot_xmin(pg_current_snapshot())
+         order by id limit ?`,
+        [this.batchSizeMax],
+      );
+      return result.rows as OutboxRow[];
+    });
+    if (rows.length === 0) return 0;
+    const messages: BusMessage[] = rows.map((row) => ({
+      topic: row.topic,
+      key: row.key,
+      value: Buffer.from(row.payload),
+      headers: {
+        ...(typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : row.headers),
+        [HEADER_EVENT_ID]: row.event_id,
+        [HEADER_EVENT_TYPE]: row.event_type,
+      },
+    }));
+    await bus.publish(messages);
+    await db.tx((trx) => trx('outbox').whereIn('id', rows.map((r) => r.id)).update({ sent_at: trx.fn.now() }));
+    return rows.length;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      this.kicked = false;
+      let published = 0;
+      try {
+        published = await this.runOnce();
+        failures = 0;
+      } catch (error) {
+        failures++;
+        this.options.log?.warn({ err: error, failures }, 'outbox relay round failed');
+      }
+      if (!this.running) break;
+      if (published === this.batchSizeMax || (this.kicked && failures === 0)) continue;
+      const delayMs = failures === 0 ? this.pollIntervalMs : Math.min(BACKOFF_MAX_MS, this.pollIntervalMs * 2 ** failures);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+}

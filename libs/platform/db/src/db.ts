@@ -1,0 +1,146 @@
+import knexFactory, { type Knex } from 'knex';
+
+export type Tx = Knex.Transaction;
+
+export interface Migration {
+  /** Unique and ordered: `0001_charges`. Never rename or edit one that has shipped; add the next. */
+  name: string;
+  up(trx: Tx): Promise<void>;
+}
+
+const SCHEMA_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
+const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+const TX_ATTEMPTS_MAX = 3;
+
+const afterCommitHooks = new WeakMap<Tx, Array<() => void>>();
+
+/** Runs `hook` once the transaction commits; never if it rolls back. */
+export function afterCommit(trx: Tx, hook: () => void): void {
+  const hooks = afterCommitHooks.get(trx);
+  if (hooks === undefined) throw new Error('afterCommit needs a transaction opened by Db.tx');
+  hooks.push(hook);
+}
+
+function pgCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * One service's view of its database: its own schema, reached through `tx` and `read`. On PostgreSQL each
+ * pooled connection has the schema on its search_path; on the shared embedded database of the all-in-one
+ * mode, where every service shares one connection, each unit of work sets it for its own transaction.
+ */
+export class Db {
+  constructor(
+    readonly knex: Knex,
+    readonly schema: string,
+    private readonly pathPerTransaction: boolean,
+    private readonly owned: boolean,
+  ) {
+    if (!SCHEMA_PATTERN.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  }
+
+  get dialect(): 'pg' | 'pglite' {
+    return this.pathPerTransaction ? 'pglite' : 'pg';
+  }
+
+  /** Runs `fn` in a transaction; retries it on serialization failures and deadlocks, a bounded number of times. */
+  async tx<T>(fn: (trx: Tx) => Promise<T>, options: { isolationLevel?: Knex.IsolationLevels } = {}): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const hooks: Array<() => void> = [];
+      try {
+        const result = await this.knex.transaction(
+          async (trx) => {
+            afterCommitHooks.set(trx, hooks);
+            if (this.pathPerTransaction) await trx.raw(`set local search_path to "${this.schema}", public`);
+            return fn(trx);
+          },
+          options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
+        );
+        for (const hook of hooks) hook();
+        return result;
+      } catch (error) {
+        const code = pgCode(error);
+        if (attempt < TX_ATTEMPTS_MAX && code !== undefined && RETRYABLE.has(code)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** For reads that need no transaction on PostgreSQL (one round trip); a transaction on the shared database. */
+  async read<T>(fn: (q: Knex | Tx) => Promise<T>): Promise<T> {
+    if (this.pathPerTransaction) return this.tx(fn);
+    return fn(this.knex);
+  }
+
+  /** Applies the migrations not yet applied, in order, each in its own transaction, one migrator at a time. */
+  async migrate(migrations: readonly Migration[]): Promise<void> {
+    await this.knex.raw(`create schema if not exists "${this.schema}"`);
+    await this.tx(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`migrate:${this.schema}`]);
+      await trx.raw(
+        `create table if not exists "${this.schema}".schema_migrations (name text primary key, applied_at timestamptz not null default now())`,
+      );
+      const done = new Set(
+        (await trx(`${this.schema}.schema_migrations`).select<{ name: string }[]>('name')).map((row) => row.name),
+      );
+      for (const migration of migrations) {
+        if (done.has(migration.name)) continue;
+        await migration.up(trx);
+        await trx(`${this.schema}.schema_migrations`).insert({ name: migration.name });
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.owned) await this.knex.destroy();
+  }
+}
+
+export interface PgDbOptions {
+  url: string;
+  schema: string;
+  poolMax?: number;
+  statementTimeoutMs?: number;
+}
+
+/** A service's own pool on PostgreSQL, with its schema on every connection's search_path. */
+export function createPgDb(options: PgDbOptions): Db {
+  if (!SCHEMA_PATTERN.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
+  const knex = knexFactory({
+    client: 'pg',
+    connection: options.url,
+    pool: {
+      min: 0,
+      max: options.poolMax ?? 10,
+      afterCreate: (conn: { query: (sql: string, cb: (err: Error | null) => void) => void }, done: (err: Error | null, conn: unknown) => void) => {
+        const timeout = options.statementTimeoutMs ?? 30_000;
+        conn.query(`set search_path to "${options.schema}", public; set statement_timeout = ${timeout}`, (err) => done(err, conn));
+      },
+    },
+    acquireConnectionTimeout: 10_000,
+  });
+  return new Db(knex, options.schema, false, true);
+}
+
+/**
+ * The embedded PostgreSQL of the all-in-one mode (PGlite, WebAssembly), in `dataDir` or in memory.
+ * One connection serves every service; each service gets a Db over it with `sharedDb`.
+ */
+export function createPgliteKnex(dataDir: string | null): Knex {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ClientPgLite = require('knex-pglite');
+  return knexFactory({
+    client: ClientPgLite,
+    dialect: 'postgres',
+    connection: dataDir === null ? {} : { filename: dataDir },
+  } as Knex.Config);
+}
+
+export function sharedDb(knex: Knex, schema: string): Db {
+  return new Db(knex, schema, true, false);
+}

@@ -1,0 +1,14 @@
+export { buildApp, sendError } from './build-app';
+export type { App, AppOptions } from './build-app';
+export { ApiError, errorBody, errorStatus, errorType, isErrorCode, notFound, ERROR_TYPES } from './errors';
+export type { ErrorBody, ErrorCode, ErrorType } from './errors';
+export { newRequestId, REQUEST_ID_PATTERN } from './ids';
+export { PRINCIPAL_HEADER, PRINCIPAL_TTL_MS, signPrincipal, verifyPrincipal } from './principal';
+export type { ApiKeyPrincipal, OperatorPrincipal, Principal } from './principal';
+export { apiPrincipal, principalPlugin, requireOperator, sellerPrincipal } from './principal-plugin';
+export type { PrincipalPluginOptions } from './principal-plugin';
+export { ErrorBodySchema, ListEnvelope, listPage, Nullable, PagingQuery, RequestIdSchema } from './schemas';
+export type { ListPage } from './schemas';
+export { serve } from './serve';
+export { ConfigError, envInt, envSecret, envString } from './config';
+export { validationToApiError } from './validation';

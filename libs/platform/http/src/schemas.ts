@@ -1,0 +1,44 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const RequestIdSchema = Type.String({ pattern: '^req_[A-Za-z0-9_\\-]+$' });
+
+export const PagingQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+};
+
+export const ListEnvelope = <T extends TSchema>(item: T) =>
+  Type.Object({
+    object: Type.Literal('list'),
+    data: Type.Array(item),
+    page: Type.Integer({ minimum: 1 }),
+    limit: Type.Integer({ minimum: 1 }),
+    total: Type.Integer({ minimum: 0 }),
+    total_pages: Type.Integer({ minimum: 0 }),
+    request_id: RequestIdSchema,
+  });
+
+export const ErrorBodySchema = Type.Object({
+  error: Type.Object({
+    type: Type.String(),
+    code: Type.String(),
+    message: Type.String(),
+    param: Nullable(Type.String()),
+  }),
+  request_id: RequestIdSchema,
+});
+
+export interface ListPage<T> {
+  object: 'list';
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+  total_pages: number;
+}
+
+export function listPage<T>(data: T[], page: number, limit: number, total: number): ListPage<T> {
+  return { object: 'list', data, page, limit, total, total_pages: Math.ceil(total / limit) };
+}

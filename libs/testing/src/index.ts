@@ -1,0 +1,2 @@
+export { integrationEnv, uniqueName, waitFor } from './testing';
+export type { IntegrationEnv } from './testing';

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+
+export interface IntegrationEnv {
+  databaseUrl: string;
+  kafkaBrokers: string[];
+}
+
+/** Integration suites fail loudly, rather than skip, when the servers they test against are not configured. */
+export function integrationEnv(): IntegrationEnv {
+  const databaseUrl = process.env.DATABASE_URL;
+  const brokers = process.env.KAFKA_BROKERS;
+  if (!databaseUrl || !brokers) {
+    throw new Error('integration tests need DATABASE_URL and KAFKA_BROKERS (see README: npm run test:integration)');
+  }
+  return { databaseUrl, kafkaBrokers: brokers.split(',').map((b) => b.trim()) };
+}
+
+/** A name no other run uses: schemas, topics and consumer groups of one test never meet another's. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(5).toString('hex')}`;
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
