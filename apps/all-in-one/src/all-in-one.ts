@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startGateway, type DemoCredentials, type ServiceName } from '@pgw/gateway';
+import { InProcessBus } from '@pgw/platform-bus';
+import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
+import type { App, AppOptions } from '@pgw/platform-http';
+import { InjectPeers, startService, systemClock, type Clock, type RunningService, type ServiceDefinition } from '@pgw/platform-service';
+import { SERVICES } from './services';
+
+export interface AllInOneOptions {
+  /** Where the embedded database lives; null keeps it in memory (tests). */
+  dataDir: string | null;
+  port: number;
+  host?: string;
+  adminToken?: string;
+  demo: boolean;
+  clock?: Clock;
+  log?: AppOptions['log'];
+  env?: NodeJS.ProcessEnv;
+  services?: ServiceDefinition[];
+}
+
+export interface AllInOne {
+  url: string;
+  adminToken: string;
+  adminTokenGenerated: boolean;
+  demo: DemoCredentials | null;
+  gateway: App;
+  services: RunningService[];
+  stop(): Promise<void>;
+}
+
+const schemaOf = (name: string) => name.replace(/-/g, '_');
+
+/**
+ * `npm start`: the gateway and every service in one process, on one embedded PostgreSQL (a schema per
+ * service) and the in-process bus, which carries the same Avro bytes as Kafka. The gateway reaches the
+ * services through the same signed principal and routes as in the distributed mode, minus the network.
+ */
+export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne> {
+  const env = options.env ?? process.env;
+  if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
+  const knex = createPgliteKnex(options.dataDir === null ? null : join(options.dataDir, 'pg'));
+  const bus = new InProcessBus();
+  const clock = options.clock ?? systemClock;
+  // The principal never leaves this process, so a fresh secret per start is enough.
+  const principalSecret = randomBytes(32).toString('hex');
+  const adminToken = options.adminToken ?? `adm_${randomBytes(24).toString('hex')}`;
+  const peers = new InjectPeers();
+  const apps = new Map<ServiceName, App>();
+
+  const running: RunningService[] = [];
+  try {
+    for (const definition of options.services ?? SERVICES) {
+      const service = await startService(definition, {
+        db: sharedDb(knex, schemaOf(definition.name)),
+        bus,
+        clock,
+        principalSecret,
+        peers,
+        env,
+        ...(options.log ? { log: options.log } : {}),
+      });
+      running.push(service);
+      peers.register(definition.name, service.app);
+      apps.set(definition.name as ServiceName, service.app);
+    }
+  } catch (error) {
+    for (const service of running.reverse()) await service.stop();
+    await knex.destroy();
+    throw error;
+  }
+
+  const gatewayDb = sharedDb(knex, 'gateway');
+  const gateway = await startGateway({
+    db: gatewayDb,
+    bus,
+    clock,
+    principalSecret,
+    adminToken,
+    upstreams: { mode: 'inject', apps },
+    env,
+    ...(options.log ? { log: options.log } : {}),
+  });
+
+  let demo: DemoCredentials | null = null;
+  if (options.demo) demo = await demoCredentials(options.dataDir, () => gateway.provisionDemo());
+
+  const url = await gateway.app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
+  return {
+    url,
+    adminToken,
+    adminTokenGenerated: options.adminToken === undefined,
+    demo,
+    gateway: gateway.app,
+    services: running,
+    stop: async () => {
+      await gateway.stop();
+      for (const service of [...running].reverse()) await service.stop();
+      await bus.close();
+      await knex.destroy();
+    },
+  };
+}
+
+// The demo key's secret is stored only as a hash in the database; the all-in-one keeps the plain secret
+// in DATA_DIR so that a restart can print it again. A demo convenience for a local test key only.
+async function demoCredentials(dataDir: string | null, provision: () => Promise<DemoCredentials>): Promise<DemoCredentials> {
+  const file = dataDir === null ? null : join(dataDir, 'demo.json');
+  if (file !== null && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+  const demo = await provision();
+  if (file !== null) writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}

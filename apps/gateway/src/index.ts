@@ -1,0 +1,2 @@
+export { startGateway } from './gateway';
+export type { DemoCredentials, GatewayOptions, RunningGateway, ServiceName, Upstreams } from './gateway';

@@ -1,0 +1,5 @@
+export { ManualClock, systemClock } from './clock';
+export type { Clock } from './clock';
+export { startService } from './service';
+export type { ConsumerDefinition, PeerRequest, PeerResponse, Peers, RunningService, ServiceContext, ServiceDefinition, ServiceParts } from './service';
+export { HttpPeers, InjectPeers } from './peers';

@@ -1,0 +1,43 @@
+import type { App } from '@pgw/platform-http';
+import type { PeerRequest, PeerResponse, Peers } from './service';
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** Peers over HTTP, for the distributed mode: `baseUrls` maps a service name to e.g. http://vault:8080. */
+export class HttpPeers implements Peers {
+  constructor(private readonly baseUrls: Record<string, string>) {}
+
+  async request(service: string, request: PeerRequest): Promise<PeerResponse> {
+    const base = this.baseUrls[service];
+    if (base === undefined) throw new Error(`no URL configured for service ${service}`);
+    const response = await fetch(new URL(request.url, base), {
+      method: request.method,
+      headers: { ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
+      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+      signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    return { statusCode: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+  }
+}
+
+/** Peers in one process, for the all-in-one mode and tests: the same routes, without a network hop. */
+export class InjectPeers implements Peers {
+  private readonly apps = new Map<string, App>();
+
+  register(service: string, app: App): void {
+    this.apps.set(service, app);
+  }
+
+  async request(service: string, request: PeerRequest): Promise<PeerResponse> {
+    const app = this.apps.get(service);
+    if (app === undefined) throw new Error(`service ${service} is not running in this process`);
+    const response = await app.inject({
+      method: request.method,
+      url: request.url,
+      headers: request.headers ?? {},
+      ...(request.body !== undefined ? { payload: request.body as object } : {}),
+    });
+    return { statusCode: response.statusCode, body: response.body === '' ? null : (JSON.parse(response.body) as unknown) };
+  }
+}
