@@ -32,12 +32,22 @@ export class InjectPeers implements Peers {
   async request(service: string, request: PeerRequest): Promise<PeerResponse> {
     const app = this.apps.get(service);
     if (app === undefined) throw new Error(`service ${service} is not running in this process`);
-    const response = await app.inject({
-      method: request.method,
-      url: request.url,
-      headers: request.headers ?? {},
-      ...(request.body !== undefined ? { payload: request.body as object } : {}),
+    const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    // The same deadline as over HTTP: a peer that does not answer in time is a timeout to the caller,
+    // whatever it goes on to do.
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new DOMException(`${service} did not answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
     });
+    const response = await Promise.race([
+      app.inject({
+        method: request.method,
+        url: request.url,
+        headers: request.headers ?? {},
+        ...(request.body !== undefined ? { payload: request.body as object } : {}),
+      }),
+      deadline,
+    ]).finally(() => clearTimeout(timer));
     return { statusCode: response.statusCode, body: response.body === '' ? null : (JSON.parse(response.body) as unknown) };
   }
 }
