@@ -49,11 +49,82 @@ export interface PricingPlanChanged {
   version: number;
 }
 
+export interface SplitAllocation {
+  recipient_seller_id: string;
+  amount_cents: number;
+}
+
+/** The charge after the change; the same record in every charges event. */
+export interface ChargeSnapshot {
+  charge_id: string;
+  seller_id: string | null;
+  status: string;
+  amount_cents: number;
+  currency: string;
+  payment_method: string;
+  capture_method: string;
+  installments: number;
+  captured: boolean;
+  paid_at: number | null;
+  refunded_cents: number;
+  chargeback_cents: number;
+  split: SplitAllocation[];
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RefundSnapshot {
+  refund_id: string;
+  status: string;
+  amount_cents: number;
+  reason: string | null;
+  succeeded_at: number | null;
+  created_at: number;
+}
+
+export interface ChargebackSnapshot {
+  chargeback_id: string;
+  status: string;
+  amount_cents: number;
+  reason_code: string | null;
+  opened_at: number;
+  resolved_at: number | null;
+}
+
+export interface ChargeEvent {
+  envelope: EventEnvelope;
+  charge: ChargeSnapshot;
+  /** The API resource as integrators see it, JSON: the webhook's data.object. */
+  resource_json: string;
+}
+
+export interface RefundEvent extends ChargeEvent {
+  refund: RefundSnapshot;
+}
+
+export interface ChargebackEvent extends ChargeEvent {
+  chargeback: ChargebackSnapshot;
+}
+
 /** Every event type, with the TypeScript shape of its Avro record. Add a line with each new schema file. */
 export interface EventMap {
   'gateway.tenant-changed.v1': TenantChanged;
   'gateway.seller-changed.v1': SellerChanged;
   'gateway.pricing-plan-changed.v1': PricingPlanChanged;
+  'charges.charge-created.v1': ChargeEvent;
+  'charges.charge-authorized.v1': ChargeEvent;
+  'charges.charge-paid.v1': ChargeEvent;
+  'charges.charge-refused.v1': ChargeEvent;
+  'charges.charge-failed.v1': ChargeEvent;
+  'charges.charge-canceled.v1': ChargeEvent;
+  'charges.charge-refunded.v1': ChargeEvent;
+  'charges.charge-partially-refunded.v1': ChargeEvent;
+  'charges.charge-charged-back.v1': ChargeEvent;
+  'charges.refund-succeeded.v1': RefundEvent;
+  'charges.refund-failed.v1': RefundEvent;
+  'charges.chargeback-opened.v1': ChargebackEvent;
+  'charges.chargeback-won.v1': ChargebackEvent;
+  'charges.chargeback-lost.v1': ChargebackEvent;
 }
 
 export type EventType = keyof EventMap;
@@ -64,12 +135,28 @@ export type EventType = keyof EventMap;
  */
 export const TOPICS = {
   directory: 'gateway.directory',
+  /** Every event of a charge, its refunds and chargebacks, keyed by charge id. */
+  charges: 'charges.charges',
 } as const;
 
 export const EVENT_TOPICS: { [K in EventType]: string } = {
   'gateway.tenant-changed.v1': TOPICS.directory,
   'gateway.seller-changed.v1': TOPICS.directory,
   'gateway.pricing-plan-changed.v1': TOPICS.directory,
+  'charges.charge-created.v1': TOPICS.charges,
+  'charges.charge-authorized.v1': TOPICS.charges,
+  'charges.charge-paid.v1': TOPICS.charges,
+  'charges.charge-refused.v1': TOPICS.charges,
+  'charges.charge-failed.v1': TOPICS.charges,
+  'charges.charge-canceled.v1': TOPICS.charges,
+  'charges.charge-refunded.v1': TOPICS.charges,
+  'charges.charge-partially-refunded.v1': TOPICS.charges,
+  'charges.charge-charged-back.v1': TOPICS.charges,
+  'charges.refund-succeeded.v1': TOPICS.charges,
+  'charges.refund-failed.v1': TOPICS.charges,
+  'charges.chargeback-opened.v1': TOPICS.charges,
+  'charges.chargeback-won.v1': TOPICS.charges,
+  'charges.chargeback-lost.v1': TOPICS.charges,
 };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
