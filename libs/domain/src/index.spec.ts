@@ -1,4 +1,4 @@
-import * as domain from '@pgw/domain';
+import * as domain from './index';
 
 describe('@pgw/domain entry point', () => {
   it('resolves through the workspace alias and exposes one function from every module', () => {

@@ -1,7 +1,9 @@
+import { outboxMessage } from '@pgw/contracts';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { uniqueName } from '@pgw/testing';
 import type { BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
+import { enqueue } from './outbox';
 import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
 
 describe('outbox, relay and inbox on the embedded database with the in-process bus', () => {
@@ -48,8 +50,6 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     const { producer, bus, deliveries, topic } = await setup();
     await expect(
       producer.tx(async (trx) => {
-        const { enqueue } = await import('./outbox');
-        const { outboxMessage } = await import('@pgw/contracts');
         const event = tenantEvent('ten_3', 'Nope');
         await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_3', event), topic }]);
         throw new Error('business rule failed');
