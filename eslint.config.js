@@ -33,6 +33,20 @@ module.exports = [
     },
   },
   {
+    // The all-in-one process is the one place that composes the apps themselves.
+    files: ['apps/all-in-one/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@pgw/gateway', '@pgw/vault', '@pgw/charges', '@pgw/ledger', '@pgw/receivables', '@pgw/anticipation', '@pgw/webhooks', '@pgw/acquirer-sim'],
+          depConstraints: [{ sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:contracts', 'type:domain', 'type:testing'] }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.scenarios.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
