@@ -106,11 +106,24 @@ export interface ChargebackEvent extends ChargeEvent {
   chargeback: ChargebackSnapshot;
 }
 
+export interface WebhookEndpointChanged {
+  envelope: EventEnvelope;
+  webhook_endpoint_id: string;
+  tenant_id: string;
+  url: string;
+  /** Event kinds of contract §7; ['*'] means every kind. */
+  events: string[];
+  secret: string;
+  livemode: boolean;
+  version: number;
+}
+
 /** Every event type, with the TypeScript shape of its Avro record. Add a line with each new schema file. */
 export interface EventMap {
   'gateway.tenant-changed.v1': TenantChanged;
   'gateway.seller-changed.v1': SellerChanged;
   'gateway.pricing-plan-changed.v1': PricingPlanChanged;
+  'gateway.webhook-endpoint-changed.v1': WebhookEndpointChanged;
   'charges.charge-created.v1': ChargeEvent;
   'charges.charge-authorized.v1': ChargeEvent;
   'charges.charge-paid.v1': ChargeEvent;
@@ -143,6 +156,7 @@ export const EVENT_TOPICS: { [K in EventType]: string } = {
   'gateway.tenant-changed.v1': TOPICS.directory,
   'gateway.seller-changed.v1': TOPICS.directory,
   'gateway.pricing-plan-changed.v1': TOPICS.directory,
+  'gateway.webhook-endpoint-changed.v1': TOPICS.directory,
   'charges.charge-created.v1': TOPICS.charges,
   'charges.charge-authorized.v1': TOPICS.charges,
   'charges.charge-paid.v1': TOPICS.charges,
