@@ -1,0 +1,297 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import { envInt, envString } from '@pgw/platform-http';
+import type { PeerRequest, Peers } from '@pgw/platform-service';
+import {
+  ACQUIRER_REJECTION_CODES,
+  type AcquirerPort,
+  type AcquirerRejectionCode,
+  type AcquirerResult,
+  type Authorization,
+  type AuthorizeInput,
+  type Boleto,
+  type CancelInput,
+  type CaptureInput,
+  type CreatePixChargeInput,
+  type PixCharge,
+  type Refund,
+  type RefundInput,
+  type RegisterBoletoInput,
+  type StoreCardInput,
+  type StoredCard,
+} from './port';
+import {
+  SIM_KEY_HEADER,
+  SIM_PATHS,
+  simPath,
+  WireAuthorization,
+  WireBoleto,
+  WireCard,
+  WirePixCharge,
+  WireRefund,
+  type WireAuthorizationBody,
+  type WireBoletoBody,
+  type WireCardBody,
+  type WirePixChargeBody,
+  type WireRefundBody,
+} from './sim-wire';
+
+export const SIM_SERVICE_NAME = 'acquirer-sim';
+/** Every call has a deadline: a card sale that hangs longer than this is treated as an unknown outcome. */
+export const ACQUIRER_TIMEOUT_MS_DEFAULT = 3_000;
+
+export interface SimAcquirerOptions {
+  peers: Peers;
+  /** The peer name of the simulator; `acquirer-sim` unless a test says otherwise. */
+  service?: string;
+  timeoutMs?: number;
+  /** The simulator's shared key, when it is configured with one (`ACQUIRER_SIM_KEY`). */
+  key?: string;
+}
+
+// Errors that mean the request never left (no connection was made), so nothing can have happened.
+const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+// Fields the adapter does not know are dropped, not refused: an acquirer that adds a field has not failed.
+const ajv = new Ajv({ strict: false, allErrors: false, removeAdditional: true });
+addFormats(ajv);
+const validators = new Map<TSchema, ValidateFunction>();
+function validator(schema: TSchema): ValidateFunction {
+  let fn = validators.get(schema);
+  if (fn === undefined) {
+    fn = ajv.compile(schema);
+    validators.set(schema, fn);
+  }
+  return fn;
+}
+
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  // Bounded walk over cause chains and AggregateError members (fetch reports a refused connection as
+  // TypeError('fetch failed') caused by an Error or AggregateError carrying the socket error code).
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < 16; seen++) {
+    const e = queue.shift();
+    if (typeof e !== 'object' || e === null) continue;
+    const record = e as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof record.code === 'string') codes.push(record.code);
+    if (record.cause !== undefined) queue.push(record.cause);
+    if (Array.isArray(record.errors)) queue.push(...record.errors);
+  }
+  return codes;
+}
+
+/** Classifies an exception thrown by Peers before any answer arrived. */
+export function classifyTransportError(error: unknown): { kind: 'unavailable' | 'timeout'; message: string } {
+  const name = typeof error === 'object' && error !== null && 'name' in error ? String((error as { name: unknown }).name) : '';
+  if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'timeout', message: 'the acquirer did not answer in time' };
+  const codes = errorCodes(error);
+  if (codes.length > 0 && codes.every((c) => NOT_CONNECTED_CODES.has(c))) {
+    return { kind: 'unavailable', message: `the acquirer could not be reached (${codes[0]})` };
+  }
+  // Anything else (a reset connection, a half-read answer) may have happened after the request was
+  // sent: the only safe reading is "outcome unknown".
+  return { kind: 'timeout', message: 'the connection to the acquirer failed mid-request' };
+}
+
+function rejectionCode(body: unknown): AcquirerRejectionCode {
+  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === 'string' && (ACQUIRER_REJECTION_CODES as readonly string[]).includes(code) ? (code as AcquirerRejectionCode) : 'invalid_request';
+}
+
+function errorMessage(body: unknown, fallback: string): string {
+  const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof message === 'string' ? message : fallback;
+}
+
+/** The acquirer port over the simulator's HTTP API, reached through Peers (HTTP or in-process). */
+export class SimAcquirer implements AcquirerPort {
+  readonly code = 'simulator';
+  private readonly service: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: SimAcquirerOptions) {
+    this.service = options.service ?? SIM_SERVICE_NAME;
+    this.timeoutMs = options.timeoutMs ?? ACQUIRER_TIMEOUT_MS_DEFAULT;
+    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs < 1) throw new RangeError('timeoutMs must be a positive integer');
+  }
+
+  private async call<W, T>(method: PeerRequest['method'], url: string, schema: TSchema, map: (wire: W) => T, body?: unknown): Promise<AcquirerResult<T>> {
+    let response;
+    try {
+      response = await this.options.peers.request(this.service, {
+        method,
+        url,
+        headers: this.options.key !== undefined ? { [SIM_KEY_HEADER]: this.options.key } : {},
+        ...(body !== undefined ? { body } : {}),
+        timeoutMs: this.timeoutMs,
+      });
+    } catch (error) {
+      return { ok: false, ...classifyTransportError(error) };
+    }
+    const { statusCode } = response;
+    if (statusCode === 200 || statusCode === 201) {
+      if (!validator(schema)(response.body)) return { ok: false, kind: 'timeout', message: 'the acquirer answered with an unreadable body' };
+      return { ok: true, value: map(response.body as W) };
+    }
+    if (statusCode === 503) return { ok: false, kind: 'unavailable', message: 'the acquirer is unavailable (503)' };
+    if (statusCode === 401 || statusCode === 403) return { ok: false, kind: 'unavailable', message: `the acquirer refused our credentials (${statusCode})` };
+    if (statusCode === 404) return { ok: false, kind: 'not_found', message: errorMessage(response.body, 'not found at the acquirer') };
+    if (statusCode === 409) return { ok: false, kind: 'rejected', code: 'reference_reused', message: errorMessage(response.body, 'reference reused with a different request') };
+    if (statusCode >= 400 && statusCode < 500) {
+      return { ok: false, kind: 'rejected', code: rejectionCode(response.body), message: errorMessage(response.body, `rejected (${statusCode})`) };
+    }
+    // A 500 or a gateway error of the acquirer's own: it may have applied the request before failing.
+    return { ok: false, kind: 'timeout', message: `the acquirer failed with ${statusCode}; outcome unknown` };
+  }
+
+  storeCard(input: StoreCardInput): Promise<AcquirerResult<StoredCard>> {
+    return this.call<WireCardBody, StoredCard>('POST', SIM_PATHS.cards, WireCard, toStoredCard, {
+      reference: input.reference,
+      number: input.number,
+      exp_month: input.expMonth,
+      exp_year: input.expYear,
+      holder_name: input.holderName,
+    });
+  }
+
+  authorize(input: AuthorizeInput): Promise<AcquirerResult<Authorization>> {
+    return this.call<WireAuthorizationBody, Authorization>('POST', SIM_PATHS.authorizations, WireAuthorization, toAuthorization, {
+      reference: input.reference,
+      card_ref: input.cardRef,
+      amount_cents: input.amountCents,
+      installments: input.installments,
+      capture: input.capture,
+      ...(input.securityCode !== undefined ? { security_code: input.securityCode } : {}),
+    });
+  }
+
+  getAuthorization(reference: string): Promise<AcquirerResult<Authorization>> {
+    return this.call('GET', simPath(SIM_PATHS.authorization, { reference }), WireAuthorization, toAuthorization);
+  }
+
+  capture(input: CaptureInput): Promise<AcquirerResult<Authorization>> {
+    return this.call('POST', simPath(SIM_PATHS.capture, { transaction_id: input.transactionId }), WireAuthorization, toAuthorization, {});
+  }
+
+  cancel(input: CancelInput): Promise<AcquirerResult<Authorization>> {
+    return this.call('POST', simPath(SIM_PATHS.cancel, { transaction_id: input.transactionId }), WireAuthorization, toAuthorization, {});
+  }
+
+  refund(input: RefundInput): Promise<AcquirerResult<Refund>> {
+    return this.call<WireRefundBody, Refund>('POST', SIM_PATHS.refunds, WireRefund, toRefund, {
+      reference: input.reference,
+      transaction_id: input.transactionId,
+      amount_cents: input.amountCents,
+    });
+  }
+
+  getRefund(reference: string): Promise<AcquirerResult<Refund>> {
+    return this.call('GET', simPath(SIM_PATHS.refund, { reference }), WireRefund, toRefund);
+  }
+
+  createPixCharge(input: CreatePixChargeInput): Promise<AcquirerResult<PixCharge>> {
+    return this.call<WirePixChargeBody, PixCharge>('POST', SIM_PATHS.pixCharges, WirePixCharge, toPixCharge, {
+      reference: input.reference,
+      amount_cents: input.amountCents,
+      expires_in: input.expiresInSeconds,
+    });
+  }
+
+  getPixCharge(reference: string): Promise<AcquirerResult<PixCharge>> {
+    return this.call('GET', simPath(SIM_PATHS.pixCharge, { reference }), WirePixCharge, toPixCharge);
+  }
+
+  payPix(reference: string): Promise<AcquirerResult<PixCharge>> {
+    return this.call('POST', simPath(SIM_PATHS.pixPay, { reference }), WirePixCharge, toPixCharge, {});
+  }
+
+  expirePix(reference: string): Promise<AcquirerResult<PixCharge>> {
+    return this.call('POST', simPath(SIM_PATHS.pixExpire, { reference }), WirePixCharge, toPixCharge, {});
+  }
+
+  registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
+    return this.call<WireBoletoBody, Boleto>('POST', SIM_PATHS.boletos, WireBoleto, toBoleto, {
+      reference: input.reference,
+      amount_cents: input.amountCents,
+      due_date: input.dueDate,
+    });
+  }
+
+  getBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
+    return this.call('GET', simPath(SIM_PATHS.boleto, { reference }), WireBoleto, toBoleto);
+  }
+
+  payBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
+    return this.call('POST', simPath(SIM_PATHS.boletoPay, { reference }), WireBoleto, toBoleto, {});
+  }
+}
+
+function toStoredCard(w: WireCardBody): StoredCard {
+  return { reference: w.reference, cardRef: w.card_ref, brand: w.brand, last4: w.last4 };
+}
+
+function toAuthorization(w: WireAuthorizationBody): Authorization {
+  return {
+    reference: w.reference,
+    transactionId: w.transaction_id,
+    status: w.status,
+    amountCents: w.amount_cents,
+    installments: w.installments,
+    capturedAmountCents: w.captured_amount_cents,
+    refundedAmountCents: w.refunded_amount_cents,
+    authorizationCode: w.authorization_code,
+    returnCode: w.return_code,
+    returnMessage: w.return_message,
+    refusedReason: w.refused_reason,
+    createdAt: w.created_at,
+    capturedAt: w.captured_at,
+    canceledAt: w.canceled_at,
+  };
+}
+
+function toRefund(w: WireRefundBody): Refund {
+  return {
+    reference: w.reference,
+    refundId: w.refund_id,
+    transactionId: w.transaction_id,
+    status: w.status,
+    amountCents: w.amount_cents,
+    failureReason: w.failure_reason,
+    createdAt: w.created_at,
+  };
+}
+
+function toPixCharge(w: WirePixChargeBody): PixCharge {
+  return { reference: w.reference, txid: w.txid, status: w.status, amountCents: w.amount_cents, qrCode: w.qr_code, expiresAt: w.expires_at, paidAt: w.paid_at };
+}
+
+function toBoleto(w: WireBoletoBody): Boleto {
+  return {
+    reference: w.reference,
+    status: w.status,
+    amountCents: w.amount_cents,
+    barcode: w.barcode,
+    digitableLine: w.digitable_line,
+    dueDate: w.due_date,
+    paidAt: w.paid_at,
+  };
+}
+
+/**
+ * The acquirer a service talks to, chosen by configuration: `ACQUIRER_ADAPTER` (only `simulator` exists
+ * today), `ACQUIRER_TIMEOUT_MS` (default 3000) and, for the simulator, `ACQUIRER_SIM_KEY`.
+ */
+export function createAcquirer(options: { peers: Peers; env: NodeJS.ProcessEnv }): AcquirerPort {
+  const adapter = envString(options.env, 'ACQUIRER_ADAPTER', 'simulator');
+  const timeoutMs = envInt(options.env, 'ACQUIRER_TIMEOUT_MS', ACQUIRER_TIMEOUT_MS_DEFAULT);
+  switch (adapter) {
+    case 'simulator': {
+      const key = options.env.ACQUIRER_SIM_KEY;
+      return new SimAcquirer({ peers: options.peers, timeoutMs, ...(key !== undefined && key !== '' ? { key } : {}) });
+    }
+    default:
+      throw new Error(`ACQUIRER_ADAPTER=${adapter} is not a known acquirer adapter`);
+  }
+}
