@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import type { KycStatus } from '@pgw/contracts';
+import type { Tx } from '@pgw/platform-db';
+import { toDate, toInt, toNullableDate, toStringArray } from './rows';
+import { toKycStatus } from './sellers.repository';
+
+export interface ApiKey {
+  id: string;
+  tenantId: string;
+  sellerId: string | null;
+  livemode: boolean;
+  /** SHA-256 hex of the secret; the secret itself is never stored. */
+  secretSha256: string;
+  permissions: string[];
+  /** Null: the gateway's default (RATE_LIMIT_PER_SECOND). */
+  rateLimitPerSecond: number | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** What authentication needs of a key, read in one query: the key and its seller's KYC status. */
+export interface KeyForAuth {
+  id: string;
+  tenantId: string;
+  sellerId: string | null;
+  livemode: boolean;
+  permissions: string[];
+  rateLimitPerSecond: number | null;
+  revoked: boolean;
+  sellerKycStatus: KycStatus | null;
+}
+
+function fromRow(row: Record<string, unknown>): ApiKey {
+  return {
+    id: String(row.id),
+    tenantId: String(row.tenant_id),
+    sellerId: row.seller_id === null || row.seller_id === undefined ? null : String(row.seller_id),
+    livemode: row.livemode === true,
+    secretSha256: String(row.secret_sha256),
+    permissions: toStringArray(row.permissions, 'api_keys.permissions'),
+    rateLimitPerSecond: row.rate_limit_per_second === null || row.rate_limit_per_second === undefined ? null : toInt(row.rate_limit_per_second, 'api_keys.rate_limit_per_second'),
+    createdAt: toDate(row.created_at, 'api_keys.created_at'),
+    revokedAt: toNullableDate(row.revoked_at, 'api_keys.revoked_at'),
+  };
+}
+
+export async function insertApiKey(trx: Tx, key: ApiKey): Promise<void> {
+  await trx('api_keys').insert({
+    id: key.id,
+    tenant_id: key.tenantId,
+    seller_id: key.sellerId,
+    livemode: key.livemode,
+    secret_sha256: key.secretSha256,
+    permissions: JSON.stringify(key.permissions),
+    rate_limit_per_second: key.rateLimitPerSecond,
+    created_at: key.createdAt,
+    revoked_at: key.revokedAt,
+  });
+}
+
+export async function findApiKey(q: Knex | Tx, id: string, options: { forUpdate?: boolean } = {}): Promise<ApiKey | null> {
+  const query = q('api_keys').where({ id }).first();
+  const row: Record<string, unknown> | undefined = await (options.forUpdate === true ? query.forUpdate() : query);
+  return row === undefined ? null : fromRow(row);
+}
+
+export async function revokeApiKey(trx: Tx, id: string, revokedAt: Date): Promise<void> {
+  await trx('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: revokedAt });
+}
+
+export async function findKeyForAuth(q: Knex | Tx, secretSha256: string): Promise<KeyForAuth | null> {
+  const row: Record<string, unknown> | undefined = await q('api_keys')
+    .leftJoin('sellers', 'sellers.id', 'api_keys.seller_id')
+    .where('api_keys.secret_sha256', secretSha256)
+    .first('api_keys.*', 'sellers.kyc_status as seller_kyc_status');
+  if (row === undefined) return null;
+  const key = fromRow(row);
+  return {
+    id: key.id,
+    tenantId: key.tenantId,
+    sellerId: key.sellerId,
+    livemode: key.livemode,
+    permissions: key.permissions,
+    rateLimitPerSecond: key.rateLimitPerSecond,
+    revoked: key.revokedAt !== null,
+    sellerKycStatus: row.seller_kyc_status === null || row.seller_kyc_status === undefined ? null : toKycStatus(row.seller_kyc_status),
+  };
+}

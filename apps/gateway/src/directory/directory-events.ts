@@ -1,0 +1,79 @@
+import { newEnvelope, outboxMessage } from '@pgw/contracts';
+import { enqueue } from '@pgw/platform-bus';
+import type { Db, Tx } from '@pgw/platform-db';
+import type { PricingPlan } from '../data/pricing-plans.repository';
+import type { Seller } from '../data/sellers.repository';
+import type { Tenant } from '../data/tenants.repository';
+import type { WebhookEndpoint } from '../data/webhook-endpoints.repository';
+
+// Directory events carry the whole state and a version that grows with each change, so a consumer keeps
+// the highest version it has seen and needs no other ordering. They are keyed by tenant: every event of
+// one tenant's directory (a plan, then a seller that overrides to it) lands on one partition, in order.
+// Each is written to the outbox in the transaction of the row change it announces.
+
+const PRODUCER = 'gateway';
+
+export async function publishTenantChanged(db: Db, trx: Tx, tenant: Tenant, requestId: string): Promise<void> {
+  const type = 'gateway.tenant-changed.v1';
+  await enqueue(db, trx, [
+    outboxMessage(type, tenant.id, {
+      envelope: newEnvelope(type, { producer: PRODUCER, tenantId: tenant.id, livemode: null, requestId }),
+      tenant_id: tenant.id,
+      name: tenant.name,
+      treasury_available_cash_cents: tenant.treasuryAvailableCashCents,
+      version: tenant.version,
+    }),
+  ]);
+}
+
+export async function publishSellerChanged(db: Db, trx: Tx, seller: Seller, requestId: string): Promise<void> {
+  const type = 'gateway.seller-changed.v1';
+  await enqueue(db, trx, [
+    outboxMessage(type, seller.tenantId, {
+      envelope: newEnvelope(type, { producer: PRODUCER, tenantId: seller.tenantId, livemode: null, requestId }),
+      seller_id: seller.id,
+      tenant_id: seller.tenantId,
+      name: seller.name,
+      kyc_status: seller.kycStatus,
+      anticipation_limit_cents: seller.anticipationLimitCents,
+      fee_bps_per_month: seller.feeBpsPerMonth,
+      settlement_delay_days: seller.settlementDelayDays,
+      mdr_bps: { ...seller.mdrBps },
+      pricing_plan_id: seller.pricingPlanId,
+      version: seller.version,
+    }),
+  ]);
+}
+
+export async function publishPricingPlanChanged(db: Db, trx: Tx, plan: PricingPlan, requestId: string): Promise<void> {
+  const type = 'gateway.pricing-plan-changed.v1';
+  await enqueue(db, trx, [
+    outboxMessage(type, plan.tenantId, {
+      envelope: newEnvelope(type, { producer: PRODUCER, tenantId: plan.tenantId, livemode: null, requestId }),
+      pricing_plan_id: plan.id,
+      tenant_id: plan.tenantId,
+      name: plan.name,
+      fee_bps_per_month: plan.feeBpsPerMonth,
+      settlement_delay_days: plan.settlementDelayDays,
+      mdr_bps: { ...plan.mdrBps },
+      is_default: plan.isDefault,
+      version: plan.version,
+    }),
+  ]);
+}
+
+export async function publishWebhookEndpointChanged(db: Db, trx: Tx, endpoint: WebhookEndpoint, requestId: string): Promise<void> {
+  const type = 'gateway.webhook-endpoint-changed.v1';
+  await enqueue(db, trx, [
+    outboxMessage(type, endpoint.tenantId, {
+      envelope: newEnvelope(type, { producer: PRODUCER, tenantId: endpoint.tenantId, livemode: endpoint.livemode, requestId }),
+      webhook_endpoint_id: endpoint.id,
+      tenant_id: endpoint.tenantId,
+      url: endpoint.url,
+      events: [...endpoint.events],
+      secret: endpoint.secret,
+      livemode: endpoint.livemode,
+      version: endpoint.version,
+    }),
+  ]);
+}
