@@ -1,0 +1,41 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '@pgw/platform-http';
+
+// What crosses the gateway. Inbound: never the client's Authorization (the service trusts only the signed
+// principal), never a client's own principal or request id; hop-by-hop headers belong to one connection.
+// Outbound: the service's headers (content-type, idempotent-replayed, retry-after, …) with the gateway's
+// X-Request-Id.
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const NEVER_FORWARDED = ['authorization', PRINCIPAL_HEADER, 'x-request-id', 'cookie'];
+
+export interface ForwardIdentity {
+  principal: Principal;
+  principalSecret: string;
+  requestId: string;
+}
+
+/** Request headers for the service. `framing` also drops what the transport recomputes (host, length). */
+export function forwardRequestHeaders(headers: IncomingHttpHeaders, identity: ForwardIdentity, options: { framing: boolean; hasBody: boolean }): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const drop = new Set([...NEVER_FORWARDED, 'transfer-encoding', ...(options.framing ? [...HOP_BY_HOP, 'host', 'content-length'] : [])]);
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || drop.has(name)) continue;
+    out[name] = value;
+  }
+  if (!options.hasBody) delete out['content-type'];
+  out[PRINCIPAL_HEADER] = signPrincipal(identity.principal, identity.principalSecret);
+  out['x-request-id'] = identity.requestId;
+  return out;
+}
+
+/** Response headers to copy back to the client; the transport sets length and framing itself. */
+export function forwardResponseHeaders(headers: OutgoingHttpHeaders | IncomingHttpHeaders): Record<string, string | string[] | number> {
+  const out: Record<string, string | string[] | number> = {};
+  const drop = new Set([...HOP_BY_HOP, 'content-length', 'date', 'x-request-id']);
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || drop.has(name.toLowerCase())) continue;
+    out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+import httpProxy from '@fastify/http-proxy';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody, notFound, type App, type Principal } from '@pgw/platform-http';
+import { findRoute, type ForwardedRoute, type ServiceName } from '../routes.table';
+import { forwardRequestHeaders, forwardResponseHeaders } from './forward-headers';
+import { assertJsonBody, forwardedBody, useRawJsonBodies } from './raw-json-body';
+
+/** How the gateway reaches the services: @fastify/http-proxy over HTTP, or in-process without a network hop. */
+export type Upstreams =
+  | { mode: 'http'; baseUrls: Partial<Record<ServiceName, string>> }
+  | { mode: 'inject'; apps: Map<ServiceName, App> };
+
+export interface ForwardingOptions<R extends ForwardedRoute> {
+  routes: readonly R[];
+  /** Decides who the caller is and whether they may call `route`; throws the contract's 401/403/429. */
+  authorize: (request: FastifyRequest, route: R) => Promise<Principal>;
+  upstreams: Upstreams;
+  principalSecret: string;
+  /** How long a service may take to answer before the gateway gives up on it. */
+  timeoutMs: number;
+}
+
+/**
+ * Registers `routes` as forwarded routes. Both modes run the same preValidation (authorize, then check
+ * the JSON) before anything reaches a service; they differ only in how the bytes travel. A route whose
+ * service does not run in this deployment answers 404 after the same checks.
+ */
+export async function registerForwarding<R extends ForwardedRoute>(app: App, options: ForwardingOptions<R>): Promise<void> {
+  await app.register(async (scope: FastifyInstance) => {
+    useRawJsonBodies(scope);
+    const preValidation = async (request: FastifyRequest): Promise<void> => {
+      const route = findRoute(options.routes, request.method, request.routeOptions.url);
+      if (route === undefined) throw new Error(`no forwarding rule for ${request.method} ${request.routeOptions.url ?? ''}`);
+      request.principal = await options.authorize(request, route);
+      assertJsonBody(request);
+    };
+    if (options.upstreams.mode === 'inject') {
+      registerInject(scope, options.routes, options.upstreams.apps, preValidation, options);
+    } else {
+      await registerHttp(scope, options.routes, options.upstreams.baseUrls, preValidation, options);
+    }
+  });
+}
+
+type PreValidation = (request: FastifyRequest) => Promise<void>;
+
+function requirePrincipal(request: { principal: Principal | null }): Principal {
+  const principal = request.principal;
+  if (principal === null) throw new Error('forwarding a request that was not authorized');
+  return principal;
+}
+
+function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[], apps: Map<ServiceName, App>, preValidation: PreValidation, options: { principalSecret: string; timeoutMs: number }): void {
+  for (const route of routes) {
+    scope.route({
+      method: route.method,
+      url: route.url,
+      preValidation,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        // Looked up per request: a service that starts after the gateway is reached as soon as it is there.
+        const target = apps.get(route.service);
+        if (target === undefined) throw notFound('route');
+        const body = forwardedBody(request);
+        const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id };
+        const response = await withDeadline(
+          target.inject({
+            method: route.method,
+            url: request.url,
+            headers: forwardRequestHeaders(request.headers, identity, { framing: true, hasBody: body !== null }),
+            ...(body !== null ? { payload: body } : {}),
+          }),
+          options.timeoutMs,
+          route.service,
+        );
+        reply.headers(forwardResponseHeaders(response.headers));
+        reply.header('x-request-id', request.id);
+        return reply.code(response.statusCode).send(response.rawPayload);
+      },
+    });
+  }
+}
+
+async function withDeadline<T>(work: Promise<T>, timeoutMs: number, service: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${service} did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRoute[], baseUrls: Partial<Record<ServiceName, string>>, preValidation: PreValidation, options: { principalSecret: string; timeoutMs: number }): Promise<void> {
+  // One @fastify/http-proxy per service and method, listing exactly the table's paths: the proxy never
+  // sees a path the table does not name.
+  const groups = new Map<string, { service: ServiceName; method: ForwardedRoute['method']; urls: string[] }>();
+  for (const route of routes) {
+    const id = `${route.service} ${route.method}`;
+    const group = groups.get(id) ?? { service: route.service, method: route.method, urls: [] };
+    group.urls.push(route.url);
+    groups.set(id, group);
+  }
+  for (const { service, method, urls } of groups.values()) {
+    const upstream = baseUrls[service];
+    if (upstream === undefined) {
+      for (const url of urls) {
+        scope.route({ method, url, preValidation, handler: async () => { throw notFound('route'); } });
+      }
+      continue;
+    }
+    await scope.register(httpProxy, {
+      upstream,
+      httpMethods: [method],
+      routes: urls,
+      preValidation: (request, _reply, done) => {
+        preValidation(request).then(() => done(), done);
+      },
+      disableRequestLogging: true,
+      undici: { connections: 128, pipelining: 1, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs },
+      handler: (request, reply, dest, fromOptions) => {
+        const body = forwardedBody(request);
+        return reply.from(dest, {
+          ...fromOptions,
+          ...(body !== null ? { body, contentType: request.headers['content-type'] ?? 'application/json' } : { body: null }),
+        });
+      },
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => {
+          const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id };
+          return forwardRequestHeaders(headers, identity, { framing: false, hasBody: forwardedBody(request) !== null });
+        },
+        rewriteHeaders: (headers, request) => ({ ...headers, 'x-request-id': request?.id }),
+        // The client retries (with its Idempotency-Key); a proxy that retries on its own could repeat a charge.
+        retryDelay: () => null,
+        onError: (reply, { error }) => {
+          reply.request.log.warn({ err: error, service }, 'upstream service failed');
+          const failure = new ApiError('internal_error', `The ${service} service did not answer.`);
+          reply.code(failure.status).type('application/json; charset=utf-8').send(errorBody(failure, reply.request.id));
+        },
+      },
+    });
+  }
+}

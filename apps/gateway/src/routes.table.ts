@@ -1,0 +1,74 @@
+import type { AccessRule } from './auth/api-key-auth';
+
+// Every route the gateway forwards, in one table: what it needs of the caller and which service owns it.
+// The gateway forwards a request at the same path to its service, so the service registers these paths
+// as they are written here. A path that is not in this table is never forwarded (404), which is also
+// what keeps the services' /internal/... routes off the internet.
+
+export type ServiceName = 'vault' | 'charges' | 'ledger' | 'receivables' | 'anticipation' | 'webhooks' | 'acquirer-sim';
+
+export type ForwardMethod = 'GET' | 'POST';
+
+export interface ForwardedRoute {
+  method: ForwardMethod;
+  /** Fastify URL pattern, the same at the gateway and at the service. */
+  url: string;
+  service: ServiceName;
+}
+
+export interface PublicRoute extends ForwardedRoute, AccessRule {}
+
+const route = (method: ForwardMethod, url: string, service: ServiceName, permission: AccessRule['permission'], scope: 'tenant' | 'seller' | 'seller+kyc' = 'tenant'): PublicRoute => ({
+  method,
+  url,
+  service,
+  permission,
+  sellerScope: scope !== 'tenant',
+  kyc: scope === 'seller+kyc',
+});
+
+/** api-v1.md §4, every endpoint but GET /health (answered by the gateway itself). */
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  route('POST', '/api/v1/payment-methods/tokenize', 'vault', 'payment_methods:tokenize', 'seller+kyc'),
+  route('POST', '/api/v1/charges', 'charges', 'charges:create'),
+  route('GET', '/api/v1/charges/:id', 'charges', 'charges:read'),
+  route('POST', '/api/v1/charges/:id/capture', 'charges', 'charges:create'),
+  route('POST', '/api/v1/charges/:id/refund', 'charges', 'refunds:create'),
+  route('GET', '/api/v1/balance', 'ledger', 'balance:read', 'seller'),
+  route('GET', '/api/v1/balance/history', 'ledger', 'balance:read', 'seller'),
+  route('GET', '/api/v1/receivables', 'receivables', 'receivables:read'),
+  route('GET', '/api/v1/receivables/:id', 'receivables', 'receivables:read'),
+  route('GET', '/api/v1/settlements', 'receivables', 'settlements:read'),
+  route('GET', '/api/v1/settlements/:id', 'receivables', 'settlements:read'),
+  route('GET', '/api/v1/chargebacks', 'charges', 'chargebacks:read'),
+  route('GET', '/api/v1/chargebacks/:id', 'charges', 'chargebacks:read'),
+  route('POST', '/api/v1/anticipations/simulate', 'anticipation', 'anticipations:read', 'seller'),
+  route('POST', '/api/v1/anticipations', 'anticipation', 'anticipations:create', 'seller'),
+  route('GET', '/api/v1/anticipations', 'anticipation', 'anticipations:read', 'seller'),
+  route('GET', '/api/v1/anticipations/:id', 'anticipation', 'anticipations:read', 'seller'),
+];
+
+/** Jobs of contract §5 and the service that runs each; any other name is a 404. */
+export const JOB_OWNERS = {
+  'receivables-release': 'receivables',
+  'settlement-run': 'receivables',
+  'authorization-expiry': 'charges',
+  'pix-expiry': 'charges',
+  'refund-reconciliation': 'charges',
+} as const satisfies Record<string, ServiceName>;
+
+/** Contract §5's operator routes that services own: forwarded with an operator principal. */
+export const OPERATOR_ROUTES: readonly ForwardedRoute[] = [
+  { method: 'POST', url: '/admin/v1/simulations/charges/:charge_id/pay', service: 'charges' },
+  { method: 'POST', url: '/admin/v1/simulations/chargebacks', service: 'charges' },
+  { method: 'POST', url: '/admin/v1/simulations/chargebacks/:cb_id/resolve', service: 'charges' },
+  { method: 'POST', url: '/admin/v1/simulations/provider', service: 'acquirer-sim' },
+  // One static path per job, so an unknown job name is the router's 404 and each job reaches its owner.
+  ...Object.entries(JOB_OWNERS).map(([name, service]): ForwardedRoute => ({ method: 'POST', url: `/admin/v1/jobs/${name}`, service })),
+];
+
+/** The table row of a matched route; HEAD is answered as the GET it mirrors. */
+export function findRoute<R extends ForwardedRoute>(routes: readonly R[], method: string, url: string | undefined): R | undefined {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return routes.find((r) => r.method === wanted && r.url === url);
+}
