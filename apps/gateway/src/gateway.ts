@@ -1,15 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Bus } from '@pgw/platform-bus';
+import { busMigration, OutboxRelay, type Bus } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
-import { buildApp, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
+import { buildApp, ConfigError, envInt, PRINCIPAL_TTL_MS, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
 import type { Clock } from '@pgw/platform-service';
+import { adminTokenCheck } from './auth/admin-auth';
+import { ApiKeyAuthenticator } from './auth/api-key-auth';
+import { TtlLruCache } from './auth/key-cache';
+import { RateLimiter } from './auth/rate-limiter';
+import type { KeyForAuth } from './data/api-keys.repository';
+import { provisionDemo } from './demo';
+import { registerForwarding, type Upstreams } from './forwarding/register-forwarding';
+import { gatewayMigrations } from './migrations';
+import { registerAdminRoutes } from './routes/admin.plugin';
+import type { RouteContext } from './routes/route-context';
+import { OPERATOR_ROUTES, PUBLIC_ROUTES } from './routes.table';
 
-export type ServiceName = 'vault' | 'charges' | 'ledger' | 'receivables' | 'anticipation' | 'webhooks' | 'acquirer-sim';
-
-/** How the gateway reaches the services: @fastify/http-proxy over HTTP, or in-process without a network hop. */
-export type Upstreams =
-  | { mode: 'http'; baseUrls: Partial<Record<ServiceName, string>> }
-  | { mode: 'inject'; apps: Map<ServiceName, App> };
+export type { ServiceName } from './routes.table';
+export type { Upstreams } from './forwarding/register-forwarding';
 
 export interface GatewayOptions {
   db: Db;
@@ -36,6 +44,16 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+/** Key lookups kept per replica: enough for every active key of a large platform, bounded all the same. */
+export const KEY_CACHE_ENTRIES_MAX = 10_000;
+/** How stale a replica's view of a key may be: a revocation holds everywhere within this (and < 1 s). */
+export const KEY_CACHE_TTL_MS = 500;
+/** Token buckets kept per replica; the least recently used is dropped beyond this. */
+const RATE_LIMIT_BUCKETS_MAX = 100_000;
+const RATE_LIMIT_PER_SECOND_DEFAULT = 100;
+const UPSTREAM_TIMEOUT_MS_DEFAULT = 30_000;
+const BODY_LIMIT_BYTES_DEFAULT = 1024 * 1024;
+
 const HealthSchema = Type.Object({
   object: Type.Literal('health'),
   service: Type.Literal('service-gateway'),
@@ -44,8 +62,34 @@ const HealthSchema = Type.Object({
   request_id: RequestIdSchema,
 });
 
+function positiveEnvInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = envInt(env, name, fallback);
+  if (value < 1) throw new ConfigError(`${name} must be at least 1, got ${value}`);
+  return value;
+}
+
+/**
+ * The only public door. /api/v1: API key → permission, seller scope, KYC → rate limit → the owning
+ * service, with a signed principal. /admin/v1: the admin token → the directory (answered here) or the
+ * simulations and jobs (forwarded with an operator principal). Directory changes leave through the outbox.
+ */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const app = buildApp({ name: 'gateway', bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, ...(options.log ? { log: options.log } : {}) });
+  await options.db.migrate([busMigration, ...gatewayMigrations]);
+  const defaultRateLimitPerSecond = positiveEnvInt(options.env, 'RATE_LIMIT_PER_SECOND', RATE_LIMIT_PER_SECOND_DEFAULT);
+  const timeoutMs = positiveEnvInt(options.env, 'UPSTREAM_TIMEOUT_MS', UPSTREAM_TIMEOUT_MS_DEFAULT);
+  const checkAdminToken = adminTokenCheck(options.adminToken);
+  const authenticator = new ApiKeyAuthenticator({
+    db: options.db,
+    cache: new TtlLruCache<string, KeyForAuth | null>({ entriesMax: KEY_CACHE_ENTRIES_MAX, ttlMs: KEY_CACHE_TTL_MS }),
+    rateLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX }),
+    defaultRateLimitPerSecond,
+  });
+  const ctx: RouteContext = { db: options.db, clock: options.clock, authenticator };
+
+  const app = buildApp({ name: 'gateway', bodyLimitBytes: options.bodyLimitBytes ?? BODY_LIMIT_BYTES_DEFAULT, ...(options.log ? { log: options.log } : {}) });
+  // The principal each forwarded request carries; the field is declared by @pgw/platform-http.
+  app.decorateRequest('principal', null);
+
   app.get('/api/v1/health', { schema: { response: { 200: HealthSchema } } }, async (request) => ({
     object: 'health' as const,
     service: 'service-gateway' as const,
@@ -53,12 +97,36 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     version: 'v1' as const,
     request_id: request.id,
   }));
+
+  await registerAdminRoutes(app, ctx, checkAdminToken);
+  await registerForwarding(app, {
+    routes: OPERATOR_ROUTES,
+    authorize: async (request) => {
+      checkAdminToken(request);
+      return { kind: 'operator', requestId: request.id, expiresAtMs: Date.now() + PRINCIPAL_TTL_MS };
+    },
+    upstreams: options.upstreams,
+    principalSecret: options.principalSecret,
+    timeoutMs,
+  });
+  await registerForwarding(app, {
+    routes: PUBLIC_ROUTES,
+    authorize: (request, route) => authenticator.principalFor(request, route),
+    upstreams: options.upstreams,
+    principalSecret: options.principalSecret,
+    timeoutMs,
+  });
+
+  const relay = new OutboxRelay({ db: options.db, bus: options.bus, log: app.log as FastifyBaseLogger });
+  app.addHook('onClose', async () => {
+    await relay.stop();
+  });
   await app.ready();
+  relay.start();
+
   return {
     app,
-    provisionDemo: async () => {
-      throw new Error('not implemented yet');
-    },
+    provisionDemo: () => provisionDemo(ctx),
     stop: async () => {
       await app.close();
     },

@@ -1,0 +1,49 @@
+import { KafkaBus } from '@pgw/platform-bus';
+import { createPgDb } from '@pgw/platform-db';
+import { envInt, envSecret, envString, serve } from '@pgw/platform-http';
+import { systemClock } from '@pgw/platform-service';
+import { startGateway } from './gateway';
+import type { ServiceName } from './routes.table';
+
+// The distributed mode: the gateway alone, on its own PostgreSQL schema and Kafka, forwarding over HTTP
+// to each service whose URL is set. A service without a URL is not part of this deployment: its routes
+// answer 404.
+const SERVICE_URL_VARIABLES: ReadonlyArray<readonly [ServiceName, string]> = [
+  ['vault', 'VAULT_URL'],
+  ['charges', 'CHARGES_URL'],
+  ['ledger', 'LEDGER_URL'],
+  ['receivables', 'RECEIVABLES_URL'],
+  ['anticipation', 'ANTICIPATION_URL'],
+  ['webhooks', 'WEBHOOKS_URL'],
+  ['acquirer-sim', 'ACQUIRER_SIM_URL'],
+];
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const baseUrls: Partial<Record<ServiceName, string>> = {};
+  for (const [service, variable] of SERVICE_URL_VARIABLES) {
+    const url = env[variable];
+    if (url === undefined || url === '') continue;
+    if (!/^https?:\/\//.test(url)) throw new Error(`${variable} must be an http(s) URL, got ${url}`);
+    baseUrls[service] = url;
+  }
+  const db = createPgDb({ url: envString(env, 'DATABASE_URL'), schema: 'gateway' });
+  const bus = new KafkaBus({ brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()), clientId: 'gateway' });
+  const gateway = await startGateway({
+    db,
+    bus,
+    clock: systemClock,
+    principalSecret: envSecret(env, 'PRINCIPAL_SECRET'),
+    adminToken: envSecret(env, 'ADMIN_TOKEN'),
+    upstreams: { mode: 'http', baseUrls },
+    env,
+  });
+  // serve() closes the app on SIGTERM, whose onClose stops the relay first (a row is marked sent only
+  // after Kafka acked it), then exits: the pool and the producer go with the process.
+  await serve(gateway.app, envInt(env, 'PORT', 8080));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

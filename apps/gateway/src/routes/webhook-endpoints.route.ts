@@ -1,0 +1,102 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { isId, newId } from '@pgw/domain';
+import { notFound, RequestIdSchema, type App } from '@pgw/platform-http';
+import { randomBase62 } from '../auth/api-key-secret';
+import { findTenant } from '../data/tenants.repository';
+import { insertWebhookEndpoint, type WebhookEndpoint } from '../data/webhook-endpoints.repository';
+import { LIMITS } from '../directory/defaults';
+import { publishWebhookEndpointChanged } from '../directory/directory-events';
+import { DateTimeSchema, EnvironmentSchema, iso, StrictObject, type RouteContext } from './route-context';
+
+/** The event kinds of contract §7; '*' subscribes to every kind, including kinds added later. */
+export const WEBHOOK_EVENT_KINDS = [
+  '*',
+  'charge.created',
+  'charge.authorized',
+  'charge.paid',
+  'charge.refused',
+  'charge.failed',
+  'charge.canceled',
+  'charge.refunded',
+  'charge.partially_refunded',
+  'charge.chargeback',
+  'refund.succeeded',
+  'refund.failed',
+  'chargeback.opened',
+  'chargeback.won',
+  'chargeback.lost',
+  'anticipation.succeeded',
+  'settlement.paid',
+] as const;
+
+const CreateEndpointBody = StrictObject({
+  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: LIMITS.urlLengthMax }),
+  events: Type.Optional(Type.Array(Type.Union(WEBHOOK_EVENT_KINDS.map((k) => Type.Literal(k))), { minItems: 1, maxItems: WEBHOOK_EVENT_KINDS.length, uniqueItems: true })),
+  /**
+   * Which events the endpoint receives: test (default) or live. A test event never reaches a live
+   * endpoint, nor a live event a test one; the safe default is the one where no real money is involved.
+   */
+  environment: Type.Optional(EnvironmentSchema),
+});
+
+export const WebhookEndpointSchema = Type.Object({
+  object: Type.Literal('webhook_endpoint'),
+  id: Type.String(),
+  tenant_id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  environment: EnvironmentSchema,
+  livemode: Type.Boolean(),
+  secret: Type.String(),
+  created_at: DateTimeSchema,
+  updated_at: DateTimeSchema,
+  request_id: RequestIdSchema,
+});
+
+function endpointResource(endpoint: WebhookEndpoint, requestId: string): Static<typeof WebhookEndpointSchema> {
+  return {
+    object: 'webhook_endpoint',
+    id: endpoint.id,
+    tenant_id: endpoint.tenantId,
+    url: endpoint.url,
+    events: [...endpoint.events],
+    environment: endpoint.livemode ? 'live' : 'test',
+    livemode: endpoint.livemode,
+    secret: endpoint.secret,
+    created_at: iso(endpoint.createdAt),
+    updated_at: iso(endpoint.updatedAt),
+    request_id: requestId,
+  };
+}
+
+/** POST /admin/v1/tenants/:tenant_id/webhook-endpoints: stored and announced; delivery is the webhooks service's. */
+export async function webhookEndpointRoutes(app: App, ctx: RouteContext): Promise<void> {
+  app.post(
+    '/tenants/:tenant_id/webhook-endpoints',
+    { schema: { params: Type.Object({ tenant_id: Type.String() }), body: CreateEndpointBody, response: { 201: WebhookEndpointSchema } } },
+    async (request, reply) => {
+      const { tenant_id: tenantId } = request.params;
+      if (!isId('ten_', tenantId)) throw notFound('tenant');
+      const body = request.body;
+      const endpoint = await ctx.db.tx(async (trx) => {
+        if ((await findTenant(trx, tenantId)) === null) throw notFound('tenant');
+        const now = ctx.clock.now();
+        const created: WebhookEndpoint = {
+          id: newId('we_'),
+          tenantId,
+          url: body.url,
+          events: body.events === undefined ? ['*'] : [...body.events],
+          secret: `whsec_${randomBase62(32)}`,
+          livemode: body.environment === 'live',
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await insertWebhookEndpoint(trx, created);
+        await publishWebhookEndpointChanged(ctx.db, trx, created, request.id);
+        return created;
+      });
+      return reply.code(201).send(endpointResource(endpoint, request.id));
+    },
+  );
+}
