@@ -2,6 +2,9 @@ import { PERMISSIONS, type Permission } from './auth/permissions';
 import { OPERATOR_ROUTES, PUBLIC_ROUTES, type PublicRoute } from './routes.table';
 import { ADMIN_TOKEN, bearer, createKey, createSeller, createTenant, startFixture, stopFixture, stubUpstreams, type Fixture, type StubCall } from './testing/gateway-fixture';
 
+// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
+jest.setTimeout(30_000);
+
 // api-v1.md §4 and §5, copied by hand: the table must say exactly this, or this test says where it differs.
 const API_V1_ENDPOINTS: Array<[string, string, Permission, 'tenant' | 'seller' | 'seller+kyc']> = [
   ['POST', '/payment-methods/tokenize', 'payment_methods:tokenize', 'seller+kyc'],
