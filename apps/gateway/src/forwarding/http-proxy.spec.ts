@@ -1,0 +1,116 @@
+import { PRINCIPAL_HEADER, PRINCIPAL_TTL_MS, signPrincipal, type App } from '@pgw/platform-http';
+import { ADMIN_TOKEN, bearer, createKey, createSeller, createTenant, PRINCIPAL_SECRET, startFixture, stopFixture, stubService, type Fixture, type StubCall } from '../testing/gateway-fixture';
+
+// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
+jest.setTimeout(30_000);
+
+describe('the http mode: @fastify/http-proxy to services listening on a port', () => {
+  let f: Fixture;
+  let charges: App;
+  let chargesUrl: string;
+  const calls: StubCall[] = [];
+  let tenantId: string;
+  let sellerId: string;
+
+  beforeAll(async () => {
+    charges = await stubService('charges', calls);
+    chargesUrl = await charges.listen({ port: 0, host: '127.0.0.1' });
+    // A port nothing listens on: the service is configured but down.
+    const down = await stubService('ledger');
+    const downUrl = await down.listen({ port: 0, host: '127.0.0.1' });
+    await down.close();
+    f = await startFixture({ upstreams: { mode: 'http', baseUrls: { charges: chargesUrl, ledger: downUrl } } });
+    tenantId = await createTenant(f);
+    sellerId = await createSeller(f, tenantId, { kyc_status: 'approved' });
+  });
+  afterAll(async () => {
+    await stopFixture(f);
+    await charges.close();
+  });
+
+  it('forwards over HTTP with the same principal as in-process: tenant, seller, key, permissions, livemode, request id', async () => {
+    const key = await createKey(f, { tenantId, sellerId, permissions: ['charges:read'] });
+    const res = await f.app.inject({ url: '/api/v1/charges/ch_abc?expand=split', headers: bearer(key.secret) });
+    expect(res.statusCode).toBe(200);
+    const echo = res.json();
+    expect(echo.service).toBe('charges');
+    expect(echo.url).toBe('/api/v1/charges/ch_abc?expand=split');
+    expect(echo.principal).toEqual({
+      kind: 'api_key',
+      tenantId,
+      sellerId,
+      keyId: key.id,
+      permissions: ['charges:read'],
+      livemode: false,
+      requestId: res.headers['x-request-id'],
+      expiresAtMs: expect.any(Number),
+    });
+    expect(echo.authorization).toBeNull();
+    expect(echo.x_request_id).toBe(res.headers['x-request-id']);
+  });
+
+  it('sends the body bytes unchanged and copies status and headers back', async () => {
+    const key = await createKey(f, { tenantId, permissions: ['charges:create'] });
+    const raw = '{"amount":100,  "payment_method" : "PIX"}';
+    const res = await f.app.inject({
+      method: 'POST',
+      url: '/api/v1/charges',
+      headers: { ...bearer(key.secret), 'content-type': 'application/json', 'x-stub-status': '201', 'x-stub-header': 'idempotent-replayed=true' },
+      payload: raw,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBe('true');
+    expect(res.json().raw_body).toBe(raw);
+    expect(res.json().principal.requestId).toBe(res.headers['x-request-id']);
+    const empty = await f.app.inject({ method: 'POST', url: '/api/v1/charges/ch_1/capture', headers: bearer(key.secret) });
+    expect(empty.json()).toMatchObject({ raw_body: null, content_type: null });
+  });
+
+  it('runs the same checks before the network: 401, 403 and invalid JSON never reach the service', async () => {
+    const reader = await createKey(f, { tenantId, permissions: ['charges:read'] });
+    const before = calls.length;
+    const missing = await f.app.inject({ url: '/api/v1/charges/ch_1' });
+    expect([missing.statusCode, missing.json().error.code]).toEqual([401, 'api_key_missing']);
+    const malformed = await f.app.inject({ url: '/api/v1/charges/ch_1', headers: { authorization: `bearer ${reader.secret}` } });
+    expect([malformed.statusCode, malformed.json().error.code]).toEqual([401, 'api_key_invalid']);
+    const denied = await f.app.inject({ method: 'POST', url: '/api/v1/charges', headers: bearer(reader.secret), payload: {} });
+    expect([denied.statusCode, denied.json().error.code]).toEqual([403, 'permission_denied']);
+    const writer = await createKey(f, { tenantId, permissions: ['charges:create'] });
+    const badJson = await f.app.inject({ method: 'POST', url: '/api/v1/charges', headers: { ...bearer(writer.secret), 'content-type': 'application/json' }, payload: '{"a":' });
+    expect([badJson.statusCode, badJson.json().error.code]).toEqual([422, 'invalid_json']);
+    const notInTable = await f.app.inject({ url: '/internal/charges/ch_1', headers: bearer(reader.secret) });
+    expect(notInTable.statusCode).toBe(404);
+    expect(calls.length).toBe(before);
+  });
+
+  it('forwards an operator route with an operator principal', async () => {
+    const res = await f.app.inject({ method: 'POST', url: '/admin/v1/jobs/pix-expiry', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { as_of_date: '2026-03-02' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ service: 'charges', url: '/admin/v1/jobs/pix-expiry', principal: { kind: 'operator' }, raw_body: '{"as_of_date":"2026-03-02"}' });
+  });
+
+  it('answers 404 for a service without a URL, and the contract error body, not a crash, for a service that is down', async () => {
+    const key = await createKey(f, { tenantId, sellerId, permissions: ['balance:read', 'receivables:read'] });
+    const absent = await f.app.inject({ url: '/api/v1/receivables', headers: bearer(key.secret) });
+    expect([absent.statusCode, absent.json().error.code]).toEqual([404, 'resource_not_found']);
+    const down = await f.app.inject({ url: '/api/v1/balance', headers: bearer(key.secret) });
+    expect(down.statusCode).toBe(500);
+    expect(down.json()).toEqual({ error: { type: 'api_error', code: 'internal_error', message: expect.any(String), param: null }, request_id: down.headers['x-request-id'] });
+  });
+
+  it('a request straight to the service is refused (401) with a missing, forged or expired principal', async () => {
+    const principal = { kind: 'api_key' as const, tenantId, sellerId: null, keyId: 'key_x', permissions: ['charges:read'], livemode: false, requestId: 'req_direct', expiresAtMs: Date.now() + PRINCIPAL_TTL_MS };
+    const cases: Array<[string, Record<string, string>]> = [
+      ['missing', {}],
+      ['forged', { [PRINCIPAL_HEADER]: signPrincipal(principal, 'not-the-gateway-secret-0123456789') }],
+      ['expired', { [PRINCIPAL_HEADER]: signPrincipal({ ...principal, expiresAtMs: Date.now() - 1 }, PRINCIPAL_SECRET) }],
+      ['an API key instead', { authorization: `Bearer sk_test_${'a'.repeat(32)}` }],
+    ];
+    for (const [name, headers] of cases) {
+      const res = await fetch(`${chargesUrl}/api/v1/charges/ch_1`, { headers });
+      expect([name, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([name, 401, 'principal_invalid']);
+    }
+    const valid = await fetch(`${chargesUrl}/api/v1/charges/ch_1`, { headers: { [PRINCIPAL_HEADER]: signPrincipal(principal, PRINCIPAL_SECRET) } });
+    expect(valid.status).toBe(200);
+  });
+});
