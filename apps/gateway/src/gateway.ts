@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { busMigration, OutboxRelay, type Bus } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
@@ -117,7 +116,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     timeoutMs,
   });
 
-  const relay = new OutboxRelay({ db: options.db, bus: options.bus, log: app.log as FastifyBaseLogger });
+  const relay = new OutboxRelay({ db: options.db, bus: options.bus, log: app.log });
   app.addHook('onClose', async () => {
     await relay.stop();
   });

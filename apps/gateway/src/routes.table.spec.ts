@@ -143,7 +143,7 @@ describe('public routes through the gateway (in-process upstreams)', () => {
     expect(res.json().principal.livemode).toBe(true);
   });
 
-  it('kicks KYC in after approval, within the key cache TTL', async () => {
+  it("opens tokenize once the seller's KYC is approved, within the key cache's TTL", async () => {
     const secret = key('pending:payment_methods:tokenize');
     const before = await f.app.inject({ method: 'POST', url: '/api/v1/payment-methods/tokenize', headers: bearer(secret), payload: {} });
     expect(before.statusCode).toBe(403);
