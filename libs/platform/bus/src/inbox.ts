@@ -9,7 +9,13 @@ const tracer = trace.getTracer('@pgw/platform-bus');
  * the same transaction as the effect, so a redelivered event finds its id there and changes nothing.
  * One transaction per batch also means a busy account is written once per batch, not once per event.
  */
-export function inboxHandler(db: Db, consumer: string, apply: (trx: Tx, message: BusMessage) => Promise<void>): BatchHandler {
+export function inboxHandler(
+  db: Db,
+  consumer: string,
+  apply: (trx: Tx, message: BusMessage) => Promise<void>,
+  /** Runs last in the batch's transaction: a consumer that accumulated per-batch work writes it here. */
+  afterBatch?: (trx: Tx) => Promise<void>,
+): BatchHandler {
   return async (batch) => {
     await db.tx(async (trx) => {
       for (const message of batch) {
@@ -29,6 +35,7 @@ export function inboxHandler(db: Db, consumer: string, apply: (trx: Tx, message:
           }),
         );
       }
+      await afterBatch?.(trx);
     });
   };
 }

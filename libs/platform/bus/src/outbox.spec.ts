@@ -44,6 +44,7 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(deliveries).toHaveLength(2); // delivered twice...
     expect(await appliedCount(consumer, 'ten_2')).toBe(1); // ...applied once
     expect(await unsentCount(producer)).toBe(0);
+    await r.stop();
   });
 
   it('publishes nothing for a transaction that rolled back', async () => {
@@ -55,7 +56,9 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
         throw new Error('business rule failed');
       }),
     ).rejects.toThrow('business rule failed');
-    expect(await relay(producer, bus).runOnce()).toBe(0);
+    const r = relay(producer, bus);
+    expect(await r.runOnce()).toBe(0);
+    await r.stop();
     expect(deliveries).toHaveLength(0);
   });
 });

@@ -126,6 +126,10 @@ export class OutboxRelay {
     kickers.delete(this.options.db);
     this.wake?.();
     await this.loop;
+    // Hand the lease over at once rather than make the next relay wait for it to expire.
+    await this.options.db
+      .tx((trx) => trx('outbox_lease').where({ id: 1, holder: this.holder }).update({ expires_at: trx.raw('now()') }))
+      .catch((error: unknown) => this.options.log?.warn({ err: error }, 'outbox relay could not release its lease'));
   }
 
   /** One round: take the lease, publish up to a batch, mark it sent. Returns how many were published. */

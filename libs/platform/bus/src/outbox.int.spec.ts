@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { outboxMessage } from '@pgw/contracts';
+import { createPgDb, type Db } from '@pgw/platform-db';
+import { integrationEnv, uniqueName } from '@pgw/testing';
+import type { BusMessage } from './bus';
+import { KafkaBus } from './kafka-bus';
+import { enqueue } from './outbox';
+import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
+
+const env = integrationEnv();
+const KAFKA_TOOLS = join(__dirname, '..', '..', '..', '..', 'tools', 'kafka');
+
+describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () => {
+  let producer: Db;
+  let consumer: Db;
+  let bus: KafkaBus;
+  let consumerBus: KafkaBus;
+  const deliveries: BusMessage[] = [];
+  const topic = uniqueName('it.outbox');
+
+  beforeAll(async () => {
+    producer = createPgDb({ url: env.databaseUrl, schema: uniqueName('producer') });
+    consumer = createPgDb({ url: env.databaseUrl, schema: uniqueName('consumer') });
+    bus = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-producer' });
+    consumerBus = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-consumer' });
+    await prepare({ producer, consumer, bus, topicSuffix: '' });
+    await bus.ensureTopics([topic]);
+    await consumerBus.subscribe({ groupId: uniqueName('it-group'), topics: [topic], handle: consumerHandler(consumer, deliveries) });
+  });
+
+  afterAll(async () => {
+    await bus.close();
+    await consumerBus.close();
+    await producer.close();
+    await consumer.close();
+  });
+
+  it('delivers an event committed in one service, Avro-encoded through Kafka, to another service that applies it once', async () => {
+    const r = relay(producer, bus);
+    r.start();
+    await writeEvent(producer, tenantEvent('ten_k1', 'Acme'), topic);
+    expect(await waitFor(() => appliedCount(consumer, 'ten_k1'), 30_000)).toBe(1);
+    await r.stop();
+    const delivered = deliveries.find((m) => m.key === 'ten_k1');
+    expect(delivered?.headers['event-type']).toBe('gateway.tenant-changed.v1');
+    expect(await unsentCount(producer)).toBe(0);
+  });
+
+  it('loses nothing and applies nothing twice when the relay dies between publishing and marking sent', async () => {
+    await writeEvent(producer, tenantEvent('ten_k2', 'Acme'), topic);
+    const r = relay(producer, crashAfterPublish(bus));
+    await expect(r.runOnce()).rejects.toThrow('relay crashed');
+    expect(await r.runOnce()).toBe(1);
+    await waitFor(() => (deliveries.filter((m) => m.key === 'ten_k2').length >= 2 ? true : undefined), 30_000, 'the second delivery');
+    expect(await appliedCount(consumer, 'ten_k2')).toBe(1);
+    await r.stop();
+  });
+
+  it('publishes nothing for a rolled-back transaction', async () => {
+    await expect(
+      producer.tx(async (trx) => {
+        await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_k3', tenantEvent('ten_k3', 'x')), topic }]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const r = relay(producer, bus);
+    expect(await r.runOnce()).toBe(0);
+    await r.stop();
+  });
+
+  it('does not skip a transaction that commits after a later one (pg_snapshot_xmin)', async () => {
+    const r = relay(producer, bus);
+    // Transaction A writes first (lower id) and stays open while B writes and commits.
+    let commitA!: () => void;
+    const aOpen = new Promise<void>((resolve) => (commitA = resolve));
+    let aWritten!: () => void;
+    const aHasWritten = new Promise<void>((resolve) => (aWritten = resolve));
+    const a = producer.tx(async (trx) => {
+      await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_late', tenantEvent('ten_late', 'late')), topic }]);
+      aWritten();
+      await aOpen;
+    });
+    await aHasWritten;
+    await writeEvent(producer, tenantEvent('ten_early', 'early'), topic);
+    // While A is open, nothing from A's snapshot horizon on is published: B waits, A is not skipped.
+    expect(await r.runOnce()).toBe(0);
+    commitA();
+    await a;
+    expect(await r.runOnce()).toBe(2);
+    expect(await waitFor(() => appliedCount(consumer, 'ten_late'), 30_000)).toBe(1);
+    expect(await waitFor(() => appliedCount(consumer, 'ten_early'), 30_000)).toBe(1);
+    await r.stop();
+  });
+
+  it('loses nothing when the broker stops and starts while events are being written', async () => {
+    const r = relay(producer, bus);
+    r.start();
+    const ids = Array.from({ length: 30 }, (_, i) => `ten_bounce_${i}`);
+    for (const id of ids.slice(0, 10)) await writeEvent(producer, tenantEvent(id, 'before'), topic);
+    execFileSync(join(KAFKA_TOOLS, 'stop'), { stdio: 'inherit' });
+    try {
+      for (const id of ids.slice(10, 20)) await writeEvent(producer, tenantEvent(id, 'while down'), topic);
+    } finally {
+      execFileSync(join(KAFKA_TOOLS, 'start'), { stdio: 'inherit', env: { ...process.env, KAFKA_KEEP_DATA: '1' } });
+    }
+    for (const id of ids.slice(20)) await writeEvent(producer, tenantEvent(id, 'after'), topic);
+    for (const id of ids) expect(await waitFor(() => appliedCount(consumer, id), 90_000, `event of ${id}`)).toBe(1);
+    await r.stop();
+    expect(await unsentCount(producer)).toBe(0);
+  }, 180_000);
+});
