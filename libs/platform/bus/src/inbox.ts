@@ -1,6 +1,13 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import type { Db, Tx } from '@pgw/platform-db';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BatchHandler, type BusMessage } from './bus';
+import { ORIGIN_PREFIX } from './outbox';
+
+// Reads the producer's trace context, which the outbox stored under `origin-` header names.
+const originGetter = {
+  keys: (carrier: Record<string, string>) => Object.keys(carrier).filter((k) => k.startsWith(ORIGIN_PREFIX)).map((k) => k.slice(ORIGIN_PREFIX.length)),
+  get: (carrier: Record<string, string>, key: string) => carrier[`${ORIGIN_PREFIX}${key}`],
+};
 
 const tracer = trace.getTracer('@pgw/platform-bus');
 
@@ -23,7 +30,7 @@ export function inboxHandler(
         if (eventId === undefined) throw new Error(`message on ${message.topic} has no ${HEADER_EVENT_ID} header`);
         const inserted = await trx('inbox').insert({ consumer, event_id: eventId }).onConflict(['consumer', 'event_id']).ignore().returning('event_id');
         if (inserted.length === 0) continue;
-        const parent = propagation.extract(ROOT_CONTEXT, message.headers);
+        const parent = propagation.extract(ROOT_CONTEXT, message.headers, originGetter);
         const type = message.headers[HEADER_EVENT_TYPE] ?? message.topic;
         await context.with(parent, () =>
           tracer.startActiveSpan(`${consumer} process ${type}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': message.topic, 'messaging.message.id': eventId } }, async (span) => {

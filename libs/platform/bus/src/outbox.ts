@@ -41,6 +41,8 @@ export interface OutboxMessage {
   payload: Buffer;
 }
 
+export const ORIGIN_PREFIX = 'origin-';
+
 const kickers = new WeakMap<Db, () => void>();
 
 /**
@@ -49,8 +51,11 @@ const kickers = new WeakMap<Db, () => void>();
  */
 export async function enqueue(db: Db, trx: Tx, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  const headers: Record<string, string> = {};
-  propagation.inject(context.active(), headers);
+  // The producer's trace context travels as `origin-traceparent`: Kafka client instrumentation writes its
+  // own `traceparent` (the relay's span) on send, and the consumer must join the producer's trace instead.
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  const headers = Object.fromEntries(Object.entries(carrier).map(([name, value]) => [`${ORIGIN_PREFIX}${name}`, value]));
   await trx('outbox').insert(
     messages.map((m) => ({
       topic: m.topic,

@@ -1,0 +1,2 @@
+export { exportRequested, startTelemetry } from './telemetry';
+export type { Telemetry, TelemetryOptions } from './telemetry';

@@ -1,0 +1,48 @@
+import { trace } from '@opentelemetry/api';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { outboxMessage, newEnvelope } from '@pgw/contracts';
+import { busMigration, enqueue, inboxHandler, InProcessBus, OutboxRelay } from '@pgw/platform-bus';
+import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
+import { waitFor } from '@pgw/testing';
+import { exportRequested, startTelemetry } from './telemetry';
+
+describe('telemetry', () => {
+  it('exports only when the standard OTEL_* variables ask for it', () => {
+    expect(exportRequested({})).toBe(false);
+    expect(exportRequested({ OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+    expect(exportRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+    expect(exportRequested({ OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+  });
+
+  it('carries one trace from the producing transaction, through the outbox and the bus, to the consumer', async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = startTelemetry({ serviceName: 'test', spanExporter: exporter, env: {} });
+    const knex = createPgliteKnex(null);
+    try {
+      const producer = sharedDb(knex, 'tel_producer');
+      const consumer = sharedDb(knex, 'tel_consumer');
+      await producer.migrate([busMigration]);
+      await consumer.migrate([busMigration]);
+      const bus = new InProcessBus();
+      const applied: string[] = [];
+      await bus.subscribe({ groupId: 'g', topics: ['gateway.directory'], handle: inboxHandler(consumer, 'c', async () => void applied.push(trace.getActiveSpan()?.spanContext().traceId ?? 'none')) });
+      const relay = new OutboxRelay({ db: producer, bus, pollIntervalMs: 10 });
+      relay.start();
+      const tracer = trace.getTracer('test');
+      const traceId = await tracer.startActiveSpan('POST /api/v1/charges', async (span) => {
+        const event = { envelope: newEnvelope('gateway.tenant-changed.v1', { producer: 'test', tenantId: 'ten_t', livemode: null }), tenant_id: 'ten_t', name: 'x', treasury_available_cash_cents: 0, version: 1 };
+        await producer.tx((trx) => enqueue(producer, trx, [outboxMessage('gateway.tenant-changed.v1', 'ten_t', event)]));
+        span.end();
+        return span.spanContext().traceId;
+      });
+      await waitFor(() => (applied.length > 0 ? true : undefined));
+      await relay.stop();
+      expect(applied).toEqual([traceId]);
+      const consumerSpan = exporter.getFinishedSpans().find((s) => s.name.startsWith('c process'));
+      expect(consumerSpan?.spanContext().traceId).toBe(traceId);
+    } finally {
+      await knex.destroy();
+      await telemetry.shutdown();
+    }
+  });
+});
