@@ -94,8 +94,8 @@ describe('the http mode: @fastify/http-proxy to services listening on a port', (
     const absent = await f.app.inject({ url: '/api/v1/receivables', headers: bearer(key.secret) });
     expect([absent.statusCode, absent.json().error.code]).toEqual([404, 'resource_not_found']);
     const down = await f.app.inject({ url: '/api/v1/balance', headers: bearer(key.secret) });
-    expect(down.statusCode).toBe(500);
-    expect(down.json()).toEqual({ error: { type: 'api_error', code: 'internal_error', message: expect.any(String), param: null }, request_id: down.headers['x-request-id'] });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ error: { type: 'api_error', code: 'service_unavailable', message: expect.any(String), param: null }, request_id: down.headers['x-request-id'] });
   });
 
   it('a request straight to the service is refused (401) with a missing, forged or expired principal', async () => {

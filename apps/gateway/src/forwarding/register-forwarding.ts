@@ -83,7 +83,7 @@ function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[
 async function withDeadline<T>(work: Promise<T>, timeoutMs: number, service: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${service} did not answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new ApiError('service_unavailable', `The ${service} service did not answer in time.`)), timeoutMs);
   });
   try {
     return await Promise.race([work, deadline]);
@@ -136,7 +136,7 @@ async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRo
         retryDelay: () => null,
         onError: (reply, { error }) => {
           reply.request.log.warn({ err: error, service }, 'upstream service failed');
-          const failure = new ApiError('internal_error', `The ${service} service did not answer.`);
+          const failure = new ApiError('service_unavailable', `The ${service} service did not answer.`);
           reply.code(failure.status).type('application/json; charset=utf-8').send(errorBody(failure, reply.request.id));
         },
       },
