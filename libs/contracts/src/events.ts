@@ -118,6 +118,75 @@ export interface WebhookEndpointChanged {
   version: number;
 }
 
+/** A receivable after the change (receivables service). Dates are YYYY-MM-DD, instants Unix milliseconds. */
+export interface ReceivableSnapshot {
+  receivable_id: string;
+  seller_id: string;
+  charge_id: string;
+  payment_method: string;
+  installment: number;
+  installments: number;
+  gross_amount_cents: number;
+  fee_amount_cents: number;
+  net_amount_cents: number;
+  mdr_bps: number;
+  debited_gross_cents: number;
+  due_date: string;
+  original_due_date: string;
+  status: string;
+  anticipation_id: string | null;
+  settlement_id: string | null;
+  created_at: number;
+  updated_at: number;
+  version: number;
+}
+
+export interface ReceivableChanged {
+  envelope: EventEnvelope;
+  receivable: ReceivableSnapshot;
+  previous_status: string | null;
+  reason: string;
+}
+
+export interface SettlementSnapshot {
+  settlement_id: string;
+  seller_id: string;
+  status: string;
+  amount_cents: number;
+  receivables_net_cents: number;
+  debt_cents: number;
+  receivable_count: number;
+  settlement_date: string;
+  paid_at: number | null;
+  created_at: number;
+  updated_at: number;
+  version: number;
+}
+
+export interface SettlementChanged {
+  envelope: EventEnvelope;
+  settlement: SettlementSnapshot;
+  previous_status: string | null;
+  resource_json: string;
+}
+
+/** One seller's money moved (signed cents); the ledger books it as one balanced journal entry. */
+export interface BalanceMoved {
+  envelope: EventEnvelope;
+  seller_id: string;
+  type: string;
+  charge_id: string | null;
+  settlement_id: string | null;
+  anticipation_id: string | null;
+  pending_delta_cents: number;
+  available_delta_cents: number;
+  reserved_delta_cents: number;
+  debt_delta_cents: number;
+  fee_delta_cents: number;
+  gross_delta_cents: number;
+  paid_out_cents: number;
+}
+
 /** Every event type, with the TypeScript shape of its Avro record. Add a line with each new schema file. */
 export interface EventMap {
   'gateway.tenant-changed.v1': TenantChanged;
@@ -138,6 +207,9 @@ export interface EventMap {
   'charges.chargeback-opened.v1': ChargebackEvent;
   'charges.chargeback-won.v1': ChargebackEvent;
   'charges.chargeback-lost.v1': ChargebackEvent;
+  'receivables.receivable-changed.v1': ReceivableChanged;
+  'receivables.settlement-changed.v1': SettlementChanged;
+  'receivables.balance-moved.v1': BalanceMoved;
 }
 
 export type EventType = keyof EventMap;
@@ -150,6 +222,8 @@ export const TOPICS = {
   directory: 'gateway.directory',
   /** Every event of a charge, its refunds and chargebacks, keyed by charge id. */
   charges: 'charges.charges',
+  /** Every receivable, settlement and balance movement of a seller, keyed by seller id. */
+  receivables: 'receivables.sellers',
 } as const;
 
 export const EVENT_TOPICS: { [K in EventType]: string } = {
@@ -171,6 +245,9 @@ export const EVENT_TOPICS: { [K in EventType]: string } = {
   'charges.chargeback-opened.v1': TOPICS.charges,
   'charges.chargeback-won.v1': TOPICS.charges,
   'charges.chargeback-lost.v1': TOPICS.charges,
+  'receivables.receivable-changed.v1': TOPICS.receivables,
+  'receivables.settlement-changed.v1': TOPICS.receivables,
+  'receivables.balance-moved.v1': TOPICS.receivables,
 };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
