@@ -42,6 +42,8 @@ export interface ConsumerDefinition {
   name: string;
   topics: string[];
   apply(trx: Tx, message: BusMessage): Promise<void>;
+  /** Optional: runs at the end of each batch's transaction, after every apply (e.g. one write per hot row). */
+  afterBatch?(trx: Tx): Promise<void>;
 }
 
 export interface ServiceParts {
@@ -92,7 +94,7 @@ export async function startService(definition: ServiceDefinition, context: Servi
       await context.bus.subscribe({
         groupId: `${definition.name}.${consumer.name}`,
         topics: consumer.topics,
-        handle: inboxHandler(context.db, consumer.name, consumer.apply),
+        handle: inboxHandler(context.db, consumer.name, consumer.apply, consumer.afterBatch?.bind(consumer)),
       }),
     );
   }
