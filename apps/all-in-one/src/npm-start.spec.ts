@@ -45,7 +45,7 @@ async function npmStart(dataDir: string, port: number): Promise<Started> {
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  stop(child);
+  await stop(child);
   throw new Error(`npm start did not answer /api/v1/health within 15 s:\n${out}`);
 }
 
