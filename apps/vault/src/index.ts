@@ -1,0 +1,2 @@
+export { createVaultService, vaultService } from './service';
+export type { VaultServiceOptions } from './service';

@@ -1,0 +1,70 @@
+import { createPgliteKnex } from '@pgw/platform-db';
+import { signPrincipal } from '@pgw/platform-http';
+import { approvedSeller, principal, SECRET, startVault, validCard, type PrincipalInput, type VaultHarness } from '../testing/harness';
+
+// PGlite boots in seconds, more on a busy machine: the default 5 s per hook or test is too tight.
+jest.setTimeout(30_000);
+
+const knex = createPgliteKnex(null);
+let h: VaultHarness;
+
+beforeAll(async () => {
+  h = await startVault(knex);
+});
+
+afterAll(async () => {
+  await h.stop();
+  await knex.destroy();
+});
+
+async function tokenize(who: PrincipalInput): Promise<string> {
+  const res = await h.vault.app.inject({
+    method: 'POST',
+    url: '/api/v1/payment-methods/tokenize',
+    headers: { 'x-gateway-principal': principal(who) },
+    payload: { card: validCard({ number: '5555 5555 5555 4444', exp_month: 7, exp_year: 2031 }) },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().id as string;
+}
+
+const lookup = (id: string, who: PrincipalInput | null) =>
+  h.vault.app.inject({ method: 'GET', url: `/internal/v1/tokens/${id}`, headers: who === null ? {} : { 'x-gateway-principal': principal(who) } });
+
+describe('GET /internal/v1/tokens/:id (for charges)', () => {
+  it('resolves a token to its card reference and public facts, for its own tenant and environment', async () => {
+    const seller = await approvedSeller(h.bus);
+    const id = await tokenize(seller);
+    const res = await lookup(id, { tenantId: seller.tenantId, sellerId: null, permissions: ['charges:create'] });
+    expect(res.statusCode).toBe(200);
+    const row = await h.db.read((q) => q('tokens').where({ id }).first());
+    expect(res.json()).toEqual({ card_ref: row.card_ref, brand: 'mastercard', last4: '4444', exp_month: 7, exp_year: 2031, seller_id: seller.sellerId, request_id: expect.stringMatching(/^req_/) });
+    expect((await lookup(id, seller)).statusCode).toBe(200);
+  });
+
+  it('answers 404 for another tenant\'s token, for a live token asked in test mode (and the reverse), and for another seller\'s token', async () => {
+    const seller = await approvedSeller(h.bus);
+    const other = await approvedSeller(h.bus);
+    const testToken = await tokenize(seller);
+    const liveToken = await tokenize({ ...seller, livemode: true });
+    const notFound = { error: expect.objectContaining({ type: 'not_found_error', code: 'resource_not_found' }) };
+
+    const otherTenant = await lookup(testToken, { tenantId: other.tenantId, sellerId: null });
+    expect([otherTenant.statusCode, otherTenant.json()]).toEqual([404, expect.objectContaining(notFound)]);
+    expect((await lookup(liveToken, { tenantId: seller.tenantId, sellerId: null, livemode: false })).statusCode).toBe(404);
+    expect((await lookup(testToken, { tenantId: seller.tenantId, sellerId: null, livemode: true })).statusCode).toBe(404);
+    expect((await lookup(liveToken, { tenantId: seller.tenantId, sellerId: null, livemode: true })).statusCode).toBe(200);
+    const sameTenantOtherSeller = await lookup(testToken, { tenantId: seller.tenantId, sellerId: 'seller_someoneelse' });
+    expect(sameTenantOtherSeller.statusCode).toBe(404);
+  });
+
+  it('answers 404 for an id that is not a token id, and 401 without a principal or with an operator one', async () => {
+    const seller = await approvedSeller(h.bus);
+    expect((await lookup('ch_123', seller)).statusCode).toBe(404);
+    expect((await lookup('tok_doesnotexist', seller)).statusCode).toBe(404);
+    expect((await lookup('tok_x', null)).statusCode).toBe(401);
+    const operator = signPrincipal({ kind: 'operator', requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }, SECRET);
+    const res = await h.vault.app.inject({ method: 'GET', url: '/internal/v1/tokens/tok_x', headers: { 'x-gateway-principal': operator } });
+    expect(res.statusCode).toBe(401);
+  });
+});

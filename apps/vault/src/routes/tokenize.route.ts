@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AcquirerPort } from '@pgw/acquirer';
+import { detectBrand, fingerprint, luhnValid, newId, normalizePan } from '@pgw/domain';
+import type { Db } from '@pgw/platform-db';
+import { ApiError, RequestIdSchema, sellerPrincipal, type ApiKeyPrincipal } from '@pgw/platform-http';
+import type { Clock } from '@pgw/platform-service';
+import type { VaultKeys } from '../config';
+import { Secret } from '../crypto/secret';
+import { sellerKycStatus } from '../data/seller.repository';
+import { insertToken, sealDetails } from '../data/token.repository';
+
+export const TOKENIZE_PATH = '/api/v1/payment-methods/tokenize';
+export const TOKEN_ID_PATTERN = '^tok_[A-Za-z0-9_\\-]+$';
+
+const strict = { additionalProperties: false } as const;
+
+// api-v1 "POST /payment-methods/tokenize": every rule of the table, unknown fields refused at every level.
+const CardSchema = Type.Object(
+  {
+    number: Type.String({ minLength: 12, maxLength: 32, pattern: '^[0-9 -]+$' }),
+    exp_month: Type.Integer({ minimum: 1, maximum: 12 }),
+    exp_year: Type.Integer({ minimum: 2026, maximum: 2100 }),
+    cvv: Type.String({ pattern: '^[0-9]{3,4}$' }),
+    holder_name: Type.String({ minLength: 2, maxLength: 120 }),
+  },
+  strict,
+);
+
+const BillingAddressSchema = Type.Object(
+  {
+    country: Type.Optional(Type.String({ maxLength: 2 })),
+    zip_code: Type.Optional(Type.String({ maxLength: 20 })),
+    state: Type.Optional(Type.String({ maxLength: 80 })),
+    city: Type.Optional(Type.String({ maxLength: 120 })),
+    line_1: Type.Optional(Type.String({ maxLength: 160 })),
+    line_2: Type.Optional(Type.String({ maxLength: 160 })),
+  },
+  strict,
+);
+
+export const TokenizeBody = Type.Object(
+  {
+    card: CardSchema,
+    billing_address: Type.Optional(BillingAddressSchema),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  strict,
+);
+type TokenizeBodyType = Static<typeof TokenizeBody>;
+
+// The answer is this allowlist and nothing else: whatever a handler returns, only these fields are
+// serialized, so card data cannot leak through a response by mistake.
+export const TokenResource = Type.Object(
+  {
+    id: Type.String({ pattern: TOKEN_ID_PATTERN }),
+    object: Type.Literal('payment_method_token'),
+    type: Type.Literal('card'),
+    brand: Type.String(),
+    last4: Type.String({ pattern: '^[0-9]{4}$' }),
+    exp_month: Type.Integer({ minimum: 1, maximum: 12 }),
+    exp_year: Type.Integer(),
+    livemode: Type.Boolean(),
+    environment: Type.Union([Type.Literal('TEST'), Type.Literal('LIVE')]),
+    seller_id: Type.String({ pattern: '^seller_[A-Za-z0-9_\\-]+$' }),
+    request_id: RequestIdSchema,
+  },
+  strict,
+);
+
+const PERMISSION = 'payment_methods:tokenize';
+
+/** Permission, seller scope and KYC, checked before the body is even looked at (401/403 before 422). */
+async function authorizeTokenize(request: FastifyRequest, db: Db): Promise<ApiKeyPrincipal & { sellerId: string }> {
+  const principal = sellerPrincipal(request, PERMISSION);
+  // Defense in depth: the gateway checks KYC too. A seller the vault has not heard of yet is refused the
+  // same way: the directory event will arrive, and until then nothing proves the seller is approved.
+  const kyc = await db.read((q) => sellerKycStatus(q, principal.tenantId, principal.sellerId));
+  if (kyc !== 'approved') throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
+  return principal;
+}
+
+/**
+ * Tokenize: validate → card store (the PAN leaves here, once) → keep the public facts, the fingerprint and
+ * the sealed extras → answer the token. The PAN and the CVV exist only in this request's memory, wrapped
+ * in Secret so that no log line or serializer can print them.
+ */
+export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock; keys: VaultKeys; acquirer: AcquirerPort }): void {
+  const { db, clock, keys, acquirer } = deps;
+  const principals = new WeakMap<FastifyRequest, ApiKeyPrincipal & { sellerId: string }>();
+
+  app.post<{ Body: TokenizeBodyType }>(
+    TOKENIZE_PATH,
+    {
+      schema: { body: TokenizeBody, response: { 201: TokenResource } },
+      preValidation: async (request) => {
+        principals.set(request, await authorizeTokenize(request, db));
+      },
+    },
+    async (request, reply) => {
+      const principal = principals.get(request);
+      if (principal === undefined) throw new Error('tokenize: principal not checked');
+      const { card, billing_address: billingAddress, metadata } = request.body;
+      const pan = new Secret(normalizePan(card.number));
+      // The CVV's shape is validated by the schema; the card store needs no verification here, so the
+      // value is dropped now. It is never sent, logged or stored.
+      const holderName = card.holder_name;
+      dropCardData(request.body);
+
+      const digits = pan.expose();
+      if (digits === null) throw new ApiError('card_number_invalid', 'card.number: must have 12 to 19 digits', 'card.number');
+      if (!luhnValid(digits)) throw new ApiError('card_number_invalid', 'card.number: is not a valid card number', 'card.number');
+
+      const id = newId('tok_');
+      const stored = await acquirer.storeCard({ reference: id, number: digits, expMonth: card.exp_month, expYear: card.exp_year, holderName });
+      if (!stored.ok) {
+        if (stored.kind === 'rejected' && stored.code === 'card_number_invalid') {
+          throw new ApiError('card_number_invalid', 'card.number: is not a valid card number', 'card.number');
+        }
+        request.log.warn({ acquirer: acquirer.code, kind: stored.kind, ...(stored.kind === 'rejected' ? { code: stored.code } : {}) }, 'card store failed');
+        throw new ApiError('provider_unavailable', 'The card store is unavailable; try again.');
+      }
+
+      const scope = { tenantId: principal.tenantId, livemode: principal.livemode };
+      const row = {
+        id,
+        tenant_id: principal.tenantId,
+        seller_id: principal.sellerId,
+        livemode: principal.livemode,
+        card_ref: stored.value.cardRef,
+        brand: detectBrand(digits),
+        last4: digits.slice(-4),
+        exp_month: card.exp_month,
+        exp_year: card.exp_year,
+        holder_name: holderName,
+        fingerprint: fingerprint(digits, keys.fingerprintKey.expose()),
+        ...sealDetails(keys.keyring, id, scope, { billing_address: billingAddress ?? null, metadata: metadata ?? null }),
+        created_at: clock.now(),
+      };
+      await db.tx((trx) => insertToken(trx, row));
+      request.log.info({ token_id: id, brand: row.brand }, 'card tokenized');
+
+      return reply.code(201).send({
+        id,
+        object: 'payment_method_token' as const,
+        type: 'card' as const,
+        brand: row.brand,
+        last4: row.last4,
+        exp_month: row.exp_month,
+        exp_year: row.exp_year,
+        livemode: principal.livemode,
+        environment: principal.livemode ? ('LIVE' as const) : ('TEST' as const),
+        seller_id: principal.sellerId,
+        request_id: request.id,
+      });
+    },
+  );
+}
+
+/** Shortens the life of card data in memory: the parsed body no longer holds the number or the CVV. */
+function dropCardData(body: TokenizeBodyType): void {
+  const card = body.card as Partial<TokenizeBodyType['card']>;
+  delete card.number;
+  delete card.cvv;
+}
