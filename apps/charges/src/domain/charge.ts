@@ -1,0 +1,91 @@
+// The charge's state machine (charge-states.md), pure: no I/O, no framework. Every status change of a
+// charge goes through `transition`, so a change the diagram does not draw cannot happen anywhere.
+
+export const CHARGE_STATUSES = ['pending', 'authorized', 'paid', 'refused', 'canceled', 'refunded', 'partially_refunded', 'chargeback', 'failed'] as const;
+export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
+
+export const PAYMENT_METHODS = ['credit_card', 'debit_card', 'pix', 'boleto'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type CaptureMethod = 'automatic' | 'manual';
+
+export const isCard = (method: PaymentMethod): boolean => method === 'credit_card' || method === 'debit_card';
+
+/** What can happen to a charge. Provider outcomes, API calls, jobs and operator simulations. */
+export const CHARGE_TRIGGERS = [
+  'authorization_approved', // the acquirer held the amount (capture_method=manual)
+  'sale_approved', // the acquirer authorized and captured at once (capture_method=automatic)
+  'authorization_refused', // the issuer declined (contract §6)
+  'provider_failed', // the acquirer, PSP or bank failed the request, or could not be reached at creation
+  'capture', // POST /charges/{id}/capture
+  'payment_confirmed', // the Pix PSP or the boleto bank confirmed payment
+  'authorization_expired', // job authorization-expiry: 7 days without capture
+  'pix_expired', // job pix-expiry, or the PSP refused to take payment of an expired Pix
+  'refunded_in_full', // a refund succeeded and nothing is left to refund
+  'refunded_in_part', // a refund succeeded and something is left
+  'chargeback_opened',
+  'chargeback_won',
+  'chargeback_lost',
+] as const;
+export type ChargeTrigger = (typeof CHARGE_TRIGGERS)[number];
+
+/** `previous`: the status the charge had before its chargeback (paid or partially refunded). */
+type Target = ChargeStatus | 'previous';
+
+const TRANSITIONS: Record<ChargeTrigger, { from: readonly ChargeStatus[]; to: Target }> = {
+  authorization_approved: { from: ['pending'], to: 'authorized' },
+  sale_approved: { from: ['pending'], to: 'paid' },
+  authorization_refused: { from: ['pending'], to: 'refused' },
+  provider_failed: { from: ['pending'], to: 'failed' },
+  capture: { from: ['authorized'], to: 'paid' },
+  payment_confirmed: { from: ['pending'], to: 'paid' },
+  authorization_expired: { from: ['authorized'], to: 'canceled' },
+  pix_expired: { from: ['pending'], to: 'canceled' },
+  refunded_in_full: { from: ['paid', 'partially_refunded'], to: 'refunded' },
+  refunded_in_part: { from: ['paid', 'partially_refunded'], to: 'partially_refunded' },
+  chargeback_opened: { from: ['paid', 'partially_refunded'], to: 'chargeback' },
+  // A won chargeback gives the money back: the charge is again what it was before the dispute.
+  chargeback_won: { from: ['chargeback'], to: 'previous' },
+  // A lost one keeps the debit: the charge stays charged back.
+  chargeback_lost: { from: ['chargeback'], to: 'chargeback' },
+};
+
+export interface ChargeState {
+  status: ChargeStatus;
+  statusBeforeChargeback: ChargeStatus | null;
+}
+
+/** The status after `trigger`, or null when the diagram has no such arrow from the current status. */
+export function transition(state: ChargeState, trigger: ChargeTrigger): ChargeStatus | null {
+  const rule = TRANSITIONS[trigger];
+  if (!rule.from.includes(state.status)) return null;
+  if (rule.to !== 'previous') return rule.to;
+  const previous = state.statusBeforeChargeback;
+  // A charge in chargeback always recorded where it came from; anything else is a corrupted row.
+  if (previous !== 'paid' && previous !== 'partially_refunded') throw new Error(`charge in chargeback without its previous status (${String(previous)})`);
+  return previous;
+}
+
+/** Capture: only an authorized card charge created with capture_method=manual (contract §4). */
+export function isCapturable(charge: { status: ChargeStatus; captureMethod: CaptureMethod; paymentMethod: PaymentMethod }): boolean {
+  return charge.captureMethod === 'manual' && isCard(charge.paymentMethod) && transition({ status: charge.status, statusBeforeChargeback: null }, 'capture') !== null;
+}
+
+export function isRefundable(status: ChargeStatus): boolean {
+  return status === 'paid' || status === 'partially_refunded';
+}
+
+/**
+ * What a new refund may still take: the amount minus succeeded refunds minus refunds in flight. Counting
+ * the ones in flight is what keeps the sum under the amount when refunds race (contract §4).
+ */
+export function refundableCents(amountCents: number, succeededCents: number, inFlightCents: number): number {
+  const remaining = amountCents - succeededCents - inFlightCents;
+  if (remaining < 0) throw new Error(`refunds exceed the charge: ${succeededCents} + ${inFlightCents} > ${amountCents}`);
+  return remaining;
+}
+
+/** The trigger a succeeded refund fires: the whole amount refunded, or part of it. */
+export function refundTrigger(amountCents: number, refundedCents: number): ChargeTrigger {
+  if (refundedCents > amountCents) throw new Error(`refunded ${refundedCents} of a ${amountCents} charge`);
+  return refundedCents === amountCents ? 'refunded_in_full' : 'refunded_in_part';
+}
