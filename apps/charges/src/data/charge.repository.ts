@@ -1,0 +1,107 @@
+import type { Knex } from 'knex';
+import type { Tx } from '@pgw/platform-db';
+import type { CaptureMethod, ChargeStatus, PaymentMethod } from '../domain/charge';
+import type { Cents, Timestamp } from './rows';
+
+type Q = Knex | Tx;
+
+export interface ChargeRow {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  seller_id: string | null;
+  status: ChargeStatus;
+  amount_cents: Cents;
+  currency: string;
+  payment_method: PaymentMethod;
+  capture_method: CaptureMethod;
+  installments: number | null;
+  card_token: string | null;
+  card_ref: string | null;
+  buyer_json: string;
+  metadata_json: string | null;
+  split_json: string;
+  acquirer_code: string | null;
+  acquirer_transaction_id: string | null;
+  authorization_code: string | null;
+  acquirer_return_code: string | null;
+  acquirer_return_message: string | null;
+  refused_reason: string | null;
+  pix_expires_in: number | null;
+  pix_qr_code: string | null;
+  pix_expires_at: Timestamp | null;
+  boleto_due_date: string | null;
+  boleto_barcode: string | null;
+  boleto_digitable_line: string | null;
+  /** false while the provider's answer to the intent is unknown (timeout, or a crash before it was saved). */
+  outcome_known: boolean;
+  /** true once charge-created is in the outbox. */
+  announced: boolean;
+  refunded_cents: Cents;
+  chargeback_cents: Cents;
+  status_before_chargeback: ChargeStatus | null;
+  authorized_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type ChargePatch = Partial<Omit<ChargeRow, 'id' | 'tenant_id' | 'livemode' | 'created_at'>>;
+
+/** Who is asking: the API key's tenant and environment, and its seller when the key is seller-scoped. */
+export interface Scope {
+  tenantId: string;
+  livemode: boolean;
+  sellerId: string | null;
+}
+
+function inScope(q: Q, scope: Scope) {
+  const query = q('charges').where({ tenant_id: scope.tenantId, livemode: scope.livemode });
+  // A seller-scoped key sees its own seller's charges only.
+  return scope.sellerId === null ? query : query.andWhere({ seller_id: scope.sellerId });
+}
+
+export async function insertCharge(trx: Tx, row: ChargeRow): Promise<void> {
+  await trx('charges').insert(row);
+}
+
+export async function findCharge(q: Q, scope: Scope, id: string): Promise<ChargeRow | undefined> {
+  return inScope(q, scope).andWhere({ id }).first<ChargeRow | undefined>();
+}
+
+/** The charge row locked for change; `scope` null for the operator and the jobs, which act on any tenant. */
+export async function lockCharge(trx: Tx, scope: Scope | null, id: string): Promise<ChargeRow | undefined> {
+  const query = scope === null ? trx('charges').where({ id }) : inScope(trx, scope).andWhere({ id });
+  return query.forUpdate().first<ChargeRow | undefined>();
+}
+
+export async function findChargeById(q: Q, id: string): Promise<ChargeRow | undefined> {
+  return q('charges').where({ id }).first<ChargeRow | undefined>();
+}
+
+export async function updateCharge(trx: Tx, id: string, patch: ChargePatch): Promise<ChargeRow> {
+  const rows = await trx('charges').where({ id }).update(patch).returning<ChargeRow[]>('*');
+  const row = rows[0];
+  if (row === undefined) throw new Error(`charge ${id} vanished during an update`);
+  return row;
+}
+
+/** Intents whose outcome is unknown and older than `before`, oldest first. */
+export async function chargesWithUnknownOutcome(q: Q, before: Date, limit: number): Promise<ChargeRow[]> {
+  return q('charges').where({ outcome_known: false }).andWhere('created_at', '<', before).orderBy('created_at').limit(limit);
+}
+
+/** Authorized charges (manual capture) authorized at or before `cutoff`, oldest first. */
+export async function authorizedBefore(q: Q, cutoff: Date, limit: number): Promise<ChargeRow[]> {
+  return q('charges').where({ status: 'authorized' }).andWhere('authorized_at', '<=', cutoff).orderBy('authorized_at').limit(limit);
+}
+
+/** Pending Pix charges whose QR code expired at or before `cutoff`. */
+export async function pixExpiredBefore(q: Q, cutoff: Date, limit: number): Promise<ChargeRow[]> {
+  return q('charges')
+    .where({ status: 'pending', payment_method: 'pix', outcome_known: true })
+    .andWhere('pix_expires_at', '<=', cutoff)
+    .orderBy('pix_expires_at')
+    .limit(limit);
+}

@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import type { Tx } from '@pgw/platform-db';
+import type { Scope } from './charge.repository';
+import { cents, type Cents, type Timestamp } from './rows';
+
+type Q = Knex | Tx;
+
+export type ChargebackStatus = 'open' | 'under_review' | 'won' | 'lost' | 'accepted';
+
+export interface ChargebackRow {
+  id: string;
+  charge_id: string;
+  tenant_id: string;
+  livemode: boolean;
+  seller_id: string | null;
+  status: ChargebackStatus;
+  amount_cents: Cents;
+  reason_code: string | null;
+  evidence_due_at: Timestamp | null;
+  opened_at: Timestamp;
+  resolved_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+function inScope(q: Q, scope: Scope) {
+  const query = q('chargebacks').where({ tenant_id: scope.tenantId, livemode: scope.livemode });
+  return scope.sellerId === null ? query : query.andWhere({ seller_id: scope.sellerId });
+}
+
+export async function insertChargeback(trx: Tx, row: ChargebackRow): Promise<void> {
+  await trx('chargebacks').insert(row);
+}
+
+export async function findChargeback(q: Q, scope: Scope, id: string): Promise<ChargebackRow | undefined> {
+  return inScope(q, scope).andWhere({ id }).first<ChargebackRow | undefined>();
+}
+
+export async function lockChargeback(trx: Tx, id: string): Promise<ChargebackRow | undefined> {
+  return trx('chargebacks').where({ id }).forUpdate().first<ChargebackRow | undefined>();
+}
+
+export async function updateChargeback(trx: Tx, id: string, patch: Partial<Pick<ChargebackRow, 'status' | 'resolved_at' | 'updated_at'>>): Promise<ChargebackRow> {
+  const rows = await trx('chargebacks').where({ id }).update(patch).returning<ChargebackRow[]>('*');
+  const row = rows[0];
+  if (row === undefined) throw new Error(`chargeback ${id} vanished during an update`);
+  return row;
+}
+
+/** One page of the scope's chargebacks, most recent first (ties broken by insertion order). */
+export async function listChargebacks(q: Q, scope: Scope, page: number, limit: number): Promise<{ rows: ChargebackRow[]; total: number }> {
+  const countRow = await inScope(q, scope).count<{ n: Cents }>({ n: '*' }).first();
+  const rows = await inScope(q, scope)
+    .orderBy([
+      { column: 'opened_at', order: 'desc' },
+      { column: 'seq', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { rows, total: countRow?.n === undefined ? 0 : cents(countRow.n) };
+}

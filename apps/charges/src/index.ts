@@ -1,0 +1,1 @@
+export { chargesService } from './service';

@@ -1,0 +1,129 @@
+import type { Migration } from '@pgw/platform-db';
+
+// What charges keeps, in its own schema. Every business row carries tenant_id and livemode, and every
+// query filters on both. JSON values (buyer, metadata, split, stored responses) are kept as text: the
+// integrator's key order survives (jsonb reorders keys), and PGlite and pg read text the same way.
+// No column holds a PAN or a security code: a card charge knows only the vault's token and the
+// acquirer's card reference.
+export const chargesMigrations: Migration[] = [
+  {
+    name: '0001_charges',
+    async up(trx) {
+      await trx.raw(`
+        create table charges (
+          id text primary key,
+          tenant_id text not null,
+          livemode boolean not null,
+          seller_id text,
+          status text not null,
+          amount_cents bigint not null check (amount_cents >= 1),
+          currency text not null,
+          payment_method text not null,
+          capture_method text not null,
+          installments int,
+          card_token text,
+          card_ref text,
+          buyer_json text not null,
+          metadata_json text,
+          split_json text not null default '[]',
+          acquirer_code text,
+          acquirer_transaction_id text,
+          authorization_code text,
+          acquirer_return_code text,
+          acquirer_return_message text,
+          refused_reason text,
+          pix_expires_in int,
+          pix_qr_code text,
+          pix_expires_at timestamptz,
+          boleto_due_date text,
+          boleto_barcode text,
+          boleto_digitable_line text,
+          outcome_known boolean not null,
+          announced boolean not null default false,
+          refunded_cents bigint not null default 0,
+          chargeback_cents bigint not null default 0,
+          status_before_chargeback text,
+          authorized_at timestamptz,
+          paid_at timestamptz,
+          canceled_at timestamptz,
+          created_at timestamptz not null,
+          updated_at timestamptz not null
+        )`);
+      await trx.raw('create index charges_scope on charges (tenant_id, livemode, id)');
+      // The recovery's work list: intents whose provider outcome is not known yet.
+      await trx.raw('create index charges_outcome_unknown on charges (created_at) where outcome_known = false');
+      await trx.raw('create index charges_expiring on charges (status, payment_method, created_at)');
+
+      await trx.raw(`
+        create table refunds (
+          id text primary key,
+          charge_id text not null references charges (id),
+          tenant_id text not null,
+          livemode boolean not null,
+          status text not null,
+          amount_cents bigint not null check (amount_cents >= 1),
+          reason text,
+          provider_reference text,
+          failure_reason text,
+          succeeded_at timestamptz,
+          created_at timestamptz not null,
+          updated_at timestamptz not null
+        )`);
+      await trx.raw('create index refunds_charge on refunds (charge_id)');
+      await trx.raw(`create index refunds_processing on refunds (created_at) where status = 'processing'`);
+
+      await trx.raw(`
+        create table chargebacks (
+          seq bigserial not null,
+          id text primary key,
+          charge_id text not null references charges (id),
+          tenant_id text not null,
+          livemode boolean not null,
+          seller_id text,
+          status text not null,
+          amount_cents bigint not null check (amount_cents >= 1),
+          reason_code text,
+          evidence_due_at timestamptz,
+          opened_at timestamptz not null,
+          resolved_at timestamptz,
+          created_at timestamptz not null,
+          updated_at timestamptz not null
+        )`);
+      await trx.raw('create index chargebacks_list on chargebacks (tenant_id, livemode, opened_at desc, seq desc)');
+
+      // Idempotency keys beside the rows they protect (contract §3): written in the same transaction as
+      // the business outcome they replay.
+      await trx.raw(`
+        create table idempotency_keys (
+          tenant_id text not null,
+          livemode boolean not null,
+          method text not null,
+          path text not null,
+          key text not null,
+          request_hash text not null,
+          state text not null,
+          response_status int,
+          response_json text,
+          resource_id text,
+          locked_at timestamptz not null,
+          created_at timestamptz not null,
+          primary key (tenant_id, livemode, method, path, key)
+        )`);
+      await trx.raw('create index idempotency_keys_resource on idempotency_keys (resource_id) where resource_id is not null');
+      await trx.raw('create index idempotency_keys_age on idempotency_keys (created_at)');
+
+      // The local copy of the directory's sellers (gateway.seller-changed.v1), for split recipients.
+      await trx.raw(`
+        create table sellers (
+          seller_id text primary key,
+          tenant_id text not null,
+          version bigint not null,
+          updated_at timestamptz not null
+        )`);
+
+      // One holder at a time per background job, across replicas (a lease rather than a session advisory
+      // lock: the job calls the acquirer between transactions, and must hold no connection meanwhile).
+      await trx.raw('create table job_leases (name text primary key, holder text not null, expires_at timestamptz not null)');
+    },
+  },
+];

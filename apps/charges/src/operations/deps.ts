@@ -1,0 +1,13 @@
+import type { AcquirerPort } from '@pgw/acquirer';
+import type { Db } from '@pgw/platform-db';
+import type { Clock, Peers } from '@pgw/platform-service';
+import type { ChargesConfig } from '../config';
+
+/** What every route, job and consumer of charges works with. */
+export interface ChargesDeps {
+  db: Db;
+  clock: Clock;
+  acquirer: AcquirerPort;
+  peers: Peers;
+  config: ChargesConfig;
+}

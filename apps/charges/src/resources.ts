@@ -1,0 +1,185 @@
+// The API resources of charges (api-v1 §2, contract §4 and §4a): one TypeBox schema each, which is also
+// the allowlist Fastify serializes with, and one renderer from the row. The same renderers give the
+// events' resource_json (the webhook's data.object), so an integrator sees one shape everywhere.
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, RequestIdSchema } from '@pgw/platform-http';
+import type { SplitAllocation } from '@pgw/contracts';
+import { CHARGE_STATUSES, PAYMENT_METHODS } from './domain/charge';
+import type { Buyer } from './domain/charge-input';
+import type { ChargeRow } from './data/charge.repository';
+import type { ChargebackRow } from './data/chargeback.repository';
+import type { RefundRow } from './data/refund.repository';
+import { cents, iso, isoOrNull } from './data/rows';
+
+const strict = { additionalProperties: false } as const;
+const DateTime = Type.String({ format: 'date-time' });
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+const BuyerAddressSchema = Type.Object(
+  {
+    line_1: Type.String(),
+    line_2: Nullable(Type.String()),
+    zip_code: Type.String(),
+    city: Type.String(),
+    state: Type.String(),
+    country: Type.String(),
+  },
+  strict,
+);
+
+const BuyerSchema = Type.Object(
+  {
+    name: Type.String(),
+    email: Type.String(),
+    phone: Type.String(),
+    document: Type.String(),
+    document_type: Nullable(literals(['cpf', 'cnpj'] as const)),
+    ip: Nullable(Type.String()),
+    address: BuyerAddressSchema,
+  },
+  strict,
+);
+
+const SplitItemSchema = Type.Object({ recipient_seller_id: Type.String({ pattern: '^seller_[A-Za-z0-9]+$' }), amount_cents: Type.Integer({ minimum: 1 }) }, strict);
+
+export const ChargeResource = Type.Object(
+  {
+    id: Type.String({ pattern: '^ch_[A-Za-z0-9]+$' }),
+    object: Type.Literal('charge'),
+    status: literals(CHARGE_STATUSES),
+    amount_cents: Type.Integer({ minimum: 1 }),
+    currency: Type.Literal('BRL'),
+    payment_method: literals(PAYMENT_METHODS),
+    capture_method: literals(['automatic', 'manual'] as const),
+    captured: Type.Boolean(),
+    installments: Nullable(Type.Integer({ minimum: 1, maximum: 24 })),
+    buyer: BuyerSchema,
+    acquirer_code: Nullable(Type.String()),
+    acquirer_transaction_id: Nullable(Type.String()),
+    authorization_code: Nullable(Type.String()),
+    acquirer_return_code: Nullable(Type.String()),
+    acquirer_return_message: Nullable(Type.String()),
+    refused_reason: Nullable(Type.String()),
+    metadata: Nullable(Type.Object({}, { additionalProperties: true })),
+    split: Type.Optional(Type.Array(SplitItemSchema)),
+    pix: Type.Optional(Type.Object({ qr_code: Type.String(), expires_at: DateTime }, strict)),
+    boleto: Type.Optional(Type.Object({ barcode: Type.String(), digitable_line: Type.String(), due_date: Type.String({ format: 'date' }) }, strict)),
+    paid_at: Nullable(DateTime),
+    created_at: DateTime,
+    updated_at: DateTime,
+    request_id: RequestIdSchema,
+  },
+  strict,
+);
+
+export const RefundResource = Type.Object(
+  {
+    id: Type.String({ pattern: '^rf_[A-Za-z0-9]+$' }),
+    object: Type.Literal('refund'),
+    status: literals(['pending', 'processing', 'succeeded', 'failed', 'canceled'] as const),
+    charge_id: Type.String({ pattern: '^ch_[A-Za-z0-9]+$' }),
+    amount_cents: Type.Integer({ minimum: 1 }),
+    currency: Type.Literal('BRL'),
+    reason: Nullable(Type.String()),
+    provider_reference: Nullable(Type.String()),
+    succeeded_at: Nullable(DateTime),
+    created_at: DateTime,
+    updated_at: DateTime,
+    request_id: RequestIdSchema,
+  },
+  strict,
+);
+
+const chargebackFields = {
+  object: Type.Literal('chargeback'),
+  id: Type.String({ pattern: '^cb_[A-Za-z0-9]+$' }),
+  charge_id: Type.String({ pattern: '^ch_[A-Za-z0-9]+$' }),
+  amount_cents: Type.Integer({ minimum: 1 }),
+  currency: Type.Literal('BRL'),
+  status: literals(['open', 'under_review', 'won', 'lost', 'accepted'] as const),
+  reason_code: Nullable(Type.String()),
+  evidence_due_at: Nullable(DateTime),
+  opened_at: DateTime,
+  resolved_at: Nullable(DateTime),
+  created_at: DateTime,
+  updated_at: DateTime,
+};
+
+/** A chargeback inside the list envelope: no request_id of its own (api-v1 §2). */
+export const ChargebackItem = Type.Object(chargebackFields, strict);
+export const ChargebackResource = Type.Object({ ...chargebackFields, request_id: RequestIdSchema }, strict);
+
+export type ChargeBody = Omit<Static<typeof ChargeResource>, 'request_id'>;
+export type RefundBody = Omit<Static<typeof RefundResource>, 'request_id'>;
+export type ChargebackBody = Static<typeof ChargebackItem>;
+
+export const readSplit = (row: Pick<ChargeRow, 'split_json'>): SplitAllocation[] => JSON.parse(row.split_json) as SplitAllocation[];
+
+/**
+ * The charge as the API shows it. `split` is shown on retrieval (and in events) when the charge has one;
+ * create and capture answers leave it out (api-v1 §2).
+ */
+export function chargeResource(row: ChargeRow, options: { withSplit: boolean }): ChargeBody {
+  const split = readSplit(row);
+  const body: ChargeBody = {
+    id: row.id,
+    object: 'charge',
+    status: row.status,
+    amount_cents: cents(row.amount_cents),
+    currency: 'BRL',
+    payment_method: row.payment_method,
+    capture_method: row.capture_method,
+    captured: row.paid_at !== null,
+    installments: row.installments,
+    buyer: JSON.parse(row.buyer_json) as Buyer,
+    acquirer_code: row.acquirer_code,
+    acquirer_transaction_id: row.acquirer_transaction_id,
+    authorization_code: row.authorization_code,
+    acquirer_return_code: row.acquirer_return_code,
+    acquirer_return_message: row.acquirer_return_message,
+    refused_reason: row.refused_reason,
+    metadata: row.metadata_json === null ? null : (JSON.parse(row.metadata_json) as Record<string, unknown>),
+    paid_at: isoOrNull(row.paid_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+  if (options.withSplit && split.length > 0) body.split = split;
+  if (row.pix_qr_code !== null && row.pix_expires_at !== null) body.pix = { qr_code: row.pix_qr_code, expires_at: iso(row.pix_expires_at) };
+  if (row.boleto_barcode !== null && row.boleto_digitable_line !== null && row.boleto_due_date !== null) {
+    body.boleto = { barcode: row.boleto_barcode, digitable_line: row.boleto_digitable_line, due_date: row.boleto_due_date };
+  }
+  return body;
+}
+
+export function refundResource(row: RefundRow): RefundBody {
+  return {
+    id: row.id,
+    object: 'refund',
+    status: row.status,
+    charge_id: row.charge_id,
+    amount_cents: cents(row.amount_cents),
+    currency: 'BRL',
+    reason: row.reason,
+    provider_reference: row.provider_reference,
+    succeeded_at: isoOrNull(row.succeeded_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function chargebackResource(row: ChargebackRow): ChargebackBody {
+  return {
+    object: 'chargeback',
+    id: row.id,
+    charge_id: row.charge_id,
+    amount_cents: cents(row.amount_cents),
+    currency: 'BRL',
+    status: row.status,
+    reason_code: row.reason_code,
+    evidence_due_at: isoOrNull(row.evidence_due_at),
+    opened_at: iso(row.opened_at),
+    resolved_at: isoOrNull(row.resolved_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}

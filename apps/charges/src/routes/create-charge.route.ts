@@ -1,0 +1,192 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { newId } from '@pgw/domain';
+import { ApiError, apiPrincipal } from '@pgw/platform-http';
+import { isCard } from '../domain/charge';
+import { clientIp, readCreateCharge, type CreateChargeRequest, type NewCharge } from '../domain/charge-input';
+import { insertCharge, type ChargeRow } from '../data/charge.repository';
+import { sellersOfTenant } from '../data/seller.repository';
+import { createdOutcome, requestProvider, settleIntent } from '../operations/charge-outcome';
+import type { ChargesDeps } from '../operations/deps';
+import { idempotent } from '../operations/idempotency';
+import { lookupToken } from '../operations/vault.client';
+import { ChargeResource } from '../resources';
+import { principalHeader } from './common';
+
+export const CHARGES_PATH = '/api/v1/charges';
+
+const strict = { additionalProperties: false } as const;
+
+// api-v1 "POST /charges": every rule a schema can state, unknown fields refused at every level (the
+// platform reports them as parameter_unknown with the dotted path). The rest is in charge-input.ts.
+const AddressSchema = Type.Object(
+  {
+    line_1: Type.String({ minLength: 4, maxLength: 220 }),
+    line_2: Type.Optional(Type.String({ maxLength: 220 })),
+    zip_code: Type.String({ minLength: 1, maxLength: 20 }),
+    city: Type.String({ minLength: 2, maxLength: 120 }),
+    state: Type.String({ minLength: 2, maxLength: 80 }),
+    country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
+  },
+  strict,
+);
+
+const BuyerSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 2, maxLength: 255 }),
+    email: Type.String({ format: 'email', maxLength: 255 }),
+    phone: Type.String({ maxLength: 40 }),
+    document: Type.String({ maxLength: 32 }),
+    ip: Type.Optional(Type.String({ maxLength: 64 })),
+    address: AddressSchema,
+  },
+  strict,
+);
+
+const SplitItemSchema = Type.Object(
+  {
+    recipient_seller_id: Type.String({ pattern: '^seller_[A-Za-z0-9]+$', maxLength: 255 }),
+    amount_cents: Type.Optional(Type.Integer({ minimum: 1 })),
+    percentage_bps: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  },
+  strict,
+);
+
+export const CreateChargeBody = Type.Object(
+  {
+    // The acquirer's and the boleto's ceiling (10 digits of cents).
+    amount: Type.Integer({ minimum: 1, maximum: 9_999_999_999 }),
+    currency: Type.Optional(Type.Literal('BRL')),
+    payment_method: Type.Union([Type.Literal('CREDIT_CARD'), Type.Literal('DEBIT_CARD'), Type.Literal('PIX'), Type.Literal('BOLETO')]),
+    capture_method: Type.Optional(Type.Union([Type.Literal('automatic'), Type.Literal('manual')])),
+    installments: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 })),
+    card_token: Type.Optional(Type.String({ pattern: '^tok_[A-Za-z0-9_\\-]+$', maxLength: 255 })),
+    security_code: Type.Optional(Type.String({ pattern: '^[0-9]{3,4}$' })),
+    buyer: BuyerSchema,
+    pix: Type.Optional(Type.Object({ expires_in: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400 })) }, strict)),
+    boleto: Type.Optional(Type.Object({ due_date: Type.Optional(Type.String({ format: 'date' })) }, strict)),
+    split: Type.Optional(Type.Array(SplitItemSchema, { minItems: 1, maxItems: 10 })),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  strict,
+);
+
+const PERMISSION = 'charges:create';
+
+/**
+ * POST /api/v1/charges: validate → (key) → load the token and the split recipients → save the intent and
+ * commit → ask the provider → save the outcome with its events and the key's answer. The provider is
+ * never called inside a transaction, and the intent is committed before it is called, so a crash in
+ * between leaves a pending charge that the recovery resolves by reference (charge-states.md).
+ */
+export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps): void {
+  app.post<{ Body: CreateChargeRequest }>(
+    CHARGES_PATH,
+    {
+      schema: { body: CreateChargeBody, response: { 201: ChargeResource } },
+      // 401/403 before 422: the permission is checked before the body is looked at.
+      preValidation: async (request) => {
+        apiPrincipal(request, PERMISSION);
+      },
+    },
+    async (request, reply) => {
+      const principal = apiPrincipal(request, PERMISSION);
+      const read = readCreateCharge(request.body, {
+        keySellerId: principal.sellerId,
+        requestIp: clientIp(request.headers['x-forwarded-for'], request.ip),
+        today: deps.clock.today(),
+      });
+      if (!read.ok) throw new ApiError(read.rejection.code, read.rejection.message, read.rejection.param);
+      const input = read.charge;
+      // The security code lives in this request's memory only: sent to the acquirer, never stored or logged.
+      const securityCode = request.body.security_code;
+
+      return idempotent(request, reply, deps, principal, async (session) => {
+        const owner = await resolveOwner(deps, request, input, principal.sellerId);
+        await checkSplitRecipients(deps, principal.tenantId, owner.sellerId, input);
+
+        const now = deps.clock.now();
+        const intent: ChargeRow = {
+          id: newId('ch_'),
+          tenant_id: principal.tenantId,
+          livemode: principal.livemode,
+          seller_id: owner.sellerId,
+          status: 'pending',
+          amount_cents: input.amountCents,
+          currency: input.currency,
+          payment_method: input.paymentMethod,
+          capture_method: input.captureMethod,
+          installments: input.installments,
+          card_token: input.cardToken,
+          card_ref: owner.cardRef,
+          buyer_json: JSON.stringify(input.buyer),
+          metadata_json: input.metadata === null ? null : JSON.stringify(input.metadata),
+          split_json: JSON.stringify(input.split.map((s) => ({ recipient_seller_id: s.recipientSellerId, amount_cents: s.amountCents }))),
+          acquirer_code: deps.acquirer.code,
+          acquirer_transaction_id: null,
+          authorization_code: null,
+          acquirer_return_code: null,
+          acquirer_return_message: null,
+          refused_reason: null,
+          pix_expires_in: input.pix?.expiresInSeconds ?? null,
+          pix_qr_code: null,
+          pix_expires_at: null,
+          boleto_due_date: input.boleto?.dueDate ?? null,
+          boleto_barcode: null,
+          boleto_digitable_line: null,
+          outcome_known: false,
+          announced: false,
+          refunded_cents: 0,
+          chargeback_cents: 0,
+          status_before_chargeback: null,
+          authorized_at: null,
+          paid_at: null,
+          canceled_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await deps.db.tx(async (trx) => {
+          await insertCharge(trx, intent);
+          await session.attach(trx, intent.id);
+        });
+
+        const outcome = await requestProvider(deps, intent, securityCode);
+        if (outcome.kind !== 'authorization' && outcome.kind !== 'pix' && outcome.kind !== 'boleto') {
+          request.log.warn({ charge_id: intent.id, provider_outcome: outcome.kind }, 'provider did not settle the charge');
+        }
+        const charge = await deps.db.tx((trx) => settleIntent(deps, trx, intent.id, outcome, { db: deps.db, requestId: request.id }, session));
+        request.log.info({ charge_id: charge.id, status: charge.status, payment_method: charge.payment_method }, 'charge created');
+        return createdOutcome(charge);
+      });
+    },
+  );
+}
+
+/**
+ * Whose money this is. A card charge belongs to its token's seller (the vault answers only for tokens in
+ * the caller's tenant and environment, and of the key's seller when the key is seller-scoped); Pix and
+ * boleto belong to the key's seller (checked by readCreateCharge).
+ */
+async function resolveOwner(deps: ChargesDeps, request: FastifyRequest, input: NewCharge, keySellerId: string | null): Promise<{ sellerId: string; cardRef: string | null }> {
+  if (!isCard(input.paymentMethod)) {
+    if (keySellerId === null) throw new Error('a Pix or boleto charge reached the owner check without a seller');
+    return { sellerId: keySellerId, cardRef: null };
+  }
+  if (input.cardToken === null) throw new Error('a card charge without a token reached the owner check');
+  const token = await lookupToken(deps.peers, { tokenId: input.cardToken, principalHeader: principalHeader(request), requestId: request.id, timeoutMs: deps.config.vaultTimeoutMs });
+  // An unknown token is a field the request got wrong, not a missing resource of the URL: 422 on
+  // card_token (parameter_invalid), the same answer for a token of another tenant, environment or seller.
+  if (token === null) throw new ApiError('parameter_invalid', 'card_token: no such token', 'card_token');
+  return { sellerId: token.sellerId, cardRef: token.cardRef };
+}
+
+/** Recipients must be other sellers of the same tenant, as charges' copy of the directory knows them. */
+async function checkSplitRecipients(deps: ChargesDeps, tenantId: string, ownSellerId: string, input: NewCharge): Promise<void> {
+  if (input.split.length === 0) return;
+  const known = await deps.db.read((q) => sellersOfTenant(q, tenantId, input.split.map((s) => s.recipientSellerId)));
+  for (const [index, item] of input.split.entries()) {
+    const param = `split.${index}.recipient_seller_id`;
+    if (item.recipientSellerId === ownSellerId) throw new ApiError('split_invalid', `${param}: is the charge's own seller, who receives the remainder`, param);
+    if (!known.has(item.recipientSellerId)) throw new ApiError('split_invalid', `${param}: no such seller in this tenant`, param);
+  }
+}

@@ -1,0 +1,103 @@
+import { createAcquirer } from '@pgw/acquirer';
+import type { ServiceDefinition } from '@pgw/platform-service';
+import { chargesConfig } from './config';
+import { sellerChangedConsumer } from './consumers/seller-changed.consumer';
+import { chargesMigrations } from './migrations';
+import type { ChargesDeps } from './operations/deps';
+import { purgeExpiredKeys } from './operations/idempotency';
+import { reconcileRefunds, recoverUnknownOutcomes, withLease } from './operations/jobs';
+import { captureChargeRoute } from './routes/capture-charge.route';
+import { chargebacksRoutes } from './routes/chargebacks.route';
+import { createChargeRoute } from './routes/create-charge.route';
+import { getChargeRoute } from './routes/get-charge.route';
+import { jobRoutes } from './routes/jobs.route';
+import { refundChargeRoute } from './routes/refund-charge.route';
+import { simulationRoutes } from './routes/simulations.route';
+
+/**
+ * Charges: card, Pix and boleto charges, capture, refunds, split, idempotency and chargebacks, at the
+ * public paths the gateway forwards (apps/gateway/src/routes.table.ts), talking to the acquirer port and
+ * to the vault's internal token lookup. See src/domain/charge-states.md.
+ */
+export const chargesService: ServiceDefinition = {
+  name: 'charges',
+  migrations: chargesMigrations,
+  async build(app, context) {
+    const deps: ChargesDeps = {
+      db: context.db,
+      clock: context.clock,
+      acquirer: createAcquirer({ peers: context.peers, env: context.env }),
+      peers: context.peers,
+      config: chargesConfig(context.env),
+    };
+    createChargeRoute(app, deps);
+    getChargeRoute(app, deps);
+    captureChargeRoute(app, deps);
+    refundChargeRoute(app, deps);
+    chargebacksRoutes(app, deps);
+    simulationRoutes(app, deps);
+    jobRoutes(app, deps);
+
+    const recovery = new RecoveryLoop(deps, app.log);
+    // The distributed main closes the app on SIGTERM: the loop's round in flight finishes first.
+    app.addHook('onClose', async () => recovery.stop());
+    return {
+      consumers: [sellerChangedConsumer(context.clock)],
+      onStart: async () => recovery.start(),
+      onStop: async () => recovery.stop(),
+    };
+  },
+};
+
+/**
+ * The background recovery: every interval, charge intents and refunds whose provider answer is unknown
+ * and older than CHARGES_RECOVERY_MIN_AGE_MS are resolved by reference, and idempotency keys past their
+ * 24 hours are purged, each in a bounded batch under a lease shared with the jobs.
+ */
+class RecoveryLoop {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: ChargesDeps,
+    private readonly log: { warn(obj: object, msg: string): void },
+  ) {}
+
+  start(): void {
+    if (this.deps.config.recoveryIntervalMs === 0) return;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.round().finally(() => {
+        this.running = null;
+        this.schedule();
+      });
+    }, this.deps.config.recoveryIntervalMs);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    const { deps } = this;
+    try {
+      await withLease(deps.db, 'refund-reconciliation', async () => {
+        const refunds = await reconcileRefunds(deps, deps.config.recoveryMinAgeMs);
+        const charges = await recoverUnknownOutcomes(deps, deps.config.recoveryMinAgeMs);
+        return refunds + charges;
+      });
+      await purgeExpiredKeys(deps.db, deps.clock.now(), deps.config.batchSizeMax);
+    } catch (error) {
+      // The next round tries again; a round that fails is logged, never silently dropped.
+      this.log.warn({ err: error }, 'charges recovery round failed');
+    }
+  }
+}
