@@ -96,17 +96,20 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
   it('loses nothing when the broker stops and starts while events are being written', async () => {
     const r = relay(producer, bus);
     r.start();
-    const ids = Array.from({ length: 30 }, (_, i) => `ten_bounce_${i}`);
-    for (const id of ids.slice(0, 10)) await writeEvent(producer, tenantEvent(id, 'before'), topic);
-    execFileSync(join(KAFKA_TOOLS, 'stop'), { stdio: 'inherit' });
     try {
-      for (const id of ids.slice(10, 20)) await writeEvent(producer, tenantEvent(id, 'while down'), topic);
+      const ids = Array.from({ length: 30 }, (_, i) => `ten_bounce_${i}`);
+      for (const id of ids.slice(0, 10)) await writeEvent(producer, tenantEvent(id, 'before'), topic);
+      execFileSync(join(KAFKA_TOOLS, 'stop'), { stdio: 'inherit' });
+      try {
+        for (const id of ids.slice(10, 20)) await writeEvent(producer, tenantEvent(id, 'while down'), topic);
+      } finally {
+        execFileSync(join(KAFKA_TOOLS, 'start'), { stdio: 'inherit', env: { ...process.env, KAFKA_KEEP_DATA: '1' } });
+      }
+      for (const id of ids.slice(20)) await writeEvent(producer, tenantEvent(id, 'after'), topic);
+      for (const id of ids) expect(await waitFor(() => appliedCount(consumer, id), 90_000, `event of ${id}`)).toBe(1);
     } finally {
-      execFileSync(join(KAFKA_TOOLS, 'start'), { stdio: 'inherit', env: { ...process.env, KAFKA_KEEP_DATA: '1' } });
+      await r.stop();
     }
-    for (const id of ids.slice(20)) await writeEvent(producer, tenantEvent(id, 'after'), topic);
-    for (const id of ids) expect(await waitFor(() => appliedCount(consumer, id), 90_000, `event of ${id}`)).toBe(1);
-    await r.stop();
     expect(await unsentCount(producer)).toBe(0);
   }, 180_000);
 });
