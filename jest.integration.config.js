@@ -6,4 +6,7 @@ module.exports = {
   ...preset,
   testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'],
   testTimeout: 60_000,
+  // A failed integration test can leave a Kafka client reconnecting in the background; the results are
+  // complete by then, so jest exits rather than wait for it.
+  forceExit: true,
 };
