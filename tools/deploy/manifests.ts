@@ -1,0 +1,495 @@
+// The Kubernetes objects of the payment gateway, built in TypeScript so that the compiler checks every
+// field name against the Kubernetes API types (kubernetes-models) and one table (apps.ts) drives every app.
+// `generate.ts` writes them to deploy/ as a kustomize base and overlays; `render.ts` renders an overlay
+// without kubectl; the spec validates the result against the Kubernetes schemas and the house rules.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { INamespace } from 'kubernetes-models/v1/Namespace';
+import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
+import type { IService } from 'kubernetes-models/v1/Service';
+import {
+  ACQUIRER_KEY_SECRET_NAME,
+  ADMIN_SECRET_NAME,
+  APP_PORT,
+  APP_SPECS,
+  APPS,
+  callersOf,
+  databaseSecretName,
+  JOB_TIME_ZONE,
+  JOBS,
+  PRINCIPAL_SECRET_NAME,
+  VAULT_KEYS_SECRET_NAME,
+  type AppName,
+  type JobSpec,
+} from './apps';
+
+export const ROOT = join(__dirname, '..', '..');
+export const DEPLOY_DIR = join(ROOT, 'deploy');
+
+/** Any Kubernetes object: what the renderer, the files and the checks pass around. */
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+export const PART_OF = 'payment-gateway';
+export const CONFIG_MAP_NAME = 'pgw-config';
+export const COLLECTOR_NAME = 'otel-collector';
+export const COLLECTOR_IMAGE = 'otel/opentelemetry-collector-contrib:0.115.0';
+/** The collector's configuration, shared with docker-compose (mounted there, embedded here). */
+export const COLLECTOR_CONFIG_FILE = join(DEPLOY_DIR, 'otel-collector.yaml');
+/** The uid/gid of the `node` user of the official Node images (the Dockerfile's USER). */
+export const APP_UID = 1000;
+/** The collector image's own unprivileged user. */
+export const COLLECTOR_UID = 10001;
+
+export function version(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The image of an app: overlays replace the tag (kustomize `images:`); the release pipeline pins a digest. */
+export function imageName(app: AppName): string {
+  return `pgw/${app}`;
+}
+
+function labels(name: string, component: string): Record<string, string> {
+  return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': PART_OF, 'app.kubernetes.io/component': component };
+}
+function selector(name: string): Record<string, string> {
+  return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': PART_OF };
+}
+
+export const CONTAINER_SECURITY: ISecurityContext = {
+  runAsNonRoot: true,
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  privileged: false,
+  capabilities: { drop: ['ALL'] },
+};
+
+function podSecurity(uid: number): IPodSecurityContext {
+  return { runAsNonRoot: true, runAsUser: uid, runAsGroup: uid, fsGroup: uid, seccompProfile: { type: 'RuntimeDefault' } };
+}
+
+const TMP_VOLUME = { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } };
+const TMP_MOUNT = { name: 'tmp', mountPath: '/tmp' };
+
+/** Per-app sizes of the base; overlays patch them. Node's heap is kept under the memory limit. */
+export interface Sizing {
+  requests: { cpu: string; memory: string };
+  limits: { cpu: string; memory: string };
+  minReplicas: number;
+  maxReplicas: number;
+}
+export const BASE_SIZING: Sizing = { requests: { cpu: '100m', memory: '192Mi' }, limits: { cpu: '1', memory: '512Mi' }, minReplicas: 2, maxReplicas: 6 };
+
+/** The V8 heap for a memory limit: three quarters of it, so buffers and native memory fit beside it. */
+export function heapMegabytes(memoryLimit: string): number {
+  const match = /^(\d+)(Mi|Gi)$/.exec(memoryLimit);
+  if (match === null) throw new Error(`memory limit ${memoryLimit} must be in Mi or Gi`);
+  const mebibytes = Number(match[1]) * (match[2] === 'Gi' ? 1024 : 1);
+  return Math.floor(mebibytes * 0.75);
+}
+
+function secretEnv(variable: string, secret: string, key: string, optional = false): IEnvVar {
+  return { name: variable, valueFrom: { secretKeyRef: { name: secret, key, ...(optional ? { optional: true } : {}) } } };
+}
+
+function httpProbe(path: string, periodSeconds: number, timeoutSeconds: number, failureThreshold: number): IProbe {
+  return { httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds, failureThreshold };
+}
+
+export function appContainer(app: AppName, sizing: Sizing): IContainer {
+  const spec = APP_SPECS[app];
+  const env: IEnvVar[] = [
+    // First: overlays patch it, and a strategic merge puts patched items first.
+    { name: 'NODE_OPTIONS', value: `--max-old-space-size=${heapMegabytes(sizing.limits.memory)}` },
+    { name: 'PORT', value: String(APP_PORT) },
+    { name: 'OTEL_SERVICE_NAME', value: app },
+    { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+    { name: 'OTEL_RESOURCE_ATTRIBUTES', value: 'k8s.pod.name=$(POD_NAME),k8s.namespace.name=$(POD_NAMESPACE)' },
+    ...Object.entries(spec.settings).map(([name, value]) => ({ name, value })),
+    ...Object.entries(spec.peers).map(([name, peer]) => ({ name, value: `http://${peer}:${APP_PORT}` })),
+    secretEnv('DATABASE_URL', databaseSecretName(app), 'DATABASE_URL'),
+    secretEnv('PRINCIPAL_SECRET', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET'),
+    ...spec.secrets.map((s) => secretEnv(s.variable, s.secret, s.key, s.optional === true)),
+  ];
+  return {
+    name: app,
+    image: `${imageName(app)}:${version()}`,
+    imagePullPolicy: 'IfNotPresent',
+    ports: [{ name: 'http', containerPort: APP_PORT, protocol: 'TCP' }],
+    envFrom: [{ configMapRef: { name: CONFIG_MAP_NAME } }],
+    env,
+    resources: { requests: { ...sizing.requests }, limits: { ...sizing.limits } },
+    // Startup: migrations run before the port opens; up to 3 minutes. Readiness: out of the Service after
+    // 10 s without the database. Liveness: restarted only after a minute without it, so a short database
+    // outage does not restart every pod at once.
+    startupProbe: httpProbe(spec.healthPath, 2, 2, 90),
+    readinessProbe: httpProbe(spec.healthPath, 5, 2, 2),
+    livenessProbe: httpProbe(spec.healthPath, 10, 3, 6),
+    // The endpoint leaves the Service before the process stops accepting: no request lands on a closing pod.
+    lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
+    securityContext: CONTAINER_SECURITY,
+    volumeMounts: [TMP_MOUNT],
+  };
+}
+
+export function appDeployment(app: AppName, sizing: Sizing = BASE_SIZING): IDeployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: app, labels: labels(app, 'service') },
+    spec: {
+      replicas: sizing.minReplicas,
+      revisionHistoryLimit: 5,
+      selector: { matchLabels: selector(app) },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
+      template: {
+        metadata: { labels: labels(app, 'service') },
+        spec: {
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          terminationGracePeriodSeconds: 40,
+          securityContext: podSecurity(APP_UID),
+          topologySpreadConstraints: [
+            { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector(app) } },
+            { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector(app) } },
+          ],
+          containers: [appContainer(app, sizing)],
+          volumes: [TMP_VOLUME],
+        },
+      },
+    },
+  };
+}
+
+export function appService(app: AppName): IService {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: app, labels: labels(app, 'service') },
+    spec: { type: 'ClusterIP', selector: selector(app), ports: [{ name: 'http', port: APP_PORT, targetPort: 'http', protocol: 'TCP' }] },
+  };
+}
+
+export function appAutoscaler(app: AppName, sizing: Sizing = BASE_SIZING): IHorizontalPodAutoscaler {
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: app, labels: labels(app, 'service') },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: app },
+      minReplicas: sizing.minReplicas,
+      maxReplicas: sizing.maxReplicas,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+      // Up fast, down slowly: a burst of Pix at lunch should not flap the replica count.
+      behavior: { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } },
+    },
+  };
+}
+
+export function appDisruptionBudget(app: string, component = 'service'): IPodDisruptionBudget {
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: app, labels: labels(app, component) },
+    spec: { maxUnavailable: 1, selector: { matchLabels: selector(app) } },
+  };
+}
+
+export const BASE_CONFIG: Readonly<Record<string, string>> = {
+  KAFKA_BROKERS: 'kafka:9092',
+  OTEL_EXPORTER_OTLP_ENDPOINT: `http://${COLLECTOR_NAME}:4318`,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  // Where the collector sends traces (an OTLP gRPC endpoint: Jaeger or Tempo); read by the collector only.
+  OTEL_TRACES_BACKEND_ENDPOINT: 'jaeger-collector.observability:4317',
+  LOG_LEVEL: 'info',
+  NODE_ENV: 'production',
+  KAFKAJS_NO_PARTITIONER_WARNING: '1',
+};
+
+export function configMap(data: Readonly<Record<string, string>> = BASE_CONFIG): IConfigMap {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CONFIG_MAP_NAME, labels: labels('pgw', 'config') }, data: { ...data } };
+}
+
+/**
+ * The job container's program: POST the gateway's operator API, print one JSON line with the gateway's
+ * request id (to find the run in logs and traces), and fail the Job on anything but a 2xx so that
+ * Kubernetes retries it (the services make every job idempotent and serialize it with an advisory lock).
+ */
+export const JOB_SCRIPT = `
+const job = process.env.JOB_NAME;
+const body = {};
+if (process.env.SEND_AS_OF_DATE === '1') {
+  body.as_of_date = new Intl.DateTimeFormat('en-CA', { timeZone: process.env.JOB_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+fetch(process.env.GATEWAY_URL + '/admin/v1/jobs/' + job, {
+  method: 'POST',
+  headers: { authorization: 'Bearer ' + process.env.ADMIN_TOKEN, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+  signal: AbortSignal.timeout(Number(process.env.JOB_TIMEOUT_MS)),
+}).then(async (res) => {
+  const text = await res.text();
+  console.log(JSON.stringify({ job, status: res.status, request_id: res.headers.get('x-request-id'), answer: text.slice(0, 2000) }));
+  process.exit(res.ok ? 0 : 1);
+}, (err) => {
+  console.error(JSON.stringify({ job, error: String(err) }));
+  process.exit(1);
+});
+`.trimStart();
+
+export const JOB_RESOURCES = { requests: { cpu: '20m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } };
+
+export function jobCronJob(job: JobSpec): ICronJob {
+  const name = `job-${job.name}`;
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name, labels: labels(name, 'job'), annotations: { 'pgw/job-owner': job.owner } },
+    spec: {
+      schedule: job.schedule,
+      timeZone: JOB_TIME_ZONE,
+      concurrencyPolicy: 'Forbid',
+      startingDeadlineSeconds: Math.min(job.deadlineSeconds, 300),
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 5,
+      jobTemplate: {
+        metadata: { labels: labels(name, 'job') },
+        spec: {
+          backoffLimit: 2,
+          activeDeadlineSeconds: job.deadlineSeconds,
+          ttlSecondsAfterFinished: 86_400,
+          template: {
+            metadata: { labels: labels(name, 'job') },
+            spec: {
+              restartPolicy: 'Never',
+              automountServiceAccountToken: false,
+              enableServiceLinks: false,
+              securityContext: podSecurity(APP_UID),
+              containers: [
+                {
+                  name: 'trigger',
+                  // The gateway's image: it has Node (fetch) and nothing of the services.
+                  image: `${imageName('gateway')}:${version()}`,
+                  imagePullPolicy: 'IfNotPresent',
+                  command: ['node', '-e', JOB_SCRIPT],
+                  env: [
+                    { name: 'JOB_NAME', value: job.name },
+                    { name: 'GATEWAY_URL', value: `http://gateway:${APP_PORT}` },
+                    { name: 'SEND_AS_OF_DATE', value: job.sendAsOfDate ? '1' : '0' },
+                    { name: 'JOB_TIME_ZONE', value: JOB_TIME_ZONE },
+                    { name: 'JOB_TIMEOUT_MS', value: String((job.deadlineSeconds - 5) * 1000) },
+                    secretEnv('ADMIN_TOKEN', ADMIN_SECRET_NAME, 'ADMIN_TOKEN'),
+                  ],
+                  resources: JOB_RESOURCES,
+                  securityContext: CONTAINER_SECURITY,
+                  volumeMounts: [TMP_MOUNT],
+                },
+              ],
+              volumes: [TMP_VOLUME],
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+export function collectorObjects(config: string = readFileSync(COLLECTOR_CONFIG_FILE, 'utf8')): K8sObject[] {
+  const configMapObject: IConfigMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `${COLLECTOR_NAME}-config`, labels: labels(COLLECTOR_NAME, 'telemetry') },
+    data: { 'config.yaml': config },
+  };
+  const deployment: IDeployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: COLLECTOR_NAME, labels: labels(COLLECTOR_NAME, 'telemetry') },
+    spec: {
+      replicas: 2,
+      revisionHistoryLimit: 5,
+      selector: { matchLabels: selector(COLLECTOR_NAME) },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      template: {
+        metadata: { labels: labels(COLLECTOR_NAME, 'telemetry') },
+        spec: {
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          securityContext: podSecurity(COLLECTOR_UID),
+          containers: [
+            {
+              name: 'collector',
+              image: COLLECTOR_IMAGE,
+              imagePullPolicy: 'IfNotPresent',
+              args: ['--config=/etc/otelcol/config.yaml'],
+              env: [
+                { name: 'TRACES_BACKEND_ENDPOINT', valueFrom: { configMapKeyRef: { name: CONFIG_MAP_NAME, key: 'OTEL_TRACES_BACKEND_ENDPOINT' } } },
+                { name: 'GOMEMLIMIT', value: '400MiB' },
+              ],
+              ports: [
+                { name: 'otlp-grpc', containerPort: 4317, protocol: 'TCP' },
+                { name: 'otlp-http', containerPort: 4318, protocol: 'TCP' },
+                { name: 'metrics', containerPort: 8889, protocol: 'TCP' },
+                { name: 'health', containerPort: 13133, protocol: 'TCP' },
+              ],
+              resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+              startupProbe: { httpGet: { path: '/', port: 'health' }, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 30 },
+              readinessProbe: { httpGet: { path: '/', port: 'health' }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2 },
+              livenessProbe: { httpGet: { path: '/', port: 'health' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 6 },
+              securityContext: CONTAINER_SECURITY,
+              volumeMounts: [{ name: 'config', mountPath: '/etc/otelcol', readOnly: true }, TMP_MOUNT],
+            },
+          ],
+          volumes: [{ name: 'config', configMap: { name: `${COLLECTOR_NAME}-config` } }, TMP_VOLUME],
+        },
+      },
+    },
+  };
+  const service: IService = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: COLLECTOR_NAME, labels: labels(COLLECTOR_NAME, 'telemetry') },
+    spec: {
+      type: 'ClusterIP',
+      selector: selector(COLLECTOR_NAME),
+      ports: [
+        { name: 'otlp-grpc', port: 4317, targetPort: 'otlp-grpc', protocol: 'TCP' },
+        { name: 'otlp-http', port: 4318, targetPort: 'otlp-http', protocol: 'TCP' },
+        { name: 'metrics', port: 8889, targetPort: 'metrics', protocol: 'TCP' },
+      ],
+    },
+  };
+  return [configMapObject, deployment, service, appDisruptionBudget(COLLECTOR_NAME, 'telemetry')].map(asObject);
+}
+
+/**
+ * Ingress rules: nothing reaches a pod of ours unless a policy below lets it. The gateway takes traffic from
+ * anywhere (the ingress controller and the jobs); each service only from the gateway and the apps that
+ * call it (apps.ts peers); the collector from our pods. Egress is open: PostgreSQL, Kafka and the
+ * integrators' webhook endpoints live outside this namespace.
+ */
+export function networkPolicies(): K8sObject[] {
+  const policies: INetworkPolicy[] = [
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'default-deny-ingress', labels: labels('pgw', 'network') },
+      spec: { podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } }, policyTypes: ['Ingress'] },
+    },
+  ];
+  for (const app of APPS) {
+    const spec = APP_SPECS[app];
+    const callers = callersOf(app);
+    policies.push({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: `${app}-ingress`, labels: labels(app, 'network') },
+      spec: {
+        podSelector: { matchLabels: selector(app) },
+        policyTypes: ['Ingress'],
+        ingress: [
+          spec.public
+            ? { ports: [{ protocol: 'TCP', port: APP_PORT }] }
+            : {
+                from: [{ podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: callers }] } }],
+                ports: [{ protocol: 'TCP', port: APP_PORT }],
+              },
+        ],
+      },
+    });
+  }
+  policies.push({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: `${COLLECTOR_NAME}-ingress`, labels: labels(COLLECTOR_NAME, 'network') },
+    spec: {
+      podSelector: { matchLabels: selector(COLLECTOR_NAME) },
+      policyTypes: ['Ingress'],
+      ingress: [
+        { from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } } }], ports: [{ protocol: 'TCP', port: 4317 }, { protocol: 'TCP', port: 4318 }] },
+        // Prometheus scrapes from its own namespace: the metrics carry no secret.
+        { ports: [{ protocol: 'TCP', port: 8889 }] },
+      ],
+    },
+  });
+  return policies.map(asObject);
+}
+
+function asObject(o: { apiVersion?: string; kind?: string; metadata?: unknown }): K8sObject {
+  return o as K8sObject;
+}
+
+/** The base: every app's Deployment, Service, HPA and PDB, the shared ConfigMap, the jobs, the collector, the policies. */
+export interface BaseFile {
+  /** File name under deploy/base. */
+  file: string;
+  objects: K8sObject[];
+}
+
+export function baseFiles(): BaseFile[] {
+  return [
+    { file: 'config.yaml', objects: [asObject(configMap())] },
+    ...APPS.map((app) => ({
+      file: `${app}.yaml`,
+      objects: [appDeployment(app), appService(app), appAutoscaler(app), appDisruptionBudget(app)].map(asObject),
+    })),
+    { file: 'jobs.yaml', objects: JOBS.map((job) => asObject(jobCronJob(job))) },
+    { file: 'otel-collector.yaml', objects: collectorObjects() },
+    { file: 'network-policies.yaml', objects: networkPolicies() },
+  ];
+}
+
+export function namespaceObject(name: string): K8sObject {
+  const ns: INamespace = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { 'app.kubernetes.io/part-of': PART_OF, 'pod-security.kubernetes.io/enforce': 'restricted' } },
+  };
+  return asObject(ns);
+}
+
+/** A dev-only Secret: placeholder values, marked so that nobody mistakes them for real ones. */
+export function placeholderSecret(name: string, data: Record<string, string>): K8sObject {
+  const secret: ISecret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, labels: labels('pgw', 'secret'), annotations: { 'pgw/placeholder': 'dev only: replace every value before anything real runs here' } },
+    type: 'Opaque',
+    stringData: data,
+  };
+  return asObject(secret);
+}
+
+/** Every Secret name and key the base refers to, so the dev overlay defines exactly those. */
+export function referencedSecrets(): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const add = (name: string, key: string) => {
+    if (!out.has(name)) out.set(name, new Set());
+    out.get(name)?.add(key);
+  };
+  for (const app of APPS) {
+    add(databaseSecretName(app), 'DATABASE_URL');
+    add(PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET');
+    for (const s of APP_SPECS[app].secrets) add(s.secret, s.key);
+  }
+  add(ADMIN_SECRET_NAME, 'ADMIN_TOKEN');
+  return out;
+}
+
+export const SECRET_NAMES = { ACQUIRER_KEY_SECRET_NAME, ADMIN_SECRET_NAME, PRINCIPAL_SECRET_NAME, VAULT_KEYS_SECRET_NAME };
