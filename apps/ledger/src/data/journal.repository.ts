@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+import { newId } from '@pgw/domain';
+import type { Tx } from '@pgw/platform-db';
+import { sellerAccount, type Posting } from '../domain/postings';
+import { instant, int } from './rows';
+
+type Row = Record<string, unknown>;
+
+export interface JournalEntry {
+  sourceEventId: string;
+  tenantId: string;
+  livemode: boolean;
+  sellerId: string;
+  type: string;
+  chargeId: string | null;
+  settlementId: string | null;
+  anticipationId: string | null;
+  /** Signed change of what the seller has with us; zero for moves between the seller's own buckets. */
+  sellerEffectCents: number;
+  createdAt: Date;
+  postings: Posting[];
+}
+
+interface BalanceDelta {
+  tenantId: string;
+  livemode: boolean;
+  account: string;
+  sellerId: string | null;
+  deltaCents: number;
+}
+
+/**
+ * The balance changes of one batch's transaction, summed per account, so that a busy account (a hot
+ * seller, the platform's fee and cash accounts) is written once per batch: `flush` runs last in the
+ * batch's transaction (ConsumerDefinition.afterBatch).
+ */
+export class BatchBalances {
+  private readonly deltas = new Map<string, BalanceDelta>();
+
+  add(tenantId: string, livemode: boolean, postings: readonly Posting[]): void {
+    for (const p of postings) {
+      const key = `${tenantId}\u0000${livemode}\u0000${p.account}`;
+      const current = this.deltas.get(key) ?? { tenantId, livemode, account: p.account, sellerId: p.sellerId, deltaCents: 0 };
+      current.deltaCents += p.amountCents;
+      this.deltas.set(key, current);
+    }
+  }
+
+  async flush(trx: Tx, now: Date): Promise<void> {
+    // One statement, rows in key order: two batches lock shared accounts in the same order.
+    const rows = [...this.deltas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d).filter((d) => d.deltaCents !== 0);
+    this.deltas.clear();
+    if (rows.length === 0) return;
+    await trx('accounts')
+      .insert(rows.map((d) => ({ tenant_id: d.tenantId, livemode: d.livemode, account: d.account, seller_id: d.sellerId, balance_cents: d.deltaCents, updated_at: now })))
+      .onConflict(['tenant_id', 'livemode', 'account'])
+      .merge({ balance_cents: trx.raw('accounts.balance_cents + excluded.balance_cents'), updated_at: trx.raw('excluded.updated_at') });
+  }
+}
+
+/** Writes the entry and its postings; false when the movement was booked already. */
+export async function insertEntry(trx: Tx, entry: JournalEntry): Promise<boolean> {
+  const inserted = (await trx('journal_entries')
+    .insert({
+      id: newId('ldge_'),
+      source_event_id: entry.sourceEventId,
+      tenant_id: entry.tenantId,
+      livemode: entry.livemode,
+      seller_id: entry.sellerId,
+      type: entry.type,
+      charge_id: entry.chargeId,
+      settlement_id: entry.settlementId,
+      anticipation_id: entry.anticipationId,
+      amount_cents: Math.abs(entry.sellerEffectCents),
+      direction: entry.sellerEffectCents > 0 ? 'credit' : entry.sellerEffectCents < 0 ? 'debit' : null,
+      created_at: entry.createdAt,
+    })
+    .onConflict('source_event_id')
+    .ignore()
+    .returning('seq')) as Row[];
+  const seq = inserted[0]?.seq;
+  if (seq === undefined) return false;
+  if (entry.postings.length > 0) {
+    await trx('postings').insert(entry.postings.map((p) => ({ entry_seq: seq, tenant_id: entry.tenantId, livemode: entry.livemode, account: p.account, amount_cents: p.amountCents })));
+  }
+  return true;
+}
+
+export interface SellerBalances {
+  pendingCents: number;
+  availableCents: number;
+  reservedCents: number;
+  debtCents: number;
+}
+
+/** The seller's running balances: four rows by primary key, whatever the length of the history. */
+export async function sellerBalances(q: Knex | Tx, tenantId: string, livemode: boolean, sellerId: string): Promise<SellerBalances> {
+  const accounts = {
+    pending: sellerAccount(sellerId, 'pending'),
+    available: sellerAccount(sellerId, 'available'),
+    reserved: sellerAccount(sellerId, 'reserved'),
+    debt: sellerAccount(sellerId, 'debt'),
+  };
+  const rows = (await q('accounts').where({ tenant_id: tenantId, livemode }).whereIn('account', Object.values(accounts)).select('account', 'balance_cents')) as Row[];
+  const of = (account: string) => int(rows.find((r) => r.account === account)?.balance_cents ?? 0);
+  // The debt account holds what the seller owes as a debit (negative) balance.
+  return { pendingCents: of(accounts.pending), availableCents: of(accounts.available), reservedCents: of(accounts.reserved), debtCents: -of(accounts.debt) };
+}
+
+export interface BalanceTransaction {
+  id: string;
+  type: string;
+  direction: 'credit' | 'debit';
+  amountCents: number;
+  chargeId: string | null;
+  createdAt: Date;
+}
+
+/** The seller's balance transactions (entries that change what the seller has), most recent first. */
+export async function history(q: Knex | Tx, tenantId: string, livemode: boolean, sellerId: string, page: number, limit: number): Promise<{ data: BalanceTransaction[]; total: number }> {
+  const base = () => q('journal_entries').where({ tenant_id: tenantId, livemode, seller_id: sellerId }).andWhere('amount_cents', '>', 0);
+  const [{ count }] = (await base().count<{ count: string | number }[]>('* as count')) as [{ count: string | number }];
+  const rows = (await base()
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'seq', order: 'desc' }])
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .select('id', 'type', 'direction', 'amount_cents', 'charge_id', 'created_at')) as Row[];
+  return {
+    total: int(count),
+    data: rows.map((r) => ({
+      id: String(r.id),
+      type: String(r.type),
+      direction: r.direction === 'credit' ? 'credit' : 'debit',
+      amountCents: int(r.amount_cents),
+      chargeId: typeof r.charge_id === 'string' ? r.charge_id : null,
+      createdAt: instant(r.created_at),
+    })),
+  };
+}
