@@ -1,0 +1,70 @@
+import { decodeEvent, TOPICS, type ChargeSnapshot, type EventEnvelope } from '@pgw/contracts';
+import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
+import type { Db, Tx } from '@pgw/platform-db';
+import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
+import type { AdjustmentKind } from '../data/charges.repository';
+import { applyAdjustments, recordAdjustment, recordPaidCharge, scheduleCharge, type Environment } from '../operations/charges';
+import { Work } from '../operations/context';
+
+interface ChargeStep {
+  envelope: EventEnvelope;
+  charge: ChargeSnapshot;
+  adjustment: { kind: AdjustmentKind; sourceId: string; amountCents: number } | null;
+}
+
+/** The events that move receivables; the others (created, authorized, refunded...) carry no money of their own. */
+function decodeStep(type: string | undefined, value: Buffer): ChargeStep | null {
+  switch (type) {
+    case 'charges.charge-paid.v1': {
+      const e = decodeEvent(type, value);
+      return { envelope: e.envelope, charge: e.charge, adjustment: null };
+    }
+    case 'charges.refund-succeeded.v1': {
+      const e = decodeEvent(type, value);
+      return { envelope: e.envelope, charge: e.charge, adjustment: { kind: 'refund', sourceId: e.refund.refund_id, amountCents: e.refund.amount_cents } };
+    }
+    case 'charges.chargeback-opened.v1':
+    case 'charges.chargeback-won.v1':
+    case 'charges.chargeback-lost.v1': {
+      const e = decodeEvent(type, value);
+      const kind: AdjustmentKind = type === 'charges.chargeback-opened.v1' ? 'chargeback_opened' : type === 'charges.chargeback-won.v1' ? 'chargeback_won' : 'chargeback_lost';
+      return { envelope: e.envelope, charge: e.charge, adjustment: { kind, sourceId: e.chargeback.chargeback_id, amountCents: e.chargeback.amount_cents } };
+    }
+    default:
+      return null;
+  }
+}
+
+function environment(envelope: EventEnvelope): Environment {
+  // A charge event without its tenant or environment cannot be placed: a producer bug, not a value to guess.
+  if (envelope.tenant_id === null || envelope.livemode === null) throw new Error(`event ${envelope.event_id} has no tenant or environment`);
+  return { tenantId: envelope.tenant_id, livemode: envelope.livemode };
+}
+
+/**
+ * Charges' events, in each charge's order (the topic is keyed by charge). Every event whose snapshot
+ * shows the charge paid records it, so a refund or a chargeback that arrives before (or instead of)
+ * charge-paid still finds its charge; each refund and chargeback step is recorded once, by its id, and
+ * applied once, in the order received.
+ */
+export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
+  return {
+    name: 'charges',
+    topics: [TOPICS.charges],
+    apply: async (trx: Tx, message: BusMessage) => {
+      const step = decodeStep(message.headers[HEADER_EVENT_TYPE], message.value);
+      if (step === null) return;
+      const env = environment(step.envelope);
+      const chargeId = step.charge.charge_id;
+      const work = new Work(db, trx, clock, step.envelope.request_id);
+      await recordPaidCharge(work, env, step.charge);
+      if (step.adjustment !== null) {
+        const { kind, sourceId, amountCents } = step.adjustment;
+        await recordAdjustment(work, env, chargeId, kind, sourceId, amountCents, step.envelope.occurred_at);
+      }
+      await scheduleCharge(work, chargeId);
+      await applyAdjustments(work, chargeId);
+      await work.flush();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { decodeEvent, TOPICS } from '@pgw/contracts';
+import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
+import type { Db, Tx } from '@pgw/platform-db';
+import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
+import { awaitingCharges } from '../data/charges.repository';
+import { upsertPlan, upsertSeller } from '../data/directory.repository';
+import { applyAdjustments, scheduleCharge } from '../operations/charges';
+import { Work } from '../operations/context';
+
+const AWAITING_PER_EVENT_MAX = 1_000;
+
+/**
+ * Local copies of sellers and pricing plans (highest version wins). The directory topic and the charges
+ * topic are not ordered with each other, so a charge can arrive before its seller: it waits, and the
+ * seller's (or plan's) event schedules it.
+ */
+export function directoryConsumer(db: Db, clock: Clock): ConsumerDefinition {
+  return {
+    name: 'directory',
+    topics: [TOPICS.directory],
+    apply: async (trx: Tx, message: BusMessage) => {
+      const type = message.headers[HEADER_EVENT_TYPE];
+      let tenantId: string;
+      let requestId: string | null;
+      if (type === 'gateway.seller-changed.v1') {
+        const event = decodeEvent(type, message.value);
+        if (!(await upsertSeller(trx, event))) return;
+        tenantId = event.tenant_id;
+        requestId = event.envelope.request_id;
+      } else if (type === 'gateway.pricing-plan-changed.v1') {
+        const event = decodeEvent(type, message.value);
+        if (!(await upsertPlan(trx, event))) return;
+        tenantId = event.tenant_id;
+        requestId = event.envelope.request_id;
+      } else {
+        return;
+      }
+      const work = new Work(db, trx, clock, requestId);
+      // Bounded per event; any left waiting are scheduled by the tenant's next directory event.
+      for (const chargeId of await awaitingCharges(trx, tenantId, AWAITING_PER_EVENT_MAX)) {
+        if ((await scheduleCharge(work, chargeId)) === 'scheduled') await applyAdjustments(work, chargeId);
+      }
+      await work.flush();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Tx } from '@pgw/platform-db';
+import type { BookCounters } from '../domain/books';
+import { int, text } from './rows';
+
+type Row = Record<string, unknown>;
+
+export interface SellerKey {
+  tenantId: string;
+  livemode: boolean;
+  sellerId: string;
+}
+
+/**
+ * Locks the sellers' books rows (creating the missing ones) in one order, so that two transactions
+ * that touch the same sellers queue rather than deadlock.
+ */
+export async function lockBooks(trx: Tx, tenantId: string, livemode: boolean, sellerIds: readonly string[]): Promise<Map<string, BookCounters>> {
+  const ids = [...new Set(sellerIds)].sort();
+  const out = new Map<string, BookCounters>();
+  if (ids.length === 0) return out;
+  await trx('seller_books')
+    .insert(ids.map((seller_id) => ({ tenant_id: tenantId, livemode, seller_id })))
+    .onConflict(['tenant_id', 'livemode', 'seller_id'])
+    .ignore();
+  const rows = (await trx('seller_books').where({ tenant_id: tenantId, livemode }).whereIn('seller_id', ids).orderBy('seller_id').forUpdate()) as Row[];
+  for (const row of rows) {
+    out.set(text(row.seller_id), {
+      pendingCents: int(row.pending_cents),
+      receivablesAvailableCents: int(row.receivables_available_cents),
+      reservedCents: int(row.reserved_cents),
+      debtCents: int(row.debt_cents),
+    });
+  }
+  return out;
+}
+
+export async function saveBooks(trx: Tx, tenantId: string, livemode: boolean, sellerId: string, c: BookCounters, now: Date): Promise<void> {
+  await trx('seller_books').where({ tenant_id: tenantId, livemode, seller_id: sellerId }).update({
+    pending_cents: c.pendingCents,
+    receivables_available_cents: c.receivablesAvailableCents,
+    reserved_cents: c.reservedCents,
+    debt_cents: c.debtCents,
+    updated_at: now,
+  });
+}
+
+/** Sellers with money to pay out: free available receivables, or a credit owed to them. */
+export async function sellersToSettle(trx: Tx, limit: number): Promise<SellerKey[]> {
+  const rows = (await trx('seller_books')
+    .where('receivables_available_cents', '>', 0)
+    .orWhere('debt_cents', '<', 0)
+    .orderBy(['tenant_id', 'livemode', 'seller_id'])
+    .limit(limit)
+    .select('tenant_id', 'livemode', 'seller_id')) as Row[];
+  return rows.map((r) => ({ tenantId: text(r.tenant_id), livemode: r.livemode === true, sellerId: text(r.seller_id) }));
+}
+
+/** Sellers with pending receivables due on or before the date. */
+export async function sellersWithDueReceivables(trx: Tx, asOfDate: string, limit: number): Promise<SellerKey[]> {
+  const rows = (await trx('receivables')
+    .where({ status: 'pending' })
+    .andWhere('due_date', '<=', asOfDate)
+    .distinct('tenant_id', 'livemode', 'seller_id')
+    .orderBy(['tenant_id', 'livemode', 'seller_id'])
+    .limit(limit)) as Row[];
+  return rows.map((r) => ({ tenantId: text(r.tenant_id), livemode: r.livemode === true, sellerId: text(r.seller_id) }));
+}

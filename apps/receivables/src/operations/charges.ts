@@ -1,0 +1,250 @@
+// What receivables does with the charges service's events: schedule a paid charge, and take back what
+// refunds and chargebacks take (receivable-states.md). Every function runs inside the consumer's
+// transaction (Work) and changes a charge only with its row locked.
+import { toDateString, newId, mdrFeeCents } from '@pgw/domain';
+import type { ChargeSnapshot } from '@pgw/contracts';
+import {
+  debitsOf,
+  insertAdjustmentIfNew,
+  insertChargeIfNew,
+  insertDebits,
+  isApplied,
+  lockCharge,
+  markApplied,
+  markScheduled,
+  unappliedAdjustments,
+  type Adjustment,
+  type AdjustmentKind,
+  type Charge,
+} from '../data/charges.repository';
+import { findDefaultPlan, findPlan, findSeller } from '../data/directory.repository';
+import { chargeReceivables, insertReceivables, saveReceivable, type Receivable } from '../data/receivables.repository';
+import { isPaymentMethod, resolvePricing } from '../domain/pricing';
+import { buildSchedule } from '../domain/schedule';
+import { allocateProportionally, liveGross, planTake } from '../domain/take';
+import { announceReceivable, changed } from './announce';
+import type { Work } from './context';
+import { MoneyOperation } from './money-operation';
+
+export interface Environment {
+  tenantId: string;
+  livemode: boolean;
+}
+
+/** Records the charge as it was paid, from any event whose snapshot shows it paid; a repeat changes nothing. */
+export async function recordPaidCharge(work: Work, env: Environment, snapshot: ChargeSnapshot): Promise<boolean> {
+  if (snapshot.paid_at === null) return false;
+  const charge: Charge = {
+    chargeId: snapshot.charge_id,
+    tenantId: env.tenantId,
+    livemode: env.livemode,
+    sellerId: snapshot.seller_id,
+    paymentMethod: snapshot.payment_method,
+    amountCents: snapshot.amount_cents,
+    installments: snapshot.installments,
+    paidAt: new Date(snapshot.paid_at),
+    split: snapshot.split.map((s) => ({ recipientSellerId: s.recipient_seller_id, amountCents: s.amount_cents })),
+    // A charge with no seller has no one to pay: its money is not scheduled (it stays with the tenant).
+    state: snapshot.seller_id === null ? 'unassigned' : 'awaiting_pricing',
+  };
+  await insertChargeIfNew(work.trx, charge, work.now);
+  return true;
+}
+
+export async function recordAdjustment(work: Work, env: Environment, chargeId: string, kind: AdjustmentKind, sourceId: string, amountCents: number, occurredAtMs: number): Promise<void> {
+  const adjustmentId = kind === 'refund' ? `refund:${sourceId}` : `chargeback:${sourceId}:${kind.slice('chargeback_'.length)}`;
+  await insertAdjustmentIfNew(work.trx, { adjustmentId, chargeId, kind, sourceId, amountCents, tenantId: env.tenantId, livemode: env.livemode, occurredAt: new Date(occurredAtMs) });
+}
+
+/** Builds the schedule when the local directory can price the charge; else the charge waits for it. */
+export async function scheduleCharge(work: Work, chargeId: string): Promise<Charge['state'] | 'unknown'> {
+  const { trx } = work;
+  const charge = await lockCharge(trx, chargeId);
+  if (charge === undefined) return 'unknown';
+  if (charge.state !== 'awaiting_pricing' || charge.sellerId === null) return charge.state;
+  const method = charge.paymentMethod;
+  if (!isPaymentMethod(method)) throw new Error(`charge ${chargeId} has an unknown payment method ${method}`);
+  const seller = await findSeller(trx, charge.tenantId, charge.sellerId);
+  const resolution = resolvePricing({
+    method,
+    seller,
+    overridePlan: seller?.pricingPlanId ? await findPlan(trx, charge.tenantId, seller.pricingPlanId) : undefined,
+    defaultPlan: await findDefaultPlan(trx, charge.tenantId),
+  });
+  if (!resolution.ok) return 'awaiting_pricing';
+
+  const drafts = buildSchedule(
+    {
+      chargeId,
+      sellerId: charge.sellerId,
+      paymentMethod: method,
+      amountCents: charge.amountCents,
+      installments: charge.installments,
+      paidDate: toDateString(charge.paidAt),
+      split: charge.split,
+    },
+    resolution.pricing,
+  );
+  const grossTotal = drafts.reduce((sum, d) => sum + d.grossCents, 0);
+  if (grossTotal !== charge.amountCents) throw new Error(`schedule of ${chargeId} allocates ${grossTotal} of ${charge.amountCents} cents`);
+
+  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'charge.sale', { chargeId });
+  await op.lock(drafts.map((d) => d.sellerId));
+  const receivables: Receivable[] = drafts.map((d) => ({
+    id: newId('recv_'),
+    tenantId: charge.tenantId,
+    livemode: charge.livemode,
+    chargeId,
+    sellerId: d.sellerId,
+    paymentMethod: method,
+    installment: d.installment,
+    installments: d.installments,
+    grossCents: d.grossCents,
+    feeCents: d.feeCents,
+    netCents: d.netCents,
+    mdrBps: d.mdrBps,
+    debitedGrossCents: 0,
+    dueDate: d.dueDate,
+    originalDueDate: d.dueDate,
+    status: d.availableAtOnce ? 'available' : 'pending',
+    anticipationId: null,
+    settlementId: null,
+    version: 1,
+    createdAt: work.now,
+    updatedAt: work.now,
+  }));
+  await insertReceivables(trx, receivables);
+  for (const r of receivables) {
+    op.change(r.sellerId, {
+      ...(r.status === 'available' ? { receivablesAvailableCents: r.netCents } : { pendingCents: r.netCents }),
+      feeDeltaCents: r.feeCents,
+      grossDeltaCents: r.grossCents,
+    });
+    announceReceivable(work, r, null, 'created');
+  }
+  await markScheduled(trx, chargeId, resolution.pricing, work.now);
+  await op.finish();
+  return 'scheduled';
+}
+
+/** Applies the charge's refunds and chargeback steps not applied yet, in the order they arrived. */
+export async function applyAdjustments(work: Work, chargeId: string): Promise<number> {
+  const charge = await lockCharge(work.trx, chargeId);
+  if (charge === undefined || charge.state !== 'scheduled') return 0;
+  const adjustments = await unappliedAdjustments(work.trx, chargeId);
+  for (const adjustment of adjustments) {
+    switch (adjustment.kind) {
+      case 'refund':
+        await take(work, charge, adjustment, 'refund');
+        break;
+      case 'chargeback_opened':
+        // A chargeback already won (its events crossed) leaves nothing to debit.
+        if (!(await isApplied(work.trx, `chargeback:${adjustment.sourceId}:won`))) await take(work, charge, adjustment, 'chargeback');
+        break;
+      case 'chargeback_won':
+        await giveBack(work, charge, adjustment);
+        break;
+      case 'chargeback_lost':
+        break; // the debit of the opening stays: nothing moves
+    }
+    await markApplied(work.trx, adjustment.adjustmentId, work.now);
+  }
+  return adjustments.length;
+}
+
+function bySeller(receivables: Receivable[]): Map<string, Receivable[]> {
+  const out = new Map<string, Receivable[]>();
+  for (const r of receivables) out.set(r.sellerId, [...(out.get(r.sellerId) ?? []), r]);
+  return out;
+}
+
+/**
+ * A refund or a chargeback takes its amount from the recipients of the charge in proportion to what is
+ * still theirs, and from each recipient's receivables latest installment first (domain/take.ts).
+ */
+async function take(work: Work, charge: Charge, adjustment: Adjustment, mode: 'refund' | 'chargeback'): Promise<void> {
+  const receivables = await chargeReceivables(work.trx, charge.chargeId);
+  const groups = [...bySeller(receivables)];
+  const parts = allocateProportionally(
+    adjustment.amountCents,
+    groups.map(([, rs]) => rs.reduce((sum, r) => sum + liveGross(r), 0)),
+  );
+  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, mode === 'refund' ? 'refund.succeeded' : 'chargeback.opened', { chargeId: charge.chargeId });
+  await op.lock(groups.filter((_, i) => (parts[i] ?? 0) > 0).map(([sellerId]) => sellerId));
+  const debits: Parameters<typeof insertDebits>[1] = [];
+  const reason = mode === 'refund' ? 'refunded' : 'charged_back';
+  for (const [index, [sellerId, rs]] of groups.entries()) {
+    const part = parts[index] ?? 0;
+    if (part === 0) continue;
+    const byId = new Map(rs.map((r) => [r.id, r]));
+    for (const step of planTake(mode, part, rs.map((r) => ({ ...r })))) {
+      const r = byId.get(step.id);
+      if (r === undefined) throw new Error(`take planned on unknown receivable ${step.id}`);
+      if (step.kind === 'reduce') {
+        const bucket = r.status === 'pending' ? 'pendingCents' : 'receivablesAvailableCents';
+        op.change(sellerId, { [bucket]: step.netDeltaCents, feeDeltaCents: step.feeDeltaCents, grossDeltaCents: -step.takeCents });
+        const next = step.canceled
+          ? changed(r, work.now, { status: 'canceled' })
+          : changed(r, work.now, { grossCents: step.grossCents, feeCents: step.feeCents, netCents: step.netCents });
+        await saveReceivable(work.trx, next);
+        announceReceivable(work, next, r.status, reason);
+      } else {
+        op.change(sellerId, { debtCents: step.netCents, feeDeltaCents: -step.feeCents, grossDeltaCents: -step.takeCents });
+        const next = changed(r, work.now, { debitedGrossCents: r.debitedGrossCents + step.takeCents });
+        await saveReceivable(work.trx, next);
+        announceReceivable(work, next, r.status, reason);
+        debits.push({
+          tenantId: charge.tenantId,
+          livemode: charge.livemode,
+          sellerId,
+          chargeId: charge.chargeId,
+          receivableId: r.id,
+          adjustmentId: adjustment.adjustmentId,
+          grossCents: step.takeCents,
+          feeCents: step.feeCents,
+          netCents: step.netCents,
+          createdAt: work.now,
+        });
+      }
+    }
+  }
+  await insertDebits(work.trx, debits);
+  await op.finish();
+}
+
+/** A chargeback won gives back, receivable by receivable, exactly the gross its opening debited. */
+async function giveBack(work: Work, charge: Charge, won: Adjustment): Promise<void> {
+  const openedId = `chargeback:${won.sourceId}:opened`;
+  if (!(await isApplied(work.trx, openedId))) return; // nothing was debited (or it crossed with this event)
+  const opened = await debitsOf(work.trx, openedId);
+  const byId = new Map((await chargeReceivables(work.trx, charge.chargeId)).map((r) => [r.id, r]));
+  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'chargeback.won', { chargeId: charge.chargeId });
+  await op.lock(opened.map((d) => d.sellerId));
+  const debits: Parameters<typeof insertDebits>[1] = [];
+  for (const debit of opened) {
+    const r = byId.get(debit.receivableId);
+    if (r === undefined) throw new Error(`debit on unknown receivable ${debit.receivableId}`);
+    const live = liveGross(r);
+    const feeCents = mdrFeeCents(live + debit.grossCents, r.mdrBps) - mdrFeeCents(live, r.mdrBps);
+    const netCents = debit.grossCents - feeCents;
+    op.change(r.sellerId, { debtCents: -netCents, feeDeltaCents: feeCents, grossDeltaCents: debit.grossCents });
+    const next = changed(r, work.now, { debitedGrossCents: r.debitedGrossCents - debit.grossCents });
+    await saveReceivable(work.trx, next);
+    byId.set(next.id, next);
+    announceReceivable(work, next, r.status, 'chargeback_reversed');
+    debits.push({
+      tenantId: charge.tenantId,
+      livemode: charge.livemode,
+      sellerId: r.sellerId,
+      chargeId: charge.chargeId,
+      receivableId: r.id,
+      adjustmentId: won.adjustmentId,
+      grossCents: -debit.grossCents,
+      feeCents: -feeCents,
+      netCents: -netCents,
+      createdAt: work.now,
+    });
+  }
+  await insertDebits(work.trx, debits);
+  await op.finish();
+}

@@ -1,0 +1,175 @@
+// The jobs of contract §5 that receivables owns. Each run holds a transaction-scoped advisory lock, so
+// two runs (two replicas, a CronJob and an operator) never overlap: the second waits, then finds the
+// work done. Both are idempotent per date because they act on state, not on a log of runs: a receivable
+// released or settled is no longer a candidate.
+import { newId } from '@pgw/domain';
+import type { Db } from '@pgw/platform-db';
+import type { Clock } from '@pgw/platform-service';
+import { nettedDebt } from '../domain/books';
+import { sellersToSettle, sellersWithDueReceivables, type SellerKey } from '../data/books.repository';
+import { dueReceivables, freeAvailableReceivables, saveReceivable, settlementReceivables } from '../data/receivables.repository';
+import { inFlightSettlements, insertSettlement, saveSettlement, type Settlement } from '../data/settlements.repository';
+import { text } from '../data/rows';
+import { announceReceivable, announceSettlement, changed } from './announce';
+import type { Bank, BankOutcome } from './bank';
+import { Work } from './context';
+import { MoneyOperation } from './money-operation';
+
+export type JobName = 'receivables-release' | 'settlement-run';
+
+const SELLERS_PER_ROUND = 500;
+/** A bound on one run: far above any real day, low enough that a bug cannot spin forever. */
+const ROUNDS_MAX = 10_000;
+
+export interface JobContext {
+  db: Db;
+  clock: Clock;
+  bank: Bank;
+  requestId: string | null;
+}
+
+export async function runJob(ctx: JobContext, job: JobName, asOfDate: string): Promise<number> {
+  return ctx.db.tx(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${ctx.db.schema}:job:${job}`]);
+    const work = new Work(ctx.db, trx, ctx.clock, ctx.requestId);
+    const processed = job === 'receivables-release' ? await release(work, asOfDate) : await settle(work, ctx.bank, asOfDate);
+    await work.flush();
+    return processed;
+  });
+}
+
+/** Moves pending receivables due on or before the date to available. Returns how many moved. */
+async function release(work: Work, asOfDate: string): Promise<number> {
+  let released = 0;
+  for (let round = 0; ; round++) {
+    if (round >= ROUNDS_MAX) throw new Error('receivables-release: too many rounds');
+    const sellers = await sellersWithDueReceivables(work.trx, asOfDate, SELLERS_PER_ROUND);
+    if (sellers.length === 0) return released;
+    for (const seller of sellers) released += await releaseSeller(work, seller, asOfDate);
+  }
+}
+
+async function releaseSeller(work: Work, key: SellerKey, asOfDate: string): Promise<number> {
+  const op = new MoneyOperation(work, key.tenantId, key.livemode, 'receivable.released', {});
+  await op.lock([key.sellerId]);
+  const due = await dueReceivables(work.trx, key.tenantId, key.livemode, key.sellerId, asOfDate);
+  for (const r of due) {
+    const next = changed(r, work.now, { status: 'available' });
+    await saveReceivable(work.trx, next);
+    announceReceivable(work, next, r.status, 'released');
+    op.change(key.sellerId, { pendingCents: -r.netCents, receivablesAvailableCents: r.netCents });
+  }
+  await op.finish();
+  return due.length;
+}
+
+/** Completes the payouts a bank left in flight, then pays each seller's available balance. Returns the settlements created. */
+async function settle(work: Work, bank: Bank, asOfDate: string): Promise<number> {
+  const seen = new Set<string>();
+  for (const settlement of await inFlightSettlements(work.trx, SELLERS_PER_ROUND)) {
+    if (settlement.status !== 'processing') continue;
+    const outcome = await bank.status(settlement);
+    await complete(work, settlement, outcome);
+    // A payout the bank refused is not tried again in the same run.
+    if (outcome === 'failed') seen.add(`${settlement.tenantId}|${settlement.livemode}|${settlement.sellerId}`);
+  }
+  let created = 0;
+  for (let round = 0; ; round++) {
+    if (round >= ROUNDS_MAX) throw new Error('settlement-run: too many rounds');
+    const candidates = (await sellersToSettle(work.trx, SELLERS_PER_ROUND)).concat(await sellersWithFreeReceivables(work, SELLERS_PER_ROUND));
+    let progressed = false;
+    for (const key of candidates) {
+      // At most one settlement per seller and run: a payout the bank refused waits for the next run.
+      const id = `${key.tenantId}|${key.livemode}|${key.sellerId}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      progressed = true;
+      if (await settleSeller(work, bank, key, asOfDate)) created++;
+    }
+    if (!progressed) return created;
+  }
+}
+
+// Receivables whose net is zero (a fee as large as the gross) move no money, yet still have to be closed.
+async function sellersWithFreeReceivables(work: Work, limit: number): Promise<SellerKey[]> {
+  const rows = (await work.trx('receivables')
+    .where({ status: 'available' })
+    .whereNull('settlement_id')
+    .distinct('tenant_id', 'livemode', 'seller_id')
+    .orderBy(['tenant_id', 'livemode', 'seller_id'])
+    .limit(limit)) as Array<Record<string, unknown>>;
+  return rows.map((r) => ({ tenantId: text(r.tenant_id), livemode: r.livemode === true, sellerId: text(r.seller_id) }));
+}
+
+async function settleSeller(work: Work, bank: Bank, key: SellerKey, asOfDate: string): Promise<boolean> {
+  const settlementId = newId('set_');
+  const op = new MoneyOperation(work, key.tenantId, key.livemode, 'payout.reserved', { settlementId });
+  await op.lock([key.sellerId]);
+  const counters = op.counters(key.sellerId);
+  const receivables = await freeAvailableReceivables(work.trx, key.tenantId, key.livemode, key.sellerId);
+  const receivablesNetCents = receivables.reduce((sum, r) => sum + r.netCents, 0);
+  if (receivablesNetCents !== counters.receivablesAvailableCents) {
+    throw new Error(`books of seller ${key.sellerId} say ${counters.receivablesAvailableCents} available, receivables say ${receivablesNetCents}`);
+  }
+  // The payout nets the seller's debt against what is available (domain/books.ts).
+  const debtCents = nettedDebt(counters);
+  const amountCents = receivablesNetCents - debtCents;
+  if (receivables.length === 0 && amountCents <= 0) return false;
+
+  let settlement: Settlement = {
+    id: settlementId,
+    tenantId: key.tenantId,
+    livemode: key.livemode,
+    sellerId: key.sellerId,
+    status: 'pending',
+    amountCents,
+    receivablesNetCents,
+    debtCents,
+    receivableCount: receivables.length,
+    settlementDate: asOfDate,
+    paidAt: null,
+    version: 1,
+    createdAt: work.now,
+    updatedAt: work.now,
+  };
+  await insertSettlement(work.trx, settlement);
+  announceSettlement(work, settlement, null);
+  for (const r of receivables) {
+    const next = changed(r, work.now, { settlementId });
+    await saveReceivable(work.trx, next);
+    announceReceivable(work, next, r.status, 'settlement_reserved');
+  }
+  op.change(key.sellerId, { receivablesAvailableCents: -receivablesNetCents, debtCents: -debtCents, reservedCents: amountCents });
+  await op.finish();
+
+  const processing: Settlement = { ...settlement, status: 'processing', version: settlement.version + 1, updatedAt: work.now };
+  await saveSettlement(work.trx, processing);
+  announceSettlement(work, processing, settlement.status);
+  settlement = processing;
+  // Nothing to transfer when the debt took it all: the receivables are paid by settling the debt.
+  await complete(work, settlement, amountCents === 0 ? 'paid' : await bank.transfer(settlement));
+  return true;
+}
+
+async function complete(work: Work, settlement: Settlement, outcome: BankOutcome): Promise<void> {
+  if (outcome === 'processing') return;
+  const paid = outcome === 'paid';
+  const op = new MoneyOperation(work, settlement.tenantId, settlement.livemode, paid ? 'payout.paid' : 'payout.failed', { settlementId: settlement.id });
+  await op.lock([settlement.sellerId]);
+  const receivables = await settlementReceivables(work.trx, settlement.id);
+  for (const r of receivables) {
+    const next = paid ? changed(r, work.now, { status: 'paid' }) : changed(r, work.now, { settlementId: null });
+    await saveReceivable(work.trx, next);
+    announceReceivable(work, next, r.status, paid ? 'paid_out' : 'settlement_failed');
+  }
+  if (paid) {
+    op.change(settlement.sellerId, { reservedCents: -settlement.amountCents, paidOutCents: settlement.amountCents });
+  } else {
+    // The money never left: the receivables are available again and the debt is owed again.
+    op.change(settlement.sellerId, { reservedCents: -settlement.amountCents, receivablesAvailableCents: settlement.receivablesNetCents, debtCents: settlement.debtCents });
+  }
+  const next: Settlement = { ...settlement, status: paid ? 'paid' : 'failed', paidAt: paid ? work.now : null, version: settlement.version + 1, updatedAt: work.now };
+  await saveSettlement(work.trx, next);
+  announceSettlement(work, next, settlement.status);
+  await op.finish();
+}

@@ -1,0 +1,115 @@
+import type { Tx } from '@pgw/platform-db';
+import { isZeroMovement, movementBetween, movementImbalance, type BookCounters } from '../domain/books';
+import { lockBooks, saveBooks } from '../data/books.repository';
+import type { Work } from './context';
+
+export type MovementType =
+  | 'charge.sale'
+  | 'refund.succeeded'
+  | 'chargeback.opened'
+  | 'chargeback.won'
+  | 'receivable.released'
+  | 'payout.reserved'
+  | 'payout.paid'
+  | 'payout.failed'
+  | 'anticipation.executed';
+
+interface SellerState {
+  before: BookCounters;
+  after: BookCounters;
+  feeDeltaCents: number;
+  grossDeltaCents: number;
+  paidOutCents: number;
+}
+
+export interface CounterChange {
+  pendingCents?: number;
+  receivablesAvailableCents?: number;
+  reservedCents?: number;
+  debtCents?: number;
+  feeDeltaCents?: number;
+  grossDeltaCents?: number;
+  paidOutCents?: number;
+}
+
+/**
+ * One business operation on the money of some sellers of one tenant and environment: it locks their
+ * books, takes the changes to their counters, and on finish writes the counters and announces one
+ * balance movement per seller whose money moved. A movement that does not balance is a bug: it throws,
+ * and the transaction with it.
+ */
+export class MoneyOperation {
+  private readonly sellers = new Map<string, SellerState>();
+
+  constructor(
+    private readonly work: Work,
+    readonly tenantId: string,
+    readonly livemode: boolean,
+    readonly type: MovementType,
+    private readonly refs: { chargeId?: string | null; settlementId?: string | null; anticipationId?: string | null },
+  ) {}
+
+  private get trx(): Tx {
+    return this.work.trx;
+  }
+
+  async lock(sellerIds: readonly string[]): Promise<void> {
+    const missing = sellerIds.filter((id) => !this.sellers.has(id));
+    const counters = await lockBooks(this.trx, this.tenantId, this.livemode, missing);
+    for (const [sellerId, c] of counters) {
+      this.sellers.set(sellerId, { before: c, after: { ...c }, feeDeltaCents: 0, grossDeltaCents: 0, paidOutCents: 0 });
+    }
+  }
+
+  private state(sellerId: string): SellerState {
+    const state = this.sellers.get(sellerId);
+    if (state === undefined) throw new Error(`seller ${sellerId} changed without its books locked`);
+    return state;
+  }
+
+  counters(sellerId: string): BookCounters {
+    return { ...this.state(sellerId).after };
+  }
+
+  change(sellerId: string, change: CounterChange): void {
+    const s = this.state(sellerId);
+    s.after.pendingCents += change.pendingCents ?? 0;
+    s.after.receivablesAvailableCents += change.receivablesAvailableCents ?? 0;
+    s.after.reservedCents += change.reservedCents ?? 0;
+    s.after.debtCents += change.debtCents ?? 0;
+    s.feeDeltaCents += change.feeDeltaCents ?? 0;
+    s.grossDeltaCents += change.grossDeltaCents ?? 0;
+    s.paidOutCents += change.paidOutCents ?? 0;
+    if (s.after.pendingCents < 0 || s.after.receivablesAvailableCents < 0 || s.after.reservedCents < 0) {
+      throw new Error(`books of seller ${sellerId} went negative: ${JSON.stringify(s.after)}`);
+    }
+  }
+
+  async finish(): Promise<void> {
+    for (const [sellerId, s] of [...this.sellers].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const movement = movementBetween(s.before, s.after, { feeDeltaCents: s.feeDeltaCents, grossDeltaCents: s.grossDeltaCents, paidOutCents: s.paidOutCents });
+      const imbalance = movementImbalance(movement);
+      if (imbalance !== 0) throw new Error(`${this.type} of seller ${sellerId} does not balance by ${imbalance} cents: ${JSON.stringify(movement)}`);
+      // Counters can change while the buckets do not (a payout of zero that settles debt with receivables).
+      if (JSON.stringify(s.before) !== JSON.stringify(s.after)) await saveBooks(this.trx, this.tenantId, this.livemode, sellerId, s.after, this.work.now);
+      if (!isZeroMovement(movement)) this.work.emit('receivables.balance-moved.v1', this.tenantId, this.livemode, sellerId, {
+        seller_id: sellerId,
+        type: this.type,
+        charge_id: this.refs.chargeId ?? null,
+        settlement_id: this.refs.settlementId ?? null,
+        anticipation_id: this.refs.anticipationId ?? null,
+        pending_delta_cents: movement.pendingDeltaCents,
+        available_delta_cents: movement.availableDeltaCents,
+        reserved_delta_cents: movement.reservedDeltaCents,
+        debt_delta_cents: movement.debtDeltaCents,
+        fee_delta_cents: movement.feeDeltaCents,
+        gross_delta_cents: movement.grossDeltaCents,
+        paid_out_cents: movement.paidOutCents,
+      });
+      s.before = { ...s.after };
+      s.feeDeltaCents = 0;
+      s.grossDeltaCents = 0;
+      s.paidOutCents = 0;
+    }
+  }
+}

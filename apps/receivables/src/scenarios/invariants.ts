@@ -1,0 +1,91 @@
+// The invariants every money scenario ends on, checked from the raw rows of both services and from the
+// public balance, never from the counters they are meant to verify.
+import type { Money } from './harness';
+
+type Row = Record<string, unknown>;
+const n = (v: unknown) => Number(v ?? 0);
+
+export interface ChargeExpectation {
+  /** amount - refunds - chargebacks (open or lost) */
+  grossCents: number;
+}
+
+/** Throws, listing every broken invariant, when the two services disagree on any cent. */
+export async function checkInvariants(money: Money, charges: Map<string, ChargeExpectation> = new Map()): Promise<void> {
+  await money.settle();
+  const broken: string[] = [];
+  const tenant = money.tenantId;
+  const receivables = (await money.receivablesDb.read((q) => q('receivables').where({ tenant_id: tenant }))) as Row[];
+  const settlements = (await money.receivablesDb.read((q) => q('settlements').where({ tenant_id: tenant }))) as Row[];
+  const debits = (await money.receivablesDb.read((q) => q('debits').where({ tenant_id: tenant }))) as Row[];
+  const books = (await money.receivablesDb.read((q) => q('seller_books').where({ tenant_id: tenant }))) as Row[];
+  const accounts = (await money.ledgerDb.read((q) => q('accounts').where({ tenant_id: tenant }))) as Row[];
+
+  const sellers = new Set<string>([...receivables.map((r) => String(r.seller_id)), ...books.map((b) => String(b.seller_id))]);
+  for (const livemode of [false, true]) {
+    for (const seller of sellers) {
+      const mine = <T extends Row>(rows: T[]) => rows.filter((r) => r.seller_id === seller && r.livemode === livemode);
+      const sum = (rows: Row[], column: string) => rows.reduce((s, r) => s + n(r[column]), 0);
+      const rs = mine(receivables);
+      const pending = sum(rs.filter((r) => r.status === 'pending'), 'net_amount_cents');
+      const free = sum(rs.filter((r) => r.status === 'available' && r.settlement_id === null), 'net_amount_cents');
+      const inFlight = mine(settlements).filter((s) => s.status === 'pending' || s.status === 'processing');
+      const reserved = sum(inFlight, 'amount_cents');
+      const inFlightNet = sum(rs.filter((r) => r.status === 'available' && r.settlement_id !== null), 'net_amount_cents');
+      const debt = sum(mine(debits), 'net_cents') - sum(mine(settlements).filter((s) => s.status !== 'failed' && s.status !== 'canceled'), 'debt_cents');
+      const netted = Math.min(debt, free);
+      const expected = { pending, available: free - netted, reserved, debt: debt - netted };
+      const where = `seller ${seller} (${livemode ? 'live' : 'test'})`;
+
+      if (inFlightNet - sum(inFlight, 'debt_cents') !== reserved) broken.push(`${where}: settlements in flight hold ${reserved}, their receivables ${inFlightNet} minus debt`);
+      const book = mine(books)[0];
+      if (book !== undefined) {
+        const counters = { pending: n(book.pending_cents), free: n(book.receivables_available_cents), reserved: n(book.reserved_cents), debt: n(book.debt_cents) };
+        const fromRows = { pending, free, reserved, debt };
+        if (JSON.stringify(counters) !== JSON.stringify(fromRows)) broken.push(`${where}: receivables counters ${JSON.stringify(counters)} != rows ${JSON.stringify(fromRows)}`);
+      }
+      const account = (bucket: string) => n(accounts.find((a) => a.livemode === livemode && a.account === `seller:${seller}:${bucket}`)?.balance_cents);
+      const ledger = { pending: account('pending'), available: account('available'), reserved: account('reserved'), debt: -account('debt') };
+      if (JSON.stringify(ledger) !== JSON.stringify(expected)) broken.push(`${where}: ledger ${JSON.stringify(ledger)} != receivables ${JSON.stringify(expected)}`);
+
+      if (!livemode) {
+        const b = await money.balance(seller);
+        const api = { pending: b.pending_cents, available: b.available_cents, reserved: b.reserved_cents, requestable: b.requestable_cents };
+        const want = { pending, available: expected.available + reserved, reserved, requestable: expected.available };
+        if (JSON.stringify(api) !== JSON.stringify(want)) broken.push(`${where}: GET /balance ${JSON.stringify(api)} != ${JSON.stringify(want)}`);
+        if (api.requestable !== api.available - api.reserved) broken.push(`${where}: requestable != available - reserved`);
+        for (const [bucket, value] of Object.entries(api)) if (value < 0) broken.push(`${where}: ${bucket} is negative (${value})`);
+      }
+      for (const [bucket, value] of Object.entries(expected)) if (value < 0) broken.push(`${where}: ledger ${bucket} is negative (${value})`);
+    }
+  }
+
+  // Double entry: every journal entry balances, and every running balance is the sum of its postings.
+  const unbalanced = (await money.ledgerDb.read((q) => q('postings').where({ tenant_id: tenant }).groupBy('entry_seq').havingRaw('sum(amount_cents) <> 0').select('entry_seq'))) as Row[];
+  if (unbalanced.length > 0) broken.push(`journal entries that do not balance: ${unbalanced.map((r) => r.entry_seq).join(', ')}`);
+  const sums = (await money.ledgerDb.read((q) => q('postings').where({ tenant_id: tenant }).groupBy('livemode', 'account').select('livemode', 'account').sum({ total: 'amount_cents' }))) as Row[];
+  for (const a of accounts) {
+    const total = n(sums.find((s) => s.account === a.account && s.livemode === a.livemode)?.total);
+    if (total !== n(a.balance_cents)) broken.push(`account ${a.account}: running balance ${n(a.balance_cents)} != its postings ${total}`);
+  }
+  for (const livemode of [false, true]) {
+    // The platform's fee revenue is the MDR of what is still sold: live receivables' fees minus the fees given back.
+    const live = receivables.filter((r) => r.livemode === livemode && r.status !== 'canceled');
+    const fees = live.reduce((s, r) => s + n(r.fee_amount_cents), 0) - debits.filter((d) => d.livemode === livemode).reduce((s, d) => s + n(d.fee_cents), 0);
+    const ledgerFees = n(accounts.find((a) => a.livemode === livemode && a.account === 'platform:fees')?.balance_cents);
+    if (fees !== ledgerFees) broken.push(`platform fees (${livemode ? 'live' : 'test'}): ledger ${ledgerFees} != receivables ${fees}`);
+  }
+
+  // Every cent of every charge: the gross still with the sellers is the amount less refunds and chargebacks.
+  for (const [chargeId, want] of charges) {
+    const rs = receivables.filter((r) => r.charge_id === chargeId);
+    const gross = rs.filter((r) => r.status !== 'canceled').reduce((s, r) => s + n(r.gross_amount_cents) - n(r.debited_gross_cents), 0);
+    const debited = debits.filter((d) => d.charge_id === chargeId).reduce((s, d) => s + n(d.gross_cents), 0);
+    const debitedOnRows = rs.reduce((s, r) => s + n(r.debited_gross_cents), 0);
+    if (rs.length === 0) broken.push(`charge ${chargeId}: no receivables`);
+    if (gross !== want.grossCents) broken.push(`charge ${chargeId}: receivables hold ${gross} gross, expected ${want.grossCents}`);
+    if (debited !== debitedOnRows) broken.push(`charge ${chargeId}: debits ${debited} != receivables' debited ${debitedOnRows}`);
+  }
+
+  if (broken.length > 0) throw new Error(`money invariants broken:\n  ${broken.join('\n  ')}`);
+}
