@@ -15,6 +15,9 @@ import { acquirerSimService } from './service';
 import { REFUND_DECLINED_CARD } from './test-cards';
 
 const SECRET = 'principal-secret-for-tests-0123456789';
+// PGlite boots in seconds, more on a busy machine: the default 5 s per hook or test is too tight.
+jest.setTimeout(30_000);
+
 const knex = createPgliteKnex(null);
 const db = sharedDb(knex, 'acquirer_sim');
 const clock = new ManualClock(new Date('2026-03-01T12:00:00Z'));
