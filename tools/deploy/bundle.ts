@@ -1,0 +1,163 @@
+// One app → one directory that runs with `node dist/main.js` and nothing else of the workspace: the app
+// and the libraries it imports bundled by esbuild, the Avro schemas beside the bundle, and in node_modules
+// only the packages that must stay packages. The Dockerfile's build stage runs it:
+//   node node_modules/tsx/dist/cli.mjs tools/deploy/bundle.ts <app> <out-dir>
+// It imports nothing of the workspace (the image build copies this file alone).
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * Never loaded in the distributed mode, left out of the bundle: knex's other dialects' drivers, pg's native
+ * binding, and PGlite (the all-in-one's embedded database, required lazily by @pgw/platform-db).
+ */
+export const UNUSED_EXTERNALS = [
+  'pg-native',
+  'sqlite3',
+  'better-sqlite3',
+  'mysql',
+  'mysql2',
+  'mariadb',
+  'mariadb/*',
+  'oracledb',
+  'tedious',
+  'pg-query-stream',
+  'knex-pglite',
+  '@electric-sql/pglite',
+  '@electric-sql/pglite/*',
+];
+
+/**
+ * Kept as real packages in node_modules: OpenTelemetry instruments them by patching `require('pg')` and
+ * `require('kafkajs')` (require-in-the-middle); inlined in the bundle they would run untraced.
+ */
+export const RUNTIME_PACKAGES = ['pg', 'kafkajs'];
+
+/** Where libs/contracts reads its schemas: `join(__dirname, '..', 'schemas')`, __dirname being the bundle's directory. */
+export const SCHEMAS_SOURCE = join(ROOT, 'libs', 'contracts', 'schemas');
+
+export interface BundleResult {
+  outDir: string;
+  entry: string;
+  /** Workspace source files in the bundle (relative to the repository). */
+  inputs: string[];
+  /** node_modules packages copied beside the bundle (relative paths under node_modules). */
+  packages: string[];
+}
+
+interface PackageJson {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+/** The directory of `name` as Node resolves it from `fromDir` (nested node_modules first). */
+function packageDir(name: string, fromDir: string): string | null {
+  let dir = fromDir;
+  for (;;) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** Copies the packages and everything they depend on (what npm installed of it), keeping node_modules' layout. */
+function copyPackages(names: readonly string[], outDir: string): string[] {
+  const copied = new Set<string>();
+  const visit = (name: string, fromDir: string, optional: boolean) => {
+    const dir = packageDir(name, fromDir);
+    if (dir === null) {
+      if (optional) return;
+      throw new Error(`${name} is not installed (needed from ${relative(ROOT, fromDir) || '.'})`);
+    }
+    const rel = relative(ROOT, dir);
+    if (copied.has(rel)) return;
+    copied.add(rel);
+    // Its own nested node_modules are copied below, dependency by dependency, only where needed.
+    cpSync(dir, join(outDir, rel), { recursive: true, dereference: true, filter: (src) => !relative(dir, src).split('/').includes('node_modules') });
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
+    for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep, dir, false);
+    for (const dep of Object.keys(pkg.optionalDependencies ?? {})) visit(dep, dir, true);
+  };
+  for (const name of names) visit(name, ROOT, false);
+  return [...copied].map((p) => p.replace(/^node_modules\//, '')).sort();
+}
+
+/** Bundles one app into outDir: dist/main.js (+ map), schemas/, node_modules/, package.json. */
+export async function bundleApp(app: string, outDir: string): Promise<BundleResult> {
+  const [result] = await bundleApps([app], (a) => (a === app ? outDir : join(outDir, a)));
+  return result as BundleResult;
+}
+
+/**
+ * Bundles several apps in one esbuild run (the libraries are parsed once), each into its own directory:
+ * `outDirOf(app)`. Each output is complete by itself: nothing is shared between the apps' directories.
+ */
+export async function bundleApps(apps: readonly string[], outDirOf: (app: string) => string): Promise<BundleResult[]> {
+  const entries = new Map<string, string>();
+  for (const app of apps) {
+    const entry = join(ROOT, 'apps', app, 'src', 'main.ts');
+    if (!existsSync(entry)) throw new Error(`apps/${app}/src/main.ts does not exist`);
+    const outDir = outDirOf(app);
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(join(outDir, 'dist'), { recursive: true });
+    entries.set(app, entry);
+  }
+  const outputs = new Map(apps.map((app) => [join(outDirOf(app), 'dist', 'main.js'), app]));
+  const result = await build({
+    entryPoints: apps.map((app) => ({ in: entries.get(app) as string, out: join(outDirOf(app), 'dist', 'main') })),
+    outdir: '/',
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    tsconfig: join(ROOT, 'tsconfig.base.json'),
+    external: [...UNUSED_EXTERNALS, ...RUNTIME_PACKAGES],
+    sourcemap: 'linked',
+    sourcesContent: false,
+    keepNames: true,
+    metafile: true,
+    logLevel: 'error',
+    absWorkingDir: ROOT,
+  });
+  const inputsOf = new Map<string, string[]>();
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    const app = outputs.get(join(ROOT, output));
+    if (app !== undefined) inputsOf.set(app, workspaceInputs(Object.keys(meta.inputs)));
+  }
+  return apps.map((app) => {
+    const outDir = outDirOf(app);
+    cpSync(SCHEMAS_SOURCE, join(outDir, 'schemas'), { recursive: true });
+    const packages = copyPackages(RUNTIME_PACKAGES, outDir);
+    writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ name: `pgw-${app}`, private: true, type: 'commonjs', main: 'dist/main.js' }, null, 2)}\n`);
+    const inputs = inputsOf.get(app);
+    if (inputs === undefined) throw new Error(`esbuild wrote no bundle for ${app}`);
+    return { outDir, entry: relative(ROOT, entries.get(app) as string), inputs, packages };
+  });
+}
+
+function workspaceInputs(inputs: string[]): string[] {
+  return inputs.filter((p) => !p.includes('node_modules/')).sort();
+}
+
+async function main(): Promise<void> {
+  const [app, out] = process.argv.slice(2);
+  if (app === undefined || out === undefined) {
+    process.stderr.write('usage: bundle.ts <app> <out-dir>\n');
+    process.exit(2);
+  }
+  const result = await bundleApp(app, out);
+  process.stdout.write(`${app}: ${result.inputs.length} workspace files bundled; packages kept: ${result.packages.join(', ')}\n`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`bundle failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
