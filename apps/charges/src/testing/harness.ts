@@ -27,12 +27,15 @@ export class FakeVault {
   readonly tokens = new Map<string, TokenEntry>();
   lookups = 0;
   down = false;
+  /** While set, lookups wait for it: a test holds a request in flight. */
+  gate: Promise<void> | null = null;
 
   async build(): Promise<App> {
     const app = buildApp({ name: 'fake-vault', log: { level: 'silent' } });
     await app.register(principalPlugin, { secret: SECRET });
     app.get<{ Params: { id: string } }>('/internal/v1/tokens/:id', async (request, reply) => {
       this.lookups++;
+      if (this.gate !== null) await this.gate;
       if (this.down) return reply.code(500).send({ error: { code: 'internal_error' } });
       const p = request.principal;
       const token = this.tokens.get(request.params.id);
