@@ -1,0 +1,175 @@
+import { addDays } from '@pgw/domain';
+import { createPgliteKnex } from '@pgw/platform-db';
+import { waitFor } from '@pgw/testing';
+import { asOperator, buyer, cardCharge, get, merchant, outboxEvents, post, runJob, setProviderMode, startCharges, type Harness, type Merchant } from '../testing/harness';
+
+const knex = createPgliteKnex(null);
+let h: Harness;
+let m: Merchant;
+
+beforeAll(async () => {
+  h = await startCharges(knex);
+  m = await merchant(h);
+}, 60_000);
+
+afterAll(async () => {
+  await h.stop();
+  await knex.destroy();
+});
+
+const today = () => new Date().toISOString().slice(0, 10);
+const charge = async (id: string) => (await get(h, `/api/v1/charges/${id}`, m.key)).json();
+const pastDeadline = () => new Promise((r) => setTimeout(r, 250)); // ACQUIRER_TIMEOUT_MS is 200 in the harness
+
+describe('recovery of an intent whose outcome was not saved', () => {
+  it('a crash between the acquirer call and the outcome commit is recovered without a second authorization', async () => {
+    // Proves the intent/outcome split: the authorization happened, its save failed, and recovery finds it by reference.
+    // The "crash": a trigger makes the outcome's transaction fail after the acquirer has authorized.
+    await h.db.tx(async (trx) => {
+      await trx.raw(`create or replace function crash_on_outcome() returns trigger language plpgsql as $$
+        begin
+          if new.outcome_known and not old.outcome_known then raise exception 'simulated crash before the outcome commit'; end if;
+          return new;
+        end $$`);
+      await trx.raw('create trigger crash_on_outcome before update on charges for each row execute function crash_on_outcome()');
+    });
+    const key = { ...m.key, 'idempotency-key': 'crash-1' };
+    const body = cardCharge(m.token(), { metadata: { order: 'crash-1' } });
+    const crashed = await post(h, '/api/v1/charges', key, body);
+    await h.db.tx((trx) => trx.raw('drop trigger crash_on_outcome on charges'));
+    expect(crashed.statusCode).toBe(500);
+
+    const [intent] = await h.db.read((q) => q('charges').whereRaw(`metadata_json like '%crash-1%'`));
+    expect(intent).toMatchObject({ status: 'pending', outcome_known: false, announced: false });
+    expect(h.acquirer.authorizations.get(intent.id)?.status).toBe('captured'); // the acquirer did act
+    expect(await outboxEvents(h, intent.id)).toEqual([]); // and nothing was announced
+    // The key stays taken: a retry is told to wait rather than charging again.
+    expect((await post(h, '/api/v1/charges', key, body)).json().error.code).toBe('idempotency_key_in_use');
+
+    await pastDeadline();
+    expect((await runJob(h, 'refund-reconciliation')).processed).toBeGreaterThanOrEqual(1);
+
+    expect(await charge(intent.id)).toMatchObject({ status: 'paid', captured: true, acquirer_transaction_id: h.acquirer.authorizations.get(intent.id)!.transaction_id });
+    expect(h.acquirer.authorizeCalls.filter((r) => r === intent.id)).toHaveLength(1);
+    expect([...h.acquirer.authorizations.keys()].filter((r) => r === intent.id)).toHaveLength(1);
+    expect((await outboxEvents(h, intent.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
+    // The key now answers what the request would have: 201 and the paid charge.
+    const replay = await post(h, '/api/v1/charges', key, body);
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toMatchObject({ id: intent.id, status: 'paid' });
+    // A second run finds nothing left to do.
+    expect((await runJob(h, 'refund-reconciliation')).processed).toBe(0);
+  });
+
+  it('an intent that never reached the acquirer is sent again with the same reference, once', async () => {
+    // Proves the not-found branch: no authorization under the reference, so recovery authorizes it, once.
+    await setProviderMode(h, 'timeout');
+    const c = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))).json();
+    await setProviderMode(h, 'normal');
+    expect(c.status).toBe('pending');
+    h.acquirer.authorizations.delete(c.id); // the request was lost on the way: the acquirer has nothing
+    await pastDeadline();
+    await runJob(h, 'refund-reconciliation');
+    expect((await charge(c.id)).status).toBe('authorized');
+    expect([...h.acquirer.authorizations.keys()].filter((r) => r === c.id)).toHaveLength(1);
+    // A second run does not authorize again.
+    await runJob(h, 'refund-reconciliation');
+    expect(h.acquirer.authorizeCalls.filter((r) => r === c.id)).toHaveLength(2); // the lost one, and the resend
+  });
+
+  it('leaves an intent pending while the provider still cannot answer, and settles it on a later run', async () => {
+    // Proves recovery never fails a charge because the provider is down now.
+    await setProviderMode(h, 'timeout');
+    const c = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token()))).json();
+    await setProviderMode(h, 'unavailable');
+    await pastDeadline();
+    await runJob(h, 'refund-reconciliation');
+    expect((await charge(c.id)).status).toBe('pending');
+    await setProviderMode(h, 'normal');
+    await runJob(h, 'refund-reconciliation');
+    expect((await charge(c.id)).status).toBe('paid');
+  });
+
+  it('the background recovery resolves old intents on its own', async () => {
+    // Proves the periodic loop: with no job run, an intent older than the minimum age is settled.
+    const loop = await startCharges(knex, { schema: 'charges_loop', env: { CHARGES_RECOVERY_INTERVAL_MS: '100', CHARGES_RECOVERY_MIN_AGE_MS: '300' } });
+    try {
+      const lm = await merchant(loop);
+      await setProviderMode(loop, 'timeout');
+      const c = (await post(loop, '/api/v1/charges', lm.key, cardCharge(lm.token()))).json();
+      expect(c.status).toBe('pending');
+      await setProviderMode(loop, 'normal');
+      await waitFor(async () => ((await get(loop, `/api/v1/charges/${c.id}`, lm.key)).json().status === 'paid' ? true : undefined), 10_000, 'the loop to settle the charge');
+      expect(loop.acquirer.authorizeCalls.filter((r) => r === c.id)).toHaveLength(1);
+    } finally {
+      await loop.stop();
+    }
+  });
+});
+
+describe('job authorization-expiry', () => {
+  it('cancels an authorization not captured within 7 days, voids it at the acquirer, and writes charge-canceled', async () => {
+    // Proves contract §4's 7-day rule at its edge: 6 days later nothing happens, 7 days later it is canceled.
+    const c = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))).json();
+    expect((await runJob(h, 'authorization-expiry', addDays(today(), 6))).processed).toBe(0);
+    expect((await charge(c.id)).status).toBe('authorized');
+    const run = await runJob(h, 'authorization-expiry', addDays(today(), 7));
+    expect(run).toMatchObject({ job: 'authorization-expiry', as_of_date: addDays(today(), 7) });
+    expect(run.processed).toBeGreaterThanOrEqual(1); // this one, and any other authorization left by earlier tests
+    expect((await charge(c.id)).status).toBe('canceled');
+    expect(h.acquirer.authorizations.get(c.id)?.status).toBe('canceled');
+    expect((await outboxEvents(h, c.id)).map((e) => e.type).at(-1)).toBe('charges.charge-canceled.v1');
+    expect((await post(h, `/api/v1/charges/${c.id}/capture`, m.key)).json().error.code).toBe('charge_not_capturable');
+  });
+
+  it('marks paid, not canceled, an authorization the acquirer had captured after all', async () => {
+    // Proves a capture whose answer was lost is found by the expiry job instead of being voided.
+    const c = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))).json();
+    await setProviderMode(h, 'timeout');
+    expect((await post(h, `/api/v1/charges/${c.id}/capture`, m.key)).statusCode).toBe(502);
+    await setProviderMode(h, 'normal');
+    expect(h.acquirer.authorizations.get(c.id)?.status).toBe('captured');
+    await runJob(h, 'authorization-expiry', addDays(today(), 8));
+    expect(await charge(c.id)).toMatchObject({ status: 'paid', captured: true });
+  });
+});
+
+describe('job pix-expiry', () => {
+  it('cancels a pending Pix past its expiry at the PSP and writes charge-canceled; paying it then is refused', async () => {
+    // Proves contract §4: an expired Pix becomes canceled, and the PSP will not take its payment.
+    const c = (await post(h, '/api/v1/charges', m.key, { amount: 500, payment_method: 'PIX', pix: { expires_in: 60 }, buyer: buyer() })).json();
+    expect((await runJob(h, 'pix-expiry')).processed).toBe(0); // not expired yet
+    const run = await runJob(h, 'pix-expiry', addDays(today(), 1));
+    expect(run.processed).toBe(1);
+    expect((await charge(c.id)).status).toBe('canceled');
+    expect(h.acquirer.pix.get(c.id)?.status).toBe('expired');
+    expect((await outboxEvents(h, c.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-canceled.v1']);
+    const pay = await post(h, `/admin/v1/simulations/charges/${c.id}/pay`, asOperator());
+    expect(pay.statusCode).toBe(422);
+  });
+
+  it('a Pix paid before the job ran is paid, not canceled', async () => {
+    // Proves the job does not cancel what the PSP reports paid.
+    const c = (await post(h, '/api/v1/charges', m.key, { amount: 500, payment_method: 'PIX', pix: { expires_in: 60 }, buyer: buyer() })).json();
+    const pix = h.acquirer.pix.get(c.id)!;
+    Object.assign(pix, { status: 'paid', paid_at: new Date().toISOString() }); // paid at the PSP, confirmation not seen
+    await runJob(h, 'pix-expiry', addDays(today(), 1));
+    expect((await charge(c.id)).status).toBe('paid');
+  });
+});
+
+describe('job routes', () => {
+  it('are for the operator only, validate as_of_date, and answer {job, as_of_date, processed}', async () => {
+    // Proves the operator-only door and the body rules of contract §5's jobs.
+    expect((await post(h, '/admin/v1/jobs/pix-expiry', m.key)).statusCode).toBe(401);
+    const bad = await post(h, '/admin/v1/jobs/pix-expiry', asOperator(), { as_of_date: '2026-13-01' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error).toMatchObject({ code: 'parameter_invalid', param: 'as_of_date' });
+    const unknown = await post(h, '/admin/v1/jobs/pix-expiry', asOperator(), { when: 'now' });
+    expect(unknown.json().error).toMatchObject({ code: 'parameter_unknown', param: 'when' });
+    const ok = await post(h, '/admin/v1/jobs/refund-reconciliation', asOperator());
+    expect(ok.json()).toEqual({ job: 'refund-reconciliation', as_of_date: today(), processed: 0, request_id: expect.any(String) });
+    expect((await post(h, '/admin/v1/jobs/receivables-release', asOperator())).statusCode).toBe(404);
+  });
+});
