@@ -13,6 +13,8 @@ export interface ForwardIdentity {
   principal: Principal;
   principalSecret: string;
   requestId: string;
+  /** The client's address as the gateway saw it: appended to x-forwarded-for (charges stores it as buyer.ip). */
+  clientIp?: string;
 }
 
 /** Request headers for the service. `framing` also drops what the transport recomputes (host, length). */
@@ -24,6 +26,10 @@ export function forwardRequestHeaders(headers: IncomingHttpHeaders, identity: Fo
     out[name] = value;
   }
   if (!options.hasBody) delete out['content-type'];
+  if (identity.clientIp !== undefined && identity.clientIp !== '') {
+    const prior = out['x-forwarded-for'];
+    out['x-forwarded-for'] = prior === undefined ? identity.clientIp : `${Array.isArray(prior) ? prior.join(', ') : prior}, ${identity.clientIp}`;
+  }
   out[PRINCIPAL_HEADER] = signPrincipal(identity.principal, identity.principalSecret);
   out['x-request-id'] = identity.requestId;
   return out;

@@ -61,7 +61,7 @@ function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[
         const target = apps.get(route.service);
         if (target === undefined) throw notFound('route');
         const body = forwardedBody(request);
-        const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id };
+        const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id, clientIp: request.ip };
         const response = await withDeadline(
           target.inject({
             method: route.method,
@@ -128,7 +128,7 @@ async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRo
       },
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => {
-          const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id };
+          const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id, clientIp: request.ip };
           return forwardRequestHeaders(headers, identity, { framing: false, hasBody: forwardedBody(request) !== null });
         },
         rewriteHeaders: (headers, request) => ({ ...headers, 'x-request-id': request?.id }),
