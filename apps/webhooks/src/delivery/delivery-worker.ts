@@ -1,0 +1,136 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '@pgw/platform-db';
+import type { Clock } from '@pgw/platform-service';
+import { signWebhook } from '@pgw/webhook-signature';
+import type { WebhooksConfig } from '../config';
+import { claimDueDeliveries, recordAttempt, releaseClaims, type ClaimedDelivery } from '../data/deliveries.repository';
+import { afterAttempt } from '../domain/backoff';
+import { isSuccess, postWebhook } from './post-webhook';
+
+// Extra time a claimed delivery stays leased beyond the attempt's timeout, for recording the outcome.
+// A replica that dies mid-attempt holds its deliveries this long at most; then another takes them.
+const LEASE_MARGIN_MS = 30_000;
+
+export interface DeliveryWorkerOptions {
+  db: Db;
+  clock: Clock;
+  config: WebhooksConfig;
+  log: FastifyBaseLogger;
+  random?: () => number;
+}
+
+/**
+ * Sends due deliveries: claims at most `concurrencyMax` at a time (leased rows, so replicas share the
+ * work), POSTs each signed, logs the attempt and schedules the next one. All its state is in the
+ * deliveries table: it keeps nothing a restart or another replica would need. It polls, and is woken at
+ * once when this process writes new deliveries, finishes an attempt or redelivers.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly stopController = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private tick: Promise<void> | null = null;
+  private rerun = false;
+  private stopped = true;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Looks for due deliveries now rather than at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.tick !== null) {
+      this.rerun = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.tick = this.claimAndSend().finally(() => {
+      this.tick = null;
+      if (this.stopped) return;
+      if (this.rerun) {
+        this.rerun = false;
+        this.wake();
+        return;
+      }
+      this.timer = setTimeout(() => this.wake(), this.options.config.pollIntervalMs);
+      this.timer.unref();
+    });
+  }
+
+  /** Stops claiming, aborts the attempts in flight (each is logged and retried later) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.stopController.abort();
+    await this.tick;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async claimAndSend(): Promise<void> {
+    const { db, clock, config, log } = this.options;
+    const free = config.concurrencyMax - this.inFlight.size;
+    if (free <= 0) return;
+    let claimed: ClaimedDelivery[];
+    try {
+      const now = clock.now();
+      claimed = await claimDueDeliveries(db, now, free, new Date(now.getTime() + config.attemptTimeoutMs + LEASE_MARGIN_MS));
+    } catch (err) {
+      log.error({ err }, 'webhook deliveries could not be claimed; next poll tries again');
+      return;
+    }
+    if (this.stopped) {
+      // Claimed while stopping: hand them back untried rather than log attempts that never happened.
+      await releaseClaims(db, claimed.map((c) => c.id), clock.now()).catch((err: unknown) => log.error({ err }, 'claims not released; their lease expires'));
+      return;
+    }
+    for (const delivery of claimed) {
+      const attempt: Promise<void> = this.attempt(delivery)
+        .catch((err: unknown) => log.error({ err, deliveryId: delivery.id }, 'webhook attempt not recorded; retried when its lease expires'))
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          this.wake();
+        });
+      this.inFlight.add(attempt);
+    }
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { db, clock, config } = this.options;
+    const startedAt = clock.now();
+    // Signed at each attempt: receivers refuse a t older than 5 minutes, and retries go on for a day.
+    const signature = signWebhook(delivery.secrets, delivery.body, Math.floor(startedAt.getTime() / 1000));
+    const outcome = await postWebhook({ url: delivery.url, body: delivery.body, signature, timeoutMs: config.attemptTimeoutMs, stopSignal: this.stopController.signal });
+    const now = clock.now();
+    const succeeded = isSuccess(outcome.statusCode);
+    const next = afterAttempt(
+      { succeeded, now, giveUpAt: delivery.giveUpAt, failedInARow: delivery.roundAttempts },
+      { baseMs: config.retryBaseMs, capMs: config.retryCapMs },
+      this.options.random,
+    );
+    const error = outcome.error ?? (succeeded ? null : `http status ${outcome.statusCode}`);
+    await db.tx((trx) =>
+      recordAttempt(
+        trx,
+        {
+          deliveryId: delivery.id,
+          number: delivery.attemptNumber,
+          startedAt,
+          latencyMs: outcome.latencyMs,
+          statusCode: outcome.statusCode,
+          responseExcerpt: outcome.responseExcerpt,
+          error,
+          succeeded,
+          next,
+        },
+        now,
+      ),
+    );
+    if (next.status === 'failed') this.options.log.warn({ deliveryId: delivery.id, attempts: delivery.attemptNumber }, 'webhook delivery failed for good after its retry window');
+  }
+}
