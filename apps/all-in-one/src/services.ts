@@ -1,4 +1,5 @@
 import { acquirerSimService } from '@pgw/acquirer-sim';
+import { chargesService } from '@pgw/charges';
 import { ledgerService } from '@pgw/ledger';
 import type { ServiceDefinition } from '@pgw/platform-service';
 import { receivablesService } from '@pgw/receivables';
@@ -12,6 +13,7 @@ import { webhooksService } from '@pgw/webhooks';
 export const SERVICES: ServiceDefinition[] = [
   acquirerSimService,
   vaultService,
+  chargesService,
   receivablesService,
   ledgerService,
   webhooksService,
