@@ -92,7 +92,11 @@ export interface Harness {
  * sharing a knex never meet. The background recovery is off; specs run the jobs themselves.
  */
 export async function startCharges(knex: Knex, options: { schema?: string; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<Harness> {
-  const db = sharedDb(knex, options.schema ?? 'charges');
+  return startChargesOn(sharedDb(knex, options.schema ?? 'charges'), options);
+}
+
+/** Charges on a given database: the shared PGlite of the unit specs, or a PostgreSQL pool (integration). */
+export async function startChargesOn(db: Db, options: { env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<Harness> {
   const bus = new InProcessBus();
   const acquirer = new FakeAcquirer();
   const vault = new FakeVault();
