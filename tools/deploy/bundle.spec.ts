@@ -58,6 +58,12 @@ describe('each app bundles into its own runnable directory (the Dockerfile build
     expect(existsSync(join(out, 'dist', 'main.js'))).toBe(true);
   });
 
+  it("the vault's rewrap command (src/rewrap.main.ts) is bundled beside its main, to run in a vault pod", () => {
+    expect(existsSync(join(results.get('vault')!.outDir, 'dist', 'rewrap.main.js'))).toBe(true);
+    const run = spawnSync(process.execPath, ['dist/rewrap.main.js'], { cwd: results.get('vault')!.outDir, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8', timeout: 20_000 });
+    expect(run.stderr).toMatch(/VAULT_KEK is required/);
+  });
+
   it.each(APPS_WITH_MAIN)('%s: loads in plain Node from its directory alone and stops on missing configuration with a clear message', (app) => {
     const out = results.get(app)!.outDir;
     const run = spawnSync(process.execPath, ['--enable-source-maps', 'dist/main.js'], { cwd: out, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8', timeout: 20_000 });

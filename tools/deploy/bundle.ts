@@ -3,7 +3,7 @@
 // only the packages that must stay packages. The Dockerfile's build stage runs it:
 //   node node_modules/tsx/dist/cli.mjs tools/deploy/bundle.ts <app> <out-dir>
 // It imports nothing of the workspace (the image build copies this file alone).
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
@@ -108,9 +108,20 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
     mkdirSync(join(outDir, 'dist'), { recursive: true });
     entries.set(app, entry);
   }
-  const outputs = new Map(apps.map((app) => [join(outDirOf(app), 'dist', 'main.js'), app]));
+  // Besides main.ts, an app's one-off commands (`src/<name>.main.ts`, e.g. the vault's rewrap after a KEK
+  // rotation) are bundled as dist/<name>.main.js, so they run in the app's own pod with its environment.
+  const outputs = new Map<string, string>();
+  const entryPoints: Array<{ in: string; out: string }> = [];
+  for (const app of apps) {
+    const src = join(ROOT, 'apps', app, 'src');
+    for (const file of ['main.ts', ...readdirSync(src).filter((f) => f.endsWith('.main.ts')).sort()]) {
+      const out = join(outDirOf(app), 'dist', file.replace(/\.ts$/, ''));
+      entryPoints.push({ in: join(src, file), out });
+      outputs.set(`${out}.js`, app);
+    }
+  }
   const result = await build({
-    entryPoints: apps.map((app) => ({ in: entries.get(app) as string, out: join(outDirOf(app), 'dist', 'main') })),
+    entryPoints,
     outdir: '/',
     bundle: true,
     platform: 'node',
@@ -128,7 +139,7 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
   const inputsOf = new Map<string, string[]>();
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     const app = outputs.get(join(ROOT, output));
-    if (app !== undefined) inputsOf.set(app, workspaceInputs(Object.keys(meta.inputs)));
+    if (app !== undefined) inputsOf.set(app, workspaceInputs([...(inputsOf.get(app) ?? []), ...Object.keys(meta.inputs)]));
   }
   return apps.map((app) => {
     const outDir = outDirOf(app);
@@ -142,7 +153,7 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
 }
 
 function workspaceInputs(inputs: string[]): string[] {
-  return inputs.filter((p) => !p.includes('node_modules/')).sort();
+  return [...new Set(inputs.filter((p) => !p.includes('node_modules/')))].sort();
 }
 
 async function main(): Promise<void> {
