@@ -107,8 +107,8 @@ export async function saveReceivable(trx: Tx, r: Receivable): Promise<void> {
 }
 
 /** The receivables of a charge, locked: refunds and chargebacks change them. */
-export async function chargeReceivables(trx: Tx, chargeId: string): Promise<Receivable[]> {
-  const rows = (await trx('receivables').where({ charge_id: chargeId }).orderBy('seq').forUpdate()) as Row[];
+export async function chargeReceivables(trx: Tx, charge: { tenantId: string; livemode: boolean; chargeId: string }): Promise<Receivable[]> {
+  const rows = (await trx('receivables').where({ tenant_id: charge.tenantId, livemode: charge.livemode, charge_id: charge.chargeId }).orderBy('seq').forUpdate()) as Row[];
   return rows.map(toReceivable);
 }
 
@@ -130,8 +130,8 @@ export async function freeAvailableReceivables(trx: Tx, tenantId: string, livemo
   return rows.map(toReceivable);
 }
 
-export async function settlementReceivables(trx: Tx, settlementId: string): Promise<Receivable[]> {
-  const rows = (await trx('receivables').where({ settlement_id: settlementId }).orderBy('seq').forUpdate()) as Row[];
+export async function settlementReceivables(trx: Tx, settlement: { tenantId: string; livemode: boolean; id: string }): Promise<Receivable[]> {
+  const rows = (await trx('receivables').where({ tenant_id: settlement.tenantId, livemode: settlement.livemode, settlement_id: settlement.id }).orderBy('seq').forUpdate()) as Row[];
   return rows.map(toReceivable);
 }
 

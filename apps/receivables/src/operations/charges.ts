@@ -52,6 +52,11 @@ export async function recordPaidCharge(work: Work, env: Environment, snapshot: C
 }
 
 export async function recordAdjustment(work: Work, env: Environment, chargeId: string, kind: AdjustmentKind, sourceId: string, amountCents: number, occurredAtMs: number): Promise<void> {
+  const charge = await lockCharge(work.trx, chargeId);
+  // Charge ids are unique across tenants: an event that places a known charge elsewhere is a producer bug.
+  if (charge !== undefined && (charge.tenantId !== env.tenantId || charge.livemode !== env.livemode)) {
+    throw new Error(`event for charge ${chargeId} names another tenant or environment than the charge`);
+  }
   const adjustmentId = kind === 'refund' ? `refund:${sourceId}` : `chargeback:${sourceId}:${kind.slice('chargeback_'.length)}`;
   await insertAdjustmentIfNew(work.trx, { adjustmentId, chargeId, kind, sourceId, amountCents, tenantId: env.tenantId, livemode: env.livemode, occurredAt: new Date(occurredAtMs) });
 }
@@ -163,7 +168,7 @@ function bySeller(receivables: Receivable[]): Map<string, Receivable[]> {
  * still theirs, and from each recipient's receivables latest installment first (domain/take.ts).
  */
 async function take(work: Work, charge: Charge, adjustment: Adjustment, mode: 'refund' | 'chargeback'): Promise<void> {
-  const receivables = await chargeReceivables(work.trx, charge.chargeId);
+  const receivables = await chargeReceivables(work.trx, charge);
   const groups = [...bySeller(receivables)];
   const parts = allocateProportionally(
     adjustment.amountCents,
@@ -217,7 +222,7 @@ async function giveBack(work: Work, charge: Charge, won: Adjustment): Promise<vo
   const openedId = `chargeback:${won.sourceId}:opened`;
   if (!(await isApplied(work.trx, openedId))) return; // nothing was debited (or it crossed with this event)
   const opened = await debitsOf(work.trx, openedId);
-  const byId = new Map((await chargeReceivables(work.trx, charge.chargeId)).map((r) => [r.id, r]));
+  const byId = new Map((await chargeReceivables(work.trx, charge)).map((r) => [r.id, r]));
   const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'chargeback.won', { chargeId: charge.chargeId });
   await op.lock(opened.map((d) => d.sellerId));
   const debits: Parameters<typeof insertDebits>[1] = [];

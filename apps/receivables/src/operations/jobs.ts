@@ -156,7 +156,7 @@ async function complete(work: Work, settlement: Settlement, outcome: BankOutcome
   const paid = outcome === 'paid';
   const op = new MoneyOperation(work, settlement.tenantId, settlement.livemode, paid ? 'payout.paid' : 'payout.failed', { settlementId: settlement.id });
   await op.lock([settlement.sellerId]);
-  const receivables = await settlementReceivables(work.trx, settlement.id);
+  const receivables = await settlementReceivables(work.trx, settlement);
   for (const r of receivables) {
     const next = paid ? changed(r, work.now, { status: 'paid' }) : changed(r, work.now, { settlementId: null });
     await saveReceivable(work.trx, next);

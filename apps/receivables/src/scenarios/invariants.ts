@@ -1,6 +1,16 @@
 // The invariants every money scenario ends on, checked from the raw rows of both services and from the
 // public balance, never from the counters they are meant to verify.
-import type { Money } from './harness';
+import type { Db } from '@pgw/platform-db';
+
+/** What the checker reads: both services' databases, and the public balance as the seller sees it. */
+export interface MoneyView {
+  tenantId: string;
+  receivablesDb: Db;
+  ledgerDb: Db;
+  /** Resolves once everything published has been applied by both services. */
+  settle(): Promise<void>;
+  balance(sellerId: string): Promise<{ pending_cents: number; available_cents: number; reserved_cents: number; requestable_cents: number }>;
+}
 
 type Row = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
@@ -11,7 +21,7 @@ export interface ChargeExpectation {
 }
 
 /** Throws, listing every broken invariant, when the two services disagree on any cent. */
-export async function checkInvariants(money: Money, charges: Map<string, ChargeExpectation> = new Map()): Promise<void> {
+export async function checkInvariants(money: MoneyView, charges: Map<string, ChargeExpectation> = new Map()): Promise<void> {
   await money.settle();
   const broken: string[] = [];
   const tenant = money.tenantId;

@@ -2,7 +2,7 @@
 // each other, and a consumer may see a charge's refund or chargeback resolution before the event it
 // follows. After every scenario the shared invariant checker runs (invariants.ts).
 import { createPgliteKnex } from '@pgw/platform-db';
-import { Money } from './harness';
+import { Money } from './money.scenarios';
 import { checkInvariants, type ChargeExpectation } from './invariants';
 
 // The embedded database boots in seconds on a busy machine: one per file, and room for it.

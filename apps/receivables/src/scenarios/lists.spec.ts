@@ -2,7 +2,7 @@
 // job routes. After every scenario the shared invariant checker runs (invariants.ts).
 import { createPgliteKnex } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER } from '@pgw/platform-http';
-import { Money } from './harness';
+import { Money } from './money.scenarios';
 import { checkInvariants, type ChargeExpectation } from './invariants';
 
 // The embedded database boots in seconds on a busy machine: one per file, and room for it.

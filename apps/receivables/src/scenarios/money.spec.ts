@@ -5,7 +5,7 @@
 import { addDays } from '@pgw/domain';
 import { createPgliteKnex } from '@pgw/platform-db';
 import type { Bank } from '../operations/bank';
-import { Money } from './harness';
+import { Money } from './money.scenarios';
 import { checkInvariants, type ChargeExpectation } from './invariants';
 
 // The embedded database boots in seconds on a busy machine: one per file, and room for it.

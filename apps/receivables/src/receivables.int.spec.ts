@@ -1,0 +1,137 @@
+// charge-paid → receivables → ledger on the real PostgreSQL (a schema per service) and the real Kafka
+// broker (KafkaBus): the schedule, the release job and the balance, checked by the shared invariants.
+import { encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
+import { newId } from '@pgw/domain';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a test composition of receivables with the ledger, as the all-in-one composes them
+import { ledgerService } from '@pgw/ledger';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, KafkaBus, type Bus, type BusMessage, type SubscribeOptions } from '@pgw/platform-bus';
+import { createPgDb, type Db } from '@pgw/platform-db';
+import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
+import { HttpPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
+import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
+import { checkInvariants } from './scenarios/invariants';
+import { receivablesService } from './service';
+
+/**
+ * Topics and consumer groups of this run only: the broker is shared with other suites, whose events on
+ * the real topic names (and committed offsets) must not reach these services.
+ */
+class IsolatedBus implements Bus {
+  constructor(
+    private readonly inner: Bus,
+    private readonly prefix: string,
+  ) {}
+  publish(messages: BusMessage[]): Promise<void> {
+    return this.inner.publish(messages.map((m) => ({ ...m, topic: `${this.prefix}.${m.topic}` })));
+  }
+  subscribe(options: SubscribeOptions) {
+    return this.inner.subscribe({
+      groupId: `${this.prefix}.${options.groupId}`,
+      topics: options.topics.map((t) => `${this.prefix}.${t}`),
+      handle: (batch) => options.handle(batch.map((m) => ({ ...m, topic: m.topic.slice(this.prefix.length + 1) }))),
+    });
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+const SECRET = 'integration-principal-secret-0123456789';
+const env = integrationEnv();
+const prefix = uniqueName('it');
+const tenantId = newId('ten_');
+const clock = new ManualClock(new Date('2026-03-02T18:00:00Z'));
+const kafka = (clientId: string) => new IsolatedBus(new KafkaBus({ brokers: env.kafkaBrokers, clientId: `${prefix}-${clientId}`, partitions: 3 }), prefix);
+const buses = { receivables: kafka('receivables'), ledger: kafka('ledger'), producer: kafka('producer') };
+let receivablesDb: Db;
+let ledgerDb: Db;
+let receivables: RunningService;
+let ledger: RunningService;
+
+async function publish<K extends EventType>(type: K, key: string, event: EventMap[K]): Promise<void> {
+  await buses.producer.publish([{ topic: EVENT_TOPICS[type], key, value: encodeEvent(type, event), headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type } }]);
+}
+
+const principal = (sellerId: string | null) =>
+  signPrincipal({ kind: 'api_key', tenantId, sellerId, keyId: 'key_x', permissions: ['receivables:read', 'balance:read'], livemode: false, requestId: 'req_it', expiresAtMs: Date.now() + 60_000 }, SECRET);
+
+async function balance(sellerId: string) {
+  const res = await ledger.app.inject({ url: '/api/v1/balance', headers: { [PRINCIPAL_HEADER]: principal(sellerId) } });
+  return res.json();
+}
+
+const view = {
+  tenantId,
+  get receivablesDb() {
+    return receivablesDb;
+  },
+  get ledgerDb() {
+    return ledgerDb;
+  },
+  balance,
+  // Everything announced is published, and every balance movement is booked by the ledger.
+  settle: async () => {
+    await waitFor(async () => {
+      const unsent = await receivablesDb.read((q) => q('outbox').whereNull('sent_at').count<{ count: string }[]>('* as count'));
+      const moved = await receivablesDb.read((q) => q('outbox').where({ event_type: 'receivables.balance-moved.v1' }).count<{ count: string }[]>('* as count'));
+      const booked = await ledgerDb.read((q) => q('journal_entries').where({ tenant_id: tenantId }).count<{ count: string }[]>('* as count'));
+      return Number(unsent[0]?.count) === 0 && Number(moved[0]?.count) === Number(booked[0]?.count) ? true : undefined;
+    }, 30_000, 'receivables and ledger to catch up');
+  },
+};
+
+beforeAll(async () => {
+  receivablesDb = createPgDb({ url: env.databaseUrl, schema: uniqueName('receivables') });
+  ledgerDb = createPgDb({ url: env.databaseUrl, schema: uniqueName('ledger') });
+  const context = { clock, principalSecret: SECRET, peers: new HttpPeers({}), env: {}, log: { level: 'silent' } };
+  ledger = await startService(ledgerService, { ...context, db: ledgerDb, bus: buses.ledger });
+  receivables = await startService(receivablesService, { ...context, db: receivablesDb, bus: buses.receivables });
+});
+
+afterAll(async () => {
+  await receivables?.stop();
+  await ledger?.stop();
+  for (const bus of Object.values(buses)) await bus.close();
+  for (const db of [receivablesDb, ledgerDb]) {
+    await db?.knex.raw(`drop schema if exists "${db.schema}" cascade`);
+    await db?.close();
+  }
+});
+
+it('schedules a paid 3x charge from Kafka, books it in the ledger, and releases it, on PostgreSQL and Kafka', async () => {
+  const seller = 'seller_it';
+  await publish('gateway.seller-changed.v1', tenantId, {
+    envelope: newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId, livemode: null }),
+    seller_id: seller,
+    tenant_id: tenantId,
+    name: 'Loja',
+    kyc_status: 'approved',
+    anticipation_limit_cents: 0,
+    fee_bps_per_month: 199,
+    settlement_delay_days: 30,
+    mdr_bps: { credit_card: 299 },
+    pricing_plan_id: null,
+    version: 1,
+  });
+  const paidAt = Date.parse('2026-03-02T15:00:00Z');
+  const chargeId = newId('ch_');
+  const charge = { charge_id: chargeId, seller_id: seller, status: 'paid', amount_cents: 10_000, currency: 'BRL', payment_method: 'credit_card', capture_method: 'automatic', installments: 3, captured: true, paid_at: paidAt, refunded_cents: 0, chargeback_cents: 0, split: [], created_at: paidAt, updated_at: paidAt };
+  const paid = { envelope: newEnvelope('charges.charge-paid.v1', { producer: 'charges', tenantId, livemode: false }), charge, resource_json: '{}' };
+  // Delivered twice, as a relay that crashed after publishing would: booked once.
+  await publish('charges.charge-paid.v1', chargeId, paid);
+  await publish('charges.charge-paid.v1', chargeId, paid);
+
+  const pending = await waitFor(async () => {
+    const b = await balance(seller);
+    return b.pending_cents === 9_700 ? b : undefined;
+  }, 30_000, 'the ledger to show the sale pending');
+  expect(pending).toMatchObject({ object: 'balance', available_cents: 0, reserved_cents: 0, requestable_cents: 0 });
+  const list = await receivables.app.inject({ url: '/api/v1/receivables', headers: { [PRINCIPAL_HEADER]: principal(null) } });
+  expect(list.json().data.map((r: { gross_amount_cents: number; due_date: string }) => [r.gross_amount_cents, r.due_date])).toEqual([[3334, '2026-04-01'], [3333, '2026-05-01'], [3333, '2026-05-31']].reverse());
+
+  const operator = signPrincipal({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 }, SECRET);
+  const job = await receivables.app.inject({ method: 'POST', url: '/admin/v1/jobs/receivables-release', headers: { [PRINCIPAL_HEADER]: operator }, payload: { as_of_date: '2026-04-01' } });
+  expect(job.json()).toMatchObject({ job: 'receivables-release', processed: 1 });
+  await waitFor(async () => ((await balance(seller)).available_cents === 3_234 ? true : undefined), 30_000, 'the release to reach the ledger');
+  await checkInvariants(view, new Map([[chargeId, { grossCents: 10_000 }]]));
+});
