@@ -25,10 +25,6 @@ export async function insertRefund(trx: Tx, row: RefundRow): Promise<void> {
   await trx('refunds').insert(row);
 }
 
-export async function findRefund(q: Q, id: string): Promise<RefundRow | undefined> {
-  return q('refunds').where({ id }).first<RefundRow | undefined>();
-}
-
 export async function lockRefund(trx: Tx, id: string): Promise<RefundRow | undefined> {
   return trx('refunds').where({ id }).forUpdate().first<RefundRow | undefined>();
 }

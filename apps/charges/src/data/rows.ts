@@ -11,7 +11,6 @@ export const cents = (value: Cents): number => {
 };
 
 export const date = (value: Timestamp): Date => (value instanceof Date ? value : new Date(value));
-export const dateOrNull = (value: Timestamp | null): Date | null => (value === null ? null : date(value));
 export const iso = (value: Timestamp): string => date(value).toISOString();
 export const isoOrNull = (value: Timestamp | null): string | null => (value === null ? null : iso(value));
 export const msOrNull = (value: Timestamp | null): number | null => (value === null ? null : date(value).getTime());

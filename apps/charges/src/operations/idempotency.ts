@@ -152,6 +152,8 @@ export async function idempotent(
   deps: IdempotencyDeps,
   scope: { tenantId: string; livemode: boolean },
   work: (session: IdempotencySession) => Promise<Outcome>,
+  /** What identifies the request, when not the whole body (POST /charges leaves the security code out). */
+  hashed: unknown = request.body,
 ): Promise<FastifyReply> {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (header === undefined) {
@@ -163,7 +165,7 @@ export async function idempotent(
     throw new ApiError('parameter_invalid', `Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_CHARS_MAX} characters`, 'Idempotency-Key');
   }
   const id: KeyId = { tenant_id: scope.tenantId, livemode: scope.livemode, method: request.method, path: request.url.split('?')[0] ?? request.url, key };
-  const started = await deps.db.tx((trx) => begin(trx, id, requestHash(request.body), deps.clock.now()));
+  const started = await deps.db.tx((trx) => begin(trx, id, requestHash(hashed), deps.clock.now()));
   switch (started.kind) {
     case 'replay':
       return reply.code(started.status).header(REPLAYED_HEADER, 'true').send(started.body);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { cnpjCheckDigits, cpfCheckDigits, generateCnpj, generateCpf, newId, verifyBrCode, isValidBarcode, isValidDigitableLine, barcodeFromDigitableLine, dueDateFactor, addDays, readBarcode } from '@pgw/domain';
 import { createPgliteKnex } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER } from '@pgw/platform-http';
+import { requestHash } from '../operations/idempotency';
 import { apiKey, buyer, cardCharge, get, merchant, outboxEvents, post, publishSeller, startCharges, type Harness, type Merchant } from '../testing/harness';
 
 const knex = createPgliteKnex(null);
@@ -236,10 +237,16 @@ describe('POST /api/v1/charges: every field rule accepted, normalized as the con
     expect((created!.event as { charge: { seller_id: string } }).charge.seller_id).toBe(m.sellerId);
   });
 
-  it('forwards the security code to the acquirer and keeps it nowhere', async () => {
-    // Proves the CVV reaches the authorization and no table or event holds it.
-    const res = await create(cardCharge(token, { security_code: '7391' }));
+  it('forwards the security code to the acquirer and keeps it nowhere, not even hashed under the key', async () => {
+    // Proves the CVV reaches the authorization and no table, event or idempotency hash holds it.
+    const body = cardCharge(token, { security_code: '7391' });
+    const res = await create(body, { ...m.key, 'idempotency-key': 'cvv-1' });
     expect(res.statusCode).toBe(201);
+    expect(h.acquirer.securityCodes.get(res.json().id)).toBe('7391');
+    const { security_code: _cvv, ...withoutCvv } = body;
+    const [stored] = await h.db.read((q) => q('idempotency_keys').where({ key: 'cvv-1' }));
+    expect(stored.request_hash).toBe(requestHash(withoutCvv));
+    expect(stored.request_hash).not.toBe(requestHash(body));
     const dump = JSON.stringify(await h.db.read((q) => q('charges').select('*'))) + JSON.stringify(await h.db.read((q) => q('idempotency_keys').select('*')));
     const events = await h.db.read((q) => q('outbox').select('payload'));
     expect(dump).not.toContain('7391');

@@ -98,8 +98,9 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
       });
       if (!read.ok) throw new ApiError(read.rejection.code, read.rejection.message, read.rejection.param);
       const input = read.charge;
-      // The security code lives in this request's memory only: sent to the acquirer, never stored or logged.
-      const securityCode = request.body.security_code;
+      // The security code lives in this request's memory only: sent to the acquirer, never stored or
+      // logged, and not even hashed under the Idempotency-Key (a hash of 3 digits is the 3 digits).
+      const { security_code: securityCode, ...identifying } = request.body;
 
       return idempotent(request, reply, deps, principal, async (session) => {
         const owner = await resolveOwner(deps, request, input, principal.sellerId);
@@ -157,7 +158,7 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
         const charge = await deps.db.tx((trx) => settleIntent(deps, trx, intent.id, outcome, { db: deps.db, requestId: request.id }, session));
         request.log.info({ charge_id: charge.id, status: charge.status, payment_method: charge.payment_method }, 'charge created');
         return createdOutcome(charge);
-      });
+      }, identifying);
     },
   );
 }

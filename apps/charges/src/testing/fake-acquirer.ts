@@ -55,6 +55,8 @@ export class FakeAcquirer {
   readonly calls: string[] = [];
   /** Every authorize request's reference, in order (replays included). */
   readonly authorizeCalls: string[] = [];
+  /** The security code each authorize request carried (the acquirer's side of "forwarded at sale time"). */
+  readonly securityCodes = new Map<string, string | null>();
   private readonly held = new Set<() => void>();
 
   addCard(pan: string): string {
@@ -116,6 +118,7 @@ export class FakeAcquirer {
     app.post<{ Body: AuthorizeRequestBody }>(SIM_PATHS.authorizations, { schema: { body: AuthorizeRequest } }, async (request, reply) => {
       const body = request.body;
       this.authorizeCalls.push(body.reference);
+      this.securityCodes.set(body.reference, body.security_code ?? null);
       const existing = this.authorizations.get(body.reference);
       if (existing !== undefined) {
         const same = existing.card_ref === body.card_ref && existing.amount_cents === body.amount_cents && existing.installments === body.installments && existing.capture === body.capture;
