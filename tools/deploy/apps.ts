@@ -55,7 +55,7 @@ export const GATEWAY_UPSTREAMS: Readonly<Record<string, AppName>> = {
 export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
   gateway: {
     name: 'gateway',
-    healthPath: '/api/v1/health',
+    healthPath: '/health',
     peers: GATEWAY_UPSTREAMS,
     secrets: [{ variable: 'ADMIN_TOKEN', secret: ADMIN_SECRET_NAME, key: 'ADMIN_TOKEN' }],
     settings: { RATE_LIMIT_PER_SECOND: '100', UPSTREAM_TIMEOUT_MS: '30000' },

@@ -42,7 +42,7 @@ describe('each app bundles into its own runnable directory (the Dockerfile build
     expect(inputs.filter((p) => /\.spec\.ts$/.test(p))).toEqual([]);
   });
 
-  it.each(APPS_WITH_MAIN)('%s: keeps only pg and kafkajs (and their dependencies) as packages, all production dependencies of the lock file', (app) => {
+  it.each(APPS_WITH_MAIN)('%s: keeps only the runtime packages (pg, kafkajs, OpenTelemetry) and their dependencies, all production dependencies of the lock file', (app) => {
     const packages = results.get(app)!.packages;
     for (const name of RUNTIME_PACKAGES) expect(packages).toContain(name);
     expect(packages.filter((p) => /pglite|sqlite|mysql|oracledb|tedious|esbuild|typescript|jest/.test(p))).toEqual([]);

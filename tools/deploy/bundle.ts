@@ -33,7 +33,22 @@ export const UNUSED_EXTERNALS = [
  * Kept as real packages in node_modules: OpenTelemetry instruments them by patching `require('pg')` and
  * `require('kafkajs')` (require-in-the-middle); inlined in the bundle they would run untraced.
  */
-export const RUNTIME_PACKAGES = ['pg', 'kafkajs'];
+// pg and kafkajs stay packages so that OpenTelemetry can patch require() for them; the OpenTelemetry SDK
+// itself does not survive bundling (its ESM build calls createRequire(import.meta.url)), and @opentelemetry/api
+// must be the one copy the SDK and the app share.
+export const RUNTIME_PACKAGES = [
+  'pg',
+  'kafkajs',
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/exporter-metrics-otlp-http',
+  '@opentelemetry/instrumentation-http',
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/instrumentation-kafkajs',
+  '@fastify/otel',
+];
 
 /** Where libs/contracts reads its schemas: `join(__dirname, '..', 'schemas')`, __dirname being the bundle's directory. */
 export const SCHEMAS_SOURCE = join(ROOT, 'libs', 'contracts', 'schemas');

@@ -1,32 +1,6 @@
-import { KafkaBus } from '@pgw/platform-bus';
-import { createPgDb } from '@pgw/platform-db';
-import { envInt, envSecret, envString, serve } from '@pgw/platform-http';
-import { HttpPeers, startService, systemClock } from '@pgw/platform-service';
+import './instrument';
+import { runMain, runServiceMain } from '@pgw/platform-service';
 import { acquirerSimService } from './service';
 
-// Distributed mode: the simulator alone, on its own schema of PostgreSQL. It publishes no events, but
-// runs on the same service runtime (its outbox stays empty).
-async function main(): Promise<void> {
-  const env = process.env;
-  const db = createPgDb({ url: envString(env, 'DATABASE_URL'), schema: 'acquirer_sim' });
-  const bus = new KafkaBus({ brokers: envString(env, 'KAFKA_BROKERS').split(','), clientId: 'acquirer-sim' });
-  const service = await startService(acquirerSimService, {
-    db,
-    bus,
-    clock: systemClock,
-    principalSecret: envSecret(env, 'PRINCIPAL_SECRET'),
-    peers: new HttpPeers({}),
-    env,
-  });
-  service.app.addHook('onClose', async () => {
-    await service.relay.stop();
-    await bus.close();
-    await db.close();
-  });
-  await serve(service.app, envInt(env, 'PORT', 8080));
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`acquirer-sim failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+// Distributed mode: the simulator alone, on its own schema of PostgreSQL (its outbox stays empty).
+runMain('acquirer-sim', () => runServiceMain(acquirerSimService, { schema: 'acquirer_sim' }));

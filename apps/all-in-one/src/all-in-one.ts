@@ -61,7 +61,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
         peers,
         env,
         ...(options.log ? { log: options.log } : {}),
-      });
+      }, { deferRelay: true });
       running.push(service);
       peers.register(definition.name, service.app);
       apps.set(definition.name as ServiceName, service.app);
@@ -83,6 +83,9 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     env,
     ...(options.log ? { log: options.log } : {}),
   });
+
+  // Every consumer listens now: the relays may publish (see StartOptions.deferRelay).
+  for (const service of running) service.startRelay();
 
   let demo: DemoCredentials | null = null;
   if (options.demo) demo = await demoCredentials(options.dataDir, () => gateway.provisionDemo());

@@ -96,6 +96,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     version: 'v1' as const,
     request_id: request.id,
   }));
+  // The probes' check, not part of the public API: answers only after a round trip to the database.
+  app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), service: Type.String() }) } } }, async () => {
+    await options.db.read((q) => q.raw('select 1'));
+    return { status: 'ok', service: 'gateway' };
+  });
 
   await registerAdminRoutes(app, ctx, checkAdminToken);
   await registerForwarding(app, {

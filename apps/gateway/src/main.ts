@@ -1,3 +1,4 @@
+import './instrument';
 import { KafkaBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
 import { envInt, envSecret, envString, serve } from '@pgw/platform-http';

@@ -1,3 +1,4 @@
+import { metrics } from '@opentelemetry/api';
 import { Kafka, logLevel, type Consumer, type Producer, type IHeaders } from 'kafkajs';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
 
@@ -6,6 +7,8 @@ export interface KafkaBusOptions {
   clientId: string;
   /** Partitions of the topics this bus creates; keys spread over them. */
   partitions?: number;
+  /** Replicas of the topics this bus creates: 1 on a single broker, 3 in production. */
+  replicationFactor?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -15,6 +18,13 @@ const CONNECTION_TIMEOUT_MS = 3_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const SEND_TIMEOUT_MS = 10_000;
 const RETRY = { initialRetryTime: 200, maxRetryTime: 5_000, retries: 5 };
+
+// Messages a consumer group has yet to read on a partition, seen at each batch: growing lag means the
+// consumers cannot keep up (or one is stuck on a failing event).
+function recordConsumerLag(lag: number, attributes: Record<string, string>): void {
+  // Looked up at each batch: instruments made before the SDK starts would stay no-ops.
+  metrics.getMeter('@pgw/platform-bus').createHistogram('consumer.lag', { description: 'messages behind the partition end at each batch' }).record(lag, attributes);
+}
 
 function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -56,7 +66,7 @@ export class KafkaBus implements Bus {
       if (create.length > 0) {
         await admin.createTopics({
           waitForLeaders: true,
-          topics: create.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: 1 })),
+          topics: create.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: this.options.replicationFactor ?? 1 })),
         });
       }
       for (const t of missing) this.knownTopics.add(t);
@@ -135,6 +145,7 @@ export class KafkaBus implements Bus {
           value: m.value ?? Buffer.alloc(0),
           headers: headersToStrings(m.headers),
         }));
+        recordConsumerLag(Number(batch.offsetLag()), { group: options.groupId, topic: batch.topic });
         await options.handle(messages);
         const last = batch.messages[batch.messages.length - 1];
         if (last !== undefined) resolveOffset(last.offset);

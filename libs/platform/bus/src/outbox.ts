@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { context, propagation } from '@opentelemetry/api';
+import { context, metrics, propagation, type Counter, type Histogram } from '@opentelemetry/api';
 import { afterCommit, type Db, type Migration, type Tx } from '@pgw/platform-db';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
 
@@ -87,9 +87,28 @@ interface OutboxRow {
   event_type: string;
   payload: Buffer | Uint8Array;
   headers: Record<string, string> | string;
+  age_ms: number | string;
 }
 
 const BACKOFF_MAX_MS = 5_000;
+
+// The metrics API has no proxy meter: instruments made before the SDK starts would stay no-ops, so they
+// are made against whichever provider is registered when first used.
+let instruments: { provider: unknown; lag: Histogram; published: Counter; failures: Counter } | null = null;
+function outboxMetrics() {
+  const provider = metrics.getMeterProvider();
+  if (instruments === null || instruments.provider !== provider) {
+    const meter = provider.getMeter('@pgw/platform-bus');
+    instruments = {
+      provider,
+      // How long the oldest unpublished event has waited: the first sign of a relay or broker problem.
+      lag: meter.createHistogram('outbox.lag_ms', { unit: 'ms', description: 'age of the oldest unsent outbox row at each relay round' }),
+      published: meter.createCounter('outbox.published', { description: 'outbox rows published' }),
+      failures: meter.createCounter('outbox.relay_failures', { description: 'relay rounds that failed' }),
+    };
+  }
+  return instruments;
+}
 
 /**
  * Publishes a service's outbox in id order, in bounded batches. Only rows whose transaction is older
@@ -150,7 +169,7 @@ export class OutboxRelay {
       );
       if (lease.rows.length === 0) return [];
       const result = await trx.raw(
-        `select id, topic, key, event_id, event_type, payload, headers from outbox
+        `select id, topic, key, event_id, event_type, payload, headers, (extract(epoch from (now() - created_at)) * 1000)::float8 as age_ms from outbox
          where sent_at is null and xid < pg_snapshot_xmin(pg_current_snapshot())
          order by id limit ?`,
         [this.batchSizeMax],
@@ -158,6 +177,7 @@ export class OutboxRelay {
       return result.rows as OutboxRow[];
     });
     if (rows.length === 0) return 0;
+    outboxMetrics().lag.record(Number(rows[0]?.age_ms ?? 0), { schema: db.schema });
     const messages: BusMessage[] = rows.map((row) => ({
       topic: row.topic,
       key: row.key,
@@ -170,6 +190,7 @@ export class OutboxRelay {
     }));
     await bus.publish(messages);
     await db.tx((trx) => trx('outbox').whereIn('id', rows.map((r) => r.id)).update({ sent_at: trx.fn.now() }));
+    outboxMetrics().published.add(rows.length, { schema: db.schema });
     return rows.length;
   }
 
@@ -183,6 +204,7 @@ export class OutboxRelay {
         failures = 0;
       } catch (error) {
         failures++;
+        outboxMetrics().failures.add(1, { schema: this.options.db.schema });
         this.options.log?.warn({ err: error, failures }, 'outbox relay round failed');
       }
       if (!this.running) break;

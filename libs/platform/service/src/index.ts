@@ -3,3 +3,5 @@ export type { Clock } from './clock';
 export { startService } from './service';
 export type { ConsumerDefinition, PeerRequest, PeerResponse, Peers, RunningService, ServiceContext, ServiceDefinition, ServiceParts } from './service';
 export { HttpPeers, InjectPeers } from './peers';
+export { peerUrlsFromEnv, PEER_URL_VARIABLES, runMain, runServiceMain } from './main';
+export type { StartOptions } from './service';

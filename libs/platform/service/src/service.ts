@@ -67,7 +67,18 @@ export interface RunningService {
   name: string;
   app: App;
   relay: OutboxRelay;
+  /** Starts the outbox relay, when `startService` was told to defer it. */
+  startRelay(): void;
   stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /**
+   * Leave the relay stopped until `startRelay()`. The all-in-one mode starts every service first and
+   * the relays last: the in-process bus delivers only to groups already subscribed, so a relay that
+   * published before its consumers listened would mark events sent that nobody applied.
+   */
+  deferRelay?: boolean;
 }
 
 /**
@@ -75,7 +86,7 @@ export interface RunningService {
  * `/health` answered by a real database round trip), subscribe its consumers through the inbox, and start
  * its outbox relay.
  */
-export async function startService(definition: ServiceDefinition, context: ServiceContext): Promise<RunningService> {
+export async function startService(definition: ServiceDefinition, context: ServiceContext, options: StartOptions = {}): Promise<RunningService> {
   await context.db.migrate([busMigration, ...definition.migrations]);
   const app = buildApp({ name: definition.name, trustRequestIdHeader: true, ...(context.log ? { log: context.log } : {}) });
   await app.register(principalPlugin, { secret: context.principalSecret, publicRoutes: ['/health', ...(definition.publicRoutes ?? [])] });
@@ -87,7 +98,6 @@ export async function startService(definition: ServiceDefinition, context: Servi
   await app.ready();
 
   const relay = new OutboxRelay({ db: context.db, bus: context.bus, log: app.log as FastifyBaseLogger });
-  relay.start();
   const subscriptions: Subscription[] = [];
   for (const consumer of parts.consumers ?? []) {
     subscriptions.push(
@@ -99,11 +109,13 @@ export async function startService(definition: ServiceDefinition, context: Servi
     );
   }
   await parts.onStart?.();
+  if (options.deferRelay !== true) relay.start();
 
   return {
     name: definition.name,
     app,
     relay,
+    startRelay: () => relay.start(),
     stop: async () => {
       await parts.onStop?.();
       for (const s of subscriptions) await s.stop();

@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { AggregationTemporality, InMemoryMetricExporter, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { outboxMessage, newEnvelope } from '@pgw/contracts';
 import { busMigration, enqueue, inboxHandler, InProcessBus, OutboxRelay } from '@pgw/platform-bus';
@@ -14,9 +15,11 @@ describe('telemetry', () => {
     expect(exportRequested({ OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
   });
 
-  it('carries one trace from the producing transaction, through the outbox and the bus, to the consumer', async () => {
+  it('carries one trace from the producing transaction, through the outbox and the bus, to the consumer, and measures the outbox', async () => {
     const exporter = new InMemorySpanExporter();
-    const telemetry = startTelemetry({ serviceName: 'test', spanExporter: exporter, env: {} });
+    const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const metricReader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
+    const telemetry = startTelemetry({ serviceName: 'test', spanExporter: exporter, metricReader, env: {} });
     const knex = createPgliteKnex(null);
     try {
       const producer = sharedDb(knex, 'tel_producer');
@@ -40,9 +43,12 @@ describe('telemetry', () => {
       expect(applied).toEqual([traceId]);
       const consumerSpan = exporter.getFinishedSpans().find((s) => s.name.startsWith('c process'));
       expect(consumerSpan?.spanContext().traceId).toBe(traceId);
+      await metricReader.forceFlush();
+      const names = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.map((m) => m.descriptor.name)));
+      expect(names).toEqual(expect.arrayContaining(['outbox.lag_ms', 'outbox.published']));
     } finally {
       await knex.destroy();
       await telemetry.shutdown();
     }
-  });
+  }, 60_000);
 });

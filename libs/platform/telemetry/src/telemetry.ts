@@ -2,6 +2,8 @@ import FastifyOtelInstrumentation from '@fastify/otel';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
@@ -10,6 +12,8 @@ export interface TelemetryOptions {
   env?: NodeJS.ProcessEnv;
   /** Tests pass an in-memory exporter; otherwise the standard OTEL_* variables decide. */
   spanExporter?: SpanExporter;
+  /** Tests pass a reader (e.g. over an in-memory exporter); otherwise OTLP when OTEL_* asks for export. */
+  metricReader?: IMetricReader;
 }
 
 export interface Telemetry {
@@ -34,7 +38,14 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   else if (!exportRequested(env)) spanProcessors = [];
   // else: undefined lets the SDK configure the OTLP exporter from OTEL_EXPORTER_OTLP_* itself.
 
+  // Metrics: request rate and latency per route (http.server.request.duration, from the HTTP and Fastify
+  // instrumentation), outbox.lag_ms, consumer.lag, and each service's own counters.
+  const metricReaders: IMetricReader[] = [];
+  if (options.metricReader !== undefined) metricReaders.push(options.metricReader);
+  else if (exportRequested(env)) metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: 15_000 }));
+
   const sdk = new NodeSDK({
+    metricReaders,
     serviceName: env.OTEL_SERVICE_NAME ?? options.serviceName,
     ...(spanProcessors !== undefined ? { spanProcessors } : {}),
     instrumentations: [
