@@ -63,7 +63,9 @@ export const OPERATOR_ROUTES: readonly ForwardedRoute[] = [
   { method: 'POST', url: '/admin/v1/simulations/chargebacks', service: 'charges' },
   { method: 'POST', url: '/admin/v1/simulations/chargebacks/:cb_id/resolve', service: 'charges' },
   { method: 'POST', url: '/admin/v1/simulations/provider', service: 'acquirer-sim' },
-  // Redelivery and secret rotation: the webhooks service signs, so it keeps their state.
+  // Deliveries, redelivery and secret rotation: the webhooks service signs, so it keeps their state.
+  { method: 'GET', url: '/admin/v1/webhook-endpoints/:id/deliveries', service: 'webhooks' },
+  { method: 'GET', url: '/admin/v1/webhook-deliveries/:id', service: 'webhooks' },
   { method: 'POST', url: '/admin/v1/webhook-deliveries/:id/redeliver', service: 'webhooks' },
   { method: 'POST', url: '/admin/v1/webhook-endpoints/:id/rotate-secret', service: 'webhooks' },
   // One static path per job, so an unknown job name is the router's 404 and each job reaches its owner.
