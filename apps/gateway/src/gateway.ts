@@ -12,6 +12,7 @@ import { provisionDemo } from './demo';
 import { registerForwarding, type Upstreams } from './forwarding/register-forwarding';
 import { gatewayMigrations } from './migrations';
 import { registerAdminRoutes } from './routes/admin.plugin';
+import { registerOpenApiRoute } from './routes/openapi.route';
 import type { RouteContext } from './routes/route-context';
 import { OPERATOR_ROUTES, PUBLIC_ROUTES } from './routes.table';
 
@@ -102,6 +103,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     return { status: 'ok', service: 'gateway' };
   });
 
+  registerOpenApiRoute(app);
   await registerAdminRoutes(app, ctx, checkAdminToken);
   await registerForwarding(app, {
     routes: OPERATOR_ROUTES,
