@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { context, propagation } from '@opentelemetry/api';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '@pgw/platform-http';
 
 // What crosses the gateway. Inbound: never the client's Authorization (the service trusts only the signed
@@ -7,7 +8,8 @@ import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '@pgw/platform-h
 // X-Request-Id.
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
-const NEVER_FORWARDED = ['authorization', PRINCIPAL_HEADER, 'x-request-id', 'cookie'];
+// A client's own trace context is not trusted either: the trace of a payment starts at the gateway.
+const NEVER_FORWARDED = ['authorization', PRINCIPAL_HEADER, 'x-request-id', 'cookie', 'traceparent', 'tracestate', 'baggage'];
 
 export interface ForwardIdentity {
   principal: Principal;
@@ -32,6 +34,10 @@ export function forwardRequestHeaders(headers: IncomingHttpHeaders, identity: Fo
   }
   out[PRINCIPAL_HEADER] = signPrincipal(identity.principal, identity.principalSecret);
   out['x-request-id'] = identity.requestId;
+  // The service's work joins the gateway's trace, in both modes and whatever HTTP client carries it.
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  Object.assign(out, carrier);
   return out;
 }
 

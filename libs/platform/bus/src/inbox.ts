@@ -33,7 +33,7 @@ export function inboxHandler(
         const parent = propagation.extract(ROOT_CONTEXT, message.headers, originGetter);
         const type = message.headers[HEADER_EVENT_TYPE] ?? message.topic;
         await context.with(parent, () =>
-          tracer.startActiveSpan(`${consumer} process ${type}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': message.topic, 'messaging.message.id': eventId } }, async (span) => {
+          tracer.startActiveSpan(`${db.schema}.${consumer} process ${type}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': message.topic, 'messaging.message.id': eventId, 'messaging.consumer.group.name': `${db.schema}.${consumer}` } }, async (span) => {
             try {
               await apply(trx, message);
             } finally {

@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import type { App } from '@pgw/platform-http';
 import type { PeerRequest, PeerResponse, Peers } from './service';
 
@@ -10,9 +11,12 @@ export class HttpPeers implements Peers {
   async request(service: string, request: PeerRequest): Promise<PeerResponse> {
     const base = this.baseUrls[service];
     if (base === undefined) throw new Error(`no URL configured for service ${service}`);
+    // The peer's work joins the caller's trace (fetch is not instrumented, so the context is set here).
+    const traceHeaders: Record<string, string> = {};
+    propagation.inject(context.active(), traceHeaders);
     const response = await fetch(new URL(request.url, base), {
       method: request.method,
-      headers: { ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
+      headers: { ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...traceHeaders, ...request.headers },
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
       signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });

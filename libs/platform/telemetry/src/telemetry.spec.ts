@@ -41,7 +41,7 @@ describe('telemetry', () => {
       await waitFor(() => (applied.length > 0 ? true : undefined));
       await relay.stop();
       expect(applied).toEqual([traceId]);
-      const consumerSpan = exporter.getFinishedSpans().find((s) => s.name.startsWith('c process'));
+      const consumerSpan = exporter.getFinishedSpans().find((s) => s.name.startsWith('tel_consumer.c process'));
       expect(consumerSpan?.spanContext().traceId).toBe(traceId);
       await metricReader.forceFlush();
       const names = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.map((m) => m.descriptor.name)));

@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { integrationEnv } from '@pgw/testing';
+import type { FlowResult, FlowSpan } from './trace-flow';
+
+const ROOT = join(__dirname, '..', '..', '..', '..');
+const SERVER = 1;
+const CONSUMER = 4;
+
+describe('one trace follows a card charge across the services (distributed topology, real PostgreSQL and Kafka)', () => {
+  let flow: FlowResult;
+
+  beforeAll(() => {
+    const env = integrationEnv();
+    // A process of its own, so that OpenTelemetry patches http, fastify, pg and kafkajs before they load,
+    // exactly as each app's instrument.ts does in production.
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, 'trace-flow.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: env.databaseUrl, KAFKA_BROKERS: env.kafkaBrokers.join(','), KAFKAJS_NO_PARTITIONER_WARNING: '1' },
+      encoding: 'utf8',
+      timeout: 240_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const line = run.stdout.split('\n').find((l) => l.startsWith('TRACE_FLOW_RESULT '));
+    if (run.status !== 0 || line === undefined) throw new Error(`trace flow failed (${String(run.status)}):\n${run.stderr.slice(-4000)}`);
+    flow = JSON.parse(line.slice('TRACE_FLOW_RESULT '.length)) as FlowResult;
+  }, 300_000);
+
+  const serverSpan = (spans: FlowSpan[], service: string, name: string) =>
+    spans.find((s) => s.kind === SERVER && s.name === name && s.attributes['server.port'] === flow.ports[service]);
+
+  function chargeTrace(): FlowSpan[] {
+    const root = serverSpan(flow.spans, 'gateway', 'POST /api/v1/charges');
+    if (root === undefined) throw new Error('no gateway span for POST /api/v1/charges');
+    return flow.spans.filter((s) => s.traceId === root.traceId);
+  }
+
+  /** The chain of service-level spans from a span up to the root, by parent ids. */
+  function ancestors(spans: FlowSpan[], span: FlowSpan): FlowSpan[] {
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    const chain: FlowSpan[] = [];
+    for (let current = byId.get(span.parentSpanId ?? ''); current !== undefined; current = byId.get(current.parentSpanId ?? '')) chain.push(current);
+    return chain;
+  }
+
+  it('starts at the gateway and forms one tree: every span of the trace has its parent in the trace', () => {
+    const spans = chargeTrace();
+    const roots = spans.filter((s) => s.parentSpanId === null);
+    expect(roots.map((s) => [s.name, s.attributes['server.port']])).toEqual([['POST /api/v1/charges', flow.ports.gateway]]);
+    const ids = new Set(spans.map((s) => s.spanId));
+    expect(spans.filter((s) => s.parentSpanId !== null && !ids.has(s.parentSpanId))).toEqual([]);
+  });
+
+  it('goes from the gateway to charges over HTTP, and from charges to the vault and the acquirer', () => {
+    const spans = chargeTrace();
+    const gateway = serverSpan(spans, 'gateway', 'POST /api/v1/charges')!;
+    const charges = serverSpan(spans, 'charges', 'POST /api/v1/charges');
+    expect(charges).toBeDefined();
+    expect(ancestors(spans, charges!)).toContainEqual(gateway);
+    const vault = spans.find((s) => s.kind === SERVER && s.attributes['server.port'] === flow.ports.vault);
+    const acquirer = spans.find((s) => s.kind === SERVER && s.attributes['server.port'] === flow.ports['acquirer-sim']);
+    expect(ancestors(spans, vault!)).toContainEqual(charges);
+    expect(ancestors(spans, acquirer!)).toContainEqual(charges);
+  });
+
+  it('crosses the Kafka hops with the same trace id: charges → receivables → ledger, and charges → webhooks', () => {
+    const spans = chargeTrace();
+    const charges = serverSpan(spans, 'charges', 'POST /api/v1/charges')!;
+    const consumer = (service: string) => spans.filter((s) => s.kind === CONSUMER && String(s.attributes['messaging.consumer.group.name']).includes(`_${service}.`));
+    const receivables = consumer('receivables');
+    const ledger = consumer('ledger');
+    const webhooks = consumer('webhooks');
+    expect(receivables.length).toBeGreaterThan(0);
+    expect(ledger.length).toBeGreaterThan(0);
+    expect(webhooks.length).toBeGreaterThan(0);
+    // receivables and webhooks applied events written in charges' request; the ledger applied events that
+    // receivables wrote while applying those: each hop's parent chain leads back through the one before.
+    for (const span of [...receivables, ...webhooks]) expect(ancestors(spans, span)).toContainEqual(charges);
+    for (const span of ledger) expect(ancestors(spans, span).some((a) => receivables.includes(a))).toBe(true);
+  });
+});
