@@ -187,6 +187,40 @@ export interface BalanceMoved {
   paid_out_cents: number;
 }
 
+/** One receivable an anticipation took: the original's id, and the item of contract §4 it priced. */
+export interface AnticipationItemSnapshot {
+  receivable_id: string;
+  charge_id: string;
+  /** YYYY-MM-DD: the original's due date. */
+  due_date: string;
+  receivable_version: number;
+  days_anticipated: number;
+  /** The original receivable's net amount. */
+  gross_amount_cents: number;
+  fee_amount_cents: number;
+  net_amount_cents: number;
+}
+
+/** An anticipation was executed (anticipation service); keyed by seller id. */
+export interface AnticipationExecuted {
+  envelope: EventEnvelope;
+  anticipation_id: string;
+  seller_id: string;
+  status: string;
+  /** YYYY-MM-DD: the execution day; the new available receivables are due on it. */
+  executed_on: string;
+  gross_amount_cents: number;
+  fee_amount_cents: number;
+  net_amount_cents: number;
+  fee_bps_per_month: number;
+  settlement_delay_days: number;
+  pricing_plan_id: string | null;
+  items: AnticipationItemSnapshot[];
+  created_at: number;
+  /** The API resource as integrators see it, JSON: the webhook's data.object. */
+  resource_json: string;
+}
+
 /** Every event type, with the TypeScript shape of its Avro record. Add a line with each new schema file. */
 export interface EventMap {
   'gateway.tenant-changed.v1': TenantChanged;
@@ -210,6 +244,7 @@ export interface EventMap {
   'receivables.receivable-changed.v1': ReceivableChanged;
   'receivables.settlement-changed.v1': SettlementChanged;
   'receivables.balance-moved.v1': BalanceMoved;
+  'anticipation.anticipation-executed.v1': AnticipationExecuted;
 }
 
 export type EventType = keyof EventMap;
@@ -224,6 +259,8 @@ export const TOPICS = {
   charges: 'charges.charges',
   /** Every receivable, settlement and balance movement of a seller, keyed by seller id. */
   receivables: 'receivables.sellers',
+  /** Every anticipation of a seller, keyed by seller id. */
+  anticipation: 'anticipation.sellers',
 } as const;
 
 export const EVENT_TOPICS: { [K in EventType]: string } = {
@@ -248,6 +285,7 @@ export const EVENT_TOPICS: { [K in EventType]: string } = {
   'receivables.receivable-changed.v1': TOPICS.receivables,
   'receivables.settlement-changed.v1': TOPICS.receivables,
   'receivables.balance-moved.v1': TOPICS.receivables,
+  'anticipation.anticipation-executed.v1': TOPICS.anticipation,
 };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
