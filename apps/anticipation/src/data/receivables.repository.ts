@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import type { EventMap } from '@pgw/contracts';
+import type { Tx } from '@pgw/platform-db';
+import type { Candidate } from '../domain/quote';
+import { int, text, textOrNull, type Row } from './rows';
+
+type Q = Knex | Tx;
+
+export interface SellerScope {
+  tenantId: string;
+  livemode: boolean;
+  sellerId: string;
+}
+
+/**
+ * The copy of one receivable after a receivable-changed event: the highest version wins, so a repeat or
+ * an older event that arrives late changes nothing. `anticipated_by` is never touched here.
+ */
+export async function upsertReceivable(trx: Tx, tenantId: string, livemode: boolean, r: EventMap['receivables.receivable-changed.v1']['receivable']): Promise<void> {
+  await trx.raw(
+    `insert into receivables (receivable_id, tenant_id, livemode, seller_id, charge_id, status, gross_amount_cents, net_amount_cents,
+       debited_gross_cents, due_date, anticipation_id, version, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+     on conflict (receivable_id) do update set status = excluded.status, gross_amount_cents = excluded.gross_amount_cents,
+       net_amount_cents = excluded.net_amount_cents, debited_gross_cents = excluded.debited_gross_cents, due_date = excluded.due_date,
+       anticipation_id = excluded.anticipation_id, version = excluded.version, updated_at = now()
+     where receivables.version < excluded.version`,
+    [r.receivable_id, tenantId, livemode, r.seller_id, r.charge_id, r.status, r.gross_amount_cents, r.net_amount_cents, r.debited_gross_cents, r.due_date, r.anticipation_id, r.version],
+  );
+}
+
+const CANDIDATE_COLUMNS = ['receivable_id', 'charge_id', 'net_amount_cents', 'due_date', 'version'];
+
+function toCandidate(row: Row): Candidate {
+  return {
+    receivableId: text(row.receivable_id),
+    chargeId: text(row.charge_id),
+    netCents: int(row.net_amount_cents, 'net_amount_cents'),
+    dueDate: text(row.due_date),
+    version: int(row.version),
+  };
+}
+
+/**
+ * Contract §4's eligible receivables of the seller: pending, not anticipated (by receivables' word or by
+ * ours), due after today; and with some of their gross still the seller's (a receivable a chargeback took
+ * whole is nobody's to anticipate). Earliest due first; at most `limit` of them.
+ */
+export async function eligibleReceivables(q: Q, scope: SellerScope, today: string, limit: number, options: { lock?: boolean } = {}): Promise<Candidate[]> {
+  const query = q('receivables')
+    .where({ tenant_id: scope.tenantId, livemode: scope.livemode, seller_id: scope.sellerId, status: 'pending' })
+    .whereNull('anticipation_id')
+    .whereNull('anticipated_by')
+    .andWhere('due_date', '>', today)
+    .andWhereRaw('gross_amount_cents > debited_gross_cents')
+    .orderBy([{ column: 'due_date' }, { column: 'receivable_id' }])
+    .limit(limit)
+    .select(CANDIDATE_COLUMNS);
+  const rows = (await (options.lock === true ? query.forUpdate() : query)) as Row[];
+  return rows.map(toCandidate);
+}
+
+export interface LocalReceivable extends Candidate {
+  status: string;
+  grossCents: number;
+  debitedGrossCents: number;
+  anticipationId: string | null;
+  anticipatedBy: string | null;
+}
+
+/** The seller's receivables among `ids` (others, and other tenants' or environments', are absent). */
+export async function receivablesByIds(q: Q, scope: SellerScope, ids: readonly string[], options: { lock?: boolean } = {}): Promise<Map<string, LocalReceivable>> {
+  if (ids.length === 0) return new Map();
+  const query = q('receivables')
+    .where({ tenant_id: scope.tenantId, livemode: scope.livemode, seller_id: scope.sellerId })
+    .whereIn('receivable_id', [...ids])
+    .orderBy('receivable_id');
+  const rows = (await (options.lock === true ? query.forUpdate() : query)) as Row[];
+  return new Map(
+    rows.map((row) => {
+      const r: LocalReceivable = {
+        ...toCandidate(row),
+        status: text(row.status),
+        grossCents: int(row.gross_amount_cents),
+        debitedGrossCents: int(row.debited_gross_cents),
+        anticipationId: textOrNull(row.anticipation_id),
+        anticipatedBy: textOrNull(row.anticipated_by),
+      };
+      return [r.receivableId, r];
+    }),
+  );
+}
+
+/** The same rule as eligibleReceivables, for one receivable already loaded. */
+export function isEligible(r: LocalReceivable, today: string): boolean {
+  return r.status === 'pending' && r.anticipationId === null && r.anticipatedBy === null && r.dueDate > today && r.grossCents > r.debitedGrossCents;
+}
+
+/** Takes the receivables out of every later anticipation, in the execution's transaction. */
+export async function markAnticipated(trx: Tx, ids: readonly string[], anticipationId: string): Promise<void> {
+  const updated = await trx('receivables').whereIn('receivable_id', [...ids]).whereNull('anticipated_by').update({ anticipated_by: anticipationId, updated_at: trx.fn.now() });
+  if (updated !== ids.length) throw new Error(`anticipation ${anticipationId}: marked ${updated} of ${ids.length} receivables`);
+}

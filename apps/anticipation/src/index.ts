@@ -1,0 +1,1 @@
+export { anticipationService } from './service';

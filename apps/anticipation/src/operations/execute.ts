@@ -1,0 +1,103 @@
+// Execution (api-v1 "POST /anticipations", contract §4): one transaction that locks the tenant's
+// treasury row, the seller's row and the chosen receivables; prices them again under the locks; refuses
+// what is out of either limit; and records the anticipation, takes its receivables out of every later
+// one, spends the treasury's cash, stores the Idempotency-Key's answer and writes the event to the
+// outbox. All of it commits, or none of it.
+import { newEnvelope, outboxMessage, type EventMap } from '@pgw/contracts';
+import { newId } from '@pgw/domain';
+import { enqueue } from '@pgw/platform-bus';
+import type { Db, Tx } from '@pgw/platform-db';
+import { ApiError } from '@pgw/platform-http';
+import type { Clock } from '@pgw/platform-service';
+import { addCashOut, insertAnticipation, type Anticipation } from '../data/anticipations.repository';
+import { markAnticipated, type SellerScope } from '../data/receivables.repository';
+import { anticipationResource, type AnticipationResource } from '../resources';
+import type { IdempotencySession } from './idempotency';
+import { buildQuote } from './quote';
+
+export const PRODUCER = 'anticipation';
+const EVENT = 'anticipation.anticipation-executed.v1';
+
+export interface ExecuteDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export async function executeAnticipation(
+  deps: ExecuteDeps,
+  scope: SellerScope,
+  receivableIds: readonly string[] | undefined,
+  requestId: string,
+  session: IdempotencySession,
+): Promise<AnticipationResource> {
+  return deps.db.tx(async (trx) => {
+    const now = deps.clock.now();
+    const today = deps.clock.today();
+    const quote = await buildQuote({ kind: 'lock', trx }, { scope, receivableIds, today });
+    if (quote.items.length === 0) throw new ApiError('receivable_not_eligible', `The seller has no receivable eligible for anticipation (pending, not anticipated, due after ${today}).`);
+    if (!quote.exposure.within_limit) {
+      const { limit_cents, outstanding_cents, projected_cents } = quote.exposure;
+      throw new ApiError('anticipation_limit_exceeded', `This anticipation would take the seller's exposure to ${projected_cents} cents (outstanding ${outstanding_cents}), above its limit of ${limit_cents} cents.`);
+    }
+    if (!quote.treasury.within_limit) {
+      const { available_cash_cents, requested_cash_out_cents } = quote.treasury;
+      throw new ApiError('treasury_limit_exceeded', `This anticipation pays out ${requested_cash_out_cents} cents; the treasury has ${available_cash_cents} cents available.`);
+    }
+
+    const anticipation: Anticipation = {
+      id: newId('ant_'),
+      tenantId: scope.tenantId,
+      livemode: scope.livemode,
+      sellerId: scope.sellerId,
+      status: 'succeeded',
+      grossCents: quote.totals.grossCents,
+      feeCents: quote.totals.feeCents,
+      netCents: quote.totals.netCents,
+      feeBpsPerMonth: quote.pricing.feeBpsPerMonth,
+      settlementDelayDays: quote.pricing.settlementDelayDays,
+      pricingPlanId: quote.pricing.pricingPlanId,
+      executedOn: today,
+      createdAt: now,
+      items: quote.items,
+    };
+    await insertAnticipation(trx, anticipation);
+    await markAnticipated(trx, anticipation.items.map((i) => i.receivableId), anticipation.id);
+    await addCashOut(trx, scope.tenantId, scope.livemode, anticipation.netCents);
+    const resource = anticipationResource(anticipation);
+    await announce(deps.db, trx, anticipation, resource, requestId);
+    await session.attach(trx, anticipation.id);
+    await session.complete(trx, { status: 201, body: resource });
+    return resource;
+  });
+}
+
+/** The executed event, in the execution's own transaction (the outbox): it exists if and only if the anticipation does. */
+async function announce(db: Db, trx: Tx, a: Anticipation, resource: AnticipationResource, requestId: string): Promise<void> {
+  const event: EventMap[typeof EVENT] = {
+    envelope: newEnvelope(EVENT, { producer: PRODUCER, tenantId: a.tenantId, livemode: a.livemode, requestId, occurredAtMs: a.createdAt.getTime() }),
+    anticipation_id: a.id,
+    seller_id: a.sellerId,
+    status: a.status,
+    executed_on: a.executedOn,
+    gross_amount_cents: a.grossCents,
+    fee_amount_cents: a.feeCents,
+    net_amount_cents: a.netCents,
+    fee_bps_per_month: a.feeBpsPerMonth,
+    settlement_delay_days: a.settlementDelayDays,
+    pricing_plan_id: a.pricingPlanId,
+    items: a.items.map((i) => ({
+      receivable_id: i.receivableId,
+      charge_id: i.chargeId,
+      due_date: i.dueDate,
+      receivable_version: i.receivableVersion,
+      days_anticipated: i.daysAnticipated,
+      gross_amount_cents: i.grossCents,
+      fee_amount_cents: i.feeCents,
+      net_amount_cents: i.netCents,
+    })),
+    created_at: a.createdAt.getTime(),
+    resource_json: JSON.stringify(resource),
+  };
+  // Keyed by seller: one seller's anticipations reach receivables in the order they were executed.
+  await enqueue(db, trx, [outboxMessage(EVENT, a.sellerId, event)]);
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '@pgw/platform-db';
+import type { Clock } from '@pgw/platform-service';
+import { executeAnticipation } from '../operations/execute';
+import { idempotent } from '../operations/idempotency';
+import { AnticipationBody } from '../resources';
+import { emptyBodyAsObject, ReceivableIdsBody, sellerScope, type ReceivableIdsRequest } from './common';
+
+export const ANTICIPATIONS_PATH = '/api/v1/anticipations';
+
+/**
+ * POST /api/v1/anticipations: executes under the request's Idempotency-Key (contract §3). The
+ * anticipation, its effects, its event and the key's stored answer commit in one transaction
+ * (operations/execute.ts); a refusal (422) is kept under the key like any 4xx.
+ */
+export function createAnticipationRoute(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  app.post<{ Body: ReceivableIdsRequest }>(
+    ANTICIPATIONS_PATH,
+    {
+      schema: { body: ReceivableIdsBody, response: { 201: AnticipationBody } },
+      preValidation: [async (request) => void sellerScope(request, 'anticipations:create'), emptyBodyAsObject],
+    },
+    async (request, reply) => {
+      const scope = sellerScope(request, 'anticipations:create');
+      return idempotent(request, reply, deps, scope, async (session) => {
+        const resource = await executeAnticipation(deps, scope, request.body.receivable_ids, request.id, session);
+        request.log.info({ anticipation_id: resource.id, receivables: resource.receivable_ids.length, net_amount_cents: resource.net_amount_cents }, 'anticipation executed');
+        return { status: 201, body: resource };
+      });
+    },
+  );
+}
