@@ -1,3 +1,4 @@
+import { metrics } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '@pgw/platform-db';
 import type { Clock } from '@pgw/platform-service';
@@ -6,6 +7,15 @@ import type { WebhooksConfig } from '../config';
 import { claimDueDeliveries, recordAttempt, releaseClaims, type ClaimedDelivery } from '../data/deliveries.repository';
 import { afterAttempt } from '../domain/backoff';
 import { isSuccess, postWebhook } from './post-webhook';
+
+// webhook.delivery.failures counts failed attempts (and, with final=true, deliveries given up after their
+// retry window); webhook.delivery.duration the receivers' latency. Looked up at each attempt: instruments
+// made before the SDK starts would stay no-ops.
+function recordAttemptMetrics(succeeded: boolean, latencyMs: number, final: boolean): void {
+  const meter = metrics.getMeter('@pgw/webhooks');
+  meter.createHistogram('webhook.delivery.duration', { unit: 'ms' }).record(latencyMs, { outcome: succeeded ? 'success' : 'failure' });
+  if (!succeeded) meter.createCounter('webhook.delivery.failures').add(1, { final: String(final) });
+}
 
 // Extra time a claimed delivery stays leased beyond the attempt's timeout, for recording the outcome.
 // A replica that dies mid-attempt holds its deliveries this long at most; then another takes them.
@@ -131,6 +141,7 @@ export class DeliveryWorker {
         now,
       ),
     );
+    recordAttemptMetrics(succeeded, outcome.latencyMs, next.status === 'failed');
     if (next.status === 'failed') this.options.log.warn({ deliveryId: delivery.id, attempts: delivery.attemptNumber }, 'webhook delivery failed for good after its retry window');
   }
 }
