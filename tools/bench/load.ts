@@ -1,0 +1,215 @@
+// Load generation for the benchmarks, on node:http alone, against 127.0.0.1 only. Every run is bounded in
+// count and in time and stops by itself.
+//  - closedLoop: N workers, each sending its next request when the previous one answered: the throughput.
+//  - openLoop: requests scheduled at a fixed arrival rate whatever the answers do; each latency is measured
+//    from the request's scheduled send time (no coordinated omission), so a saturated server shows as
+//    growing latency rather than a politely lower rate.
+import { Agent, request as httpRequest } from 'node:http';
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+export interface Req {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+const agents = new Map<number, Agent>();
+function agentFor(maxSockets: number): Agent {
+  let agent = agents.get(maxSockets);
+  if (agent === undefined) {
+    agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    agents.set(maxSockets, agent);
+  }
+  return agent;
+}
+
+export function destroyAgents(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
+function assertLocal(url: URL): void {
+  if (url.hostname !== '127.0.0.1') throw new Error(`benchmarks only load 127.0.0.1, not ${url.hostname}`);
+}
+
+/** One request; rejects on a network error or after timeoutMs. */
+export function send(req: Req, options: { maxSockets?: number; timeoutMs?: number } = {}): Promise<Answer> {
+  const url = new URL(req.url);
+  assertLocal(url);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...(req.headers ?? {}) };
+    if (req.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(req.body));
+    }
+    const r = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers, agent: agentFor(options.maxSockets ?? 64) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    r.setTimeout(options.timeoutMs ?? 10_000, () => r.destroy(new Error('timeout')));
+    r.on('error', reject);
+    if (req.body !== undefined) r.write(req.body);
+    r.end();
+  });
+}
+
+export async function json<T = Record<string, unknown>>(req: Req, expectStatus?: number): Promise<T> {
+  const a = await send(req);
+  if (expectStatus !== undefined && a.status !== expectStatus) throw new Error(`${req.method} ${req.url}: ${a.status} ${a.body.slice(0, 300)}`);
+  return JSON.parse(a.body) as T;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i] as number;
+}
+
+export interface LatencySummary {
+  count: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+export function summarize(latenciesMs: number[]): LatencySummary {
+  const s = [...latenciesMs].sort((a, b) => a - b);
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { count: s.length, p50_ms: r(percentile(s, 50)), p95_ms: r(percentile(s, 95)), p99_ms: r(percentile(s, 99)), max_ms: r(s[s.length - 1] ?? NaN) };
+}
+
+export interface LoadResult extends LatencySummary {
+  ok: number;
+  failed: number;
+  statuses: Record<string, number>;
+  duration_s: number;
+  rate_per_s: number;
+}
+
+function tally(statuses: Record<string, number>, key: string): void {
+  statuses[key] = (statuses[key] ?? 0) + 1;
+}
+
+/** N concurrent workers for durationMs (after warmupMs not counted): completed requests per second. */
+export async function closedLoop(
+  make: (i: number) => Req,
+  options: { concurrency: number; durationMs: number; warmupMs?: number; okStatus?: number; onOk?: (a: Answer, i: number) => void },
+): Promise<LoadResult> {
+  const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  let n = 0;
+  const warmupEnd = performance.now() + (options.warmupMs ?? 0);
+  const end = warmupEnd + options.durationMs;
+  let measuredStart = 0;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const i = n++;
+      const t0 = performance.now();
+      const counted = t0 >= warmupEnd;
+      try {
+        const a = await send(make(i), { maxSockets: options.concurrency });
+        if (!counted) continue;
+        tally(statuses, String(a.status));
+        if (a.status === (options.okStatus ?? 200)) {
+          ok++;
+          latencies.push(performance.now() - t0);
+          options.onOk?.(a, i);
+        } else failed++;
+      } catch (err) {
+        if (counted) {
+          failed++;
+          tally(statuses, err instanceof Error ? err.message : 'error');
+        }
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  measuredStart = Math.max(started, warmupEnd);
+  const duration = (performance.now() - measuredStart) / 1000;
+  return { ...summarize(latencies), ok, failed, statuses, duration_s: round(duration), rate_per_s: round(ok / duration) };
+}
+
+/**
+ * Requests at a fixed arrival rate for durationMs; latency from each request's scheduled time. Waits for
+ * the stragglers up to drainMs, then counts what is still outstanding as failed ("unfinished").
+ */
+export async function openLoop(
+  make: (i: number) => Req,
+  options: { ratePerSecond: number; durationMs: number; okStatus?: number; maxSockets?: number; drainMs?: number; onOk?: (a: Answer, i: number, scheduledMs: number, doneMs: number) => void },
+): Promise<LoadResult & { offered_per_s: number; sent: number }> {
+  const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  const total = Math.floor((options.ratePerSecond * options.durationMs) / 1000);
+  const interval = 1000 / options.ratePerSecond;
+  const start = performance.now();
+  const pending = new Set<Promise<void>>();
+  let sent = 0;
+  while (sent < total) {
+    const now = performance.now();
+    const due = Math.min(total, Math.floor((now - start) / interval) + 1);
+    while (sent < due) {
+      const i = sent++;
+      const scheduled = start + i * interval;
+      const p = send(make(i), { maxSockets: options.maxSockets ?? 512, timeoutMs: 15_000 }).then(
+        (a) => {
+          const done = performance.now();
+          tally(statuses, String(a.status));
+          if (a.status === (options.okStatus ?? 200)) {
+            ok++;
+            latencies.push(done - scheduled);
+            options.onOk?.(a, i, scheduled, done);
+          } else failed++;
+        },
+        (err: unknown) => {
+          failed++;
+          tally(statuses, err instanceof Error ? err.message : 'error');
+        },
+      );
+      pending.add(p);
+      void p.finally(() => pending.delete(p));
+    }
+    const next = start + sent * interval;
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(5, next - performance.now()))));
+  }
+  const sendEnd = performance.now();
+  await Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, options.drainMs ?? 15_000))]);
+  const unfinished = pending.size;
+  if (unfinished > 0) {
+    failed += unfinished;
+    statuses.unfinished = unfinished;
+  }
+  const duration = (performance.now() - start) / 1000;
+  return {
+    ...summarize(latencies),
+    ok,
+    failed,
+    statuses,
+    sent,
+    offered_per_s: round(sent / ((sendEnd - start) / 1000)),
+    duration_s: round(duration),
+    rate_per_s: round(ok / duration),
+  };
+}
+
+export function round(x: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
