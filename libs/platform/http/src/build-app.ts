@@ -98,6 +98,13 @@ export function buildApp(options: AppOptions): App {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false } },
+    // The router's own refusals (a path parameter over its length limit, a malformed %-escape) bypass the
+    // error handler and hooks; without this they answer Fastify's body, not the contract's. The id in
+    // such a path cannot match any object, so the answer is the contract's 404.
+    frameworkErrors: (_error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      return sendError(reply, notFound());
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
