@@ -7,8 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { signPrincipal } from '@pgw/platform-http';
+import { createHmac } from 'node:crypto';
 import { BENCH_DB, chargeBody, provisionSeller, ROOT, spawnLogged, startCluster, stopChild, tokenize, type Cluster, type Seller } from './cluster';
+import { summarizeProfiles, type ProfileSummary } from './profile';
 import { closedLoop, destroyAgents, json, openLoop, round, send, sleep, summarize, type Req } from './load';
 
 const SECTIONS = ['gateway', 'charges', 'lag', 'ledger', 'simulate', 'coldstart'] as const;
@@ -25,12 +26,14 @@ interface Row {
   load: string;
 }
 
-function args(argv: string[]): { quick: boolean; only: Set<Section> } {
+function args(argv: string[]): { quick: boolean; only: Set<Section>; profile: string[] } {
   const quick = argv.includes('--quick');
+  const p = argv.indexOf('--profile');
+  const profile = p >= 0 ? (argv[p + 1] ?? '').split(',').filter((x) => x !== '') : [];
   const i = argv.indexOf('--only');
   const only = new Set<Section>(i >= 0 ? ((argv[i + 1] ?? '').split(',').filter((s) => s !== '') as Section[]) : SECTIONS);
   for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; sections: ${SECTIONS.join(',')}`);
-  return { quick, only };
+  return { quick, only, profile };
 }
 
 const load1 = () => loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -40,6 +43,15 @@ const details: Record<string, unknown> = {};
 function row(section: Section, metric: string, value: number | string, unit: string, limit: string, target: string, met: boolean | null): void {
   rows.push({ section, metric, value, unit, limit, target, verdict: met === null ? 'n/a' : met ? 'met' : 'MISSED', load: load1() });
   process.stdout.write(`  ${metric}: ${value} ${unit}  [${limit}] ${target} ${met === null ? '' : met ? 'met' : 'MISSED'}  (load ${load1()})\n`);
+}
+
+/**
+ * The gateway's signed principal, as libs/platform/http/src/principal.ts makes it (a tool tagged
+ * type:testing may not import that library): base64url(JSON) "." base64url(HMAC-SHA256(secret, that)).
+ */
+function signPrincipal(principal: Record<string, unknown>, secret: string): string {
+  const data = Buffer.from(JSON.stringify(principal)).toString('base64url');
+  return `${data}.${createHmac('sha256', secret).update(data).digest('base64url')}`;
 }
 
 function principalFor(cluster: Cluster, seller: Seller, permissions: string[]): () => string {
@@ -77,6 +89,24 @@ async function benchGateway(cluster: Cluster, seller: Seller, quick: boolean): P
   row('gateway', 'gateway throughput / direct', `${round(ratio * 100)}%`, '', `${g.failed + d.failed} errors`, '≥ 50%', ratio >= 0.5);
   row('gateway', `added p50 at ${rate}/s open loop`, round(og.p50_ms - od.p50_ms, 2), 'ms', `direct p50 ${od.p50_ms} ms, gw ${og.p50_ms} ms`, '', null);
   row('gateway', `added p99 at ${rate}/s open loop`, round(og.p99_ms - od.p99_ms, 2), 'ms', `direct p99 ${od.p99_ms} ms, gw ${og.p99_ms} ms`, '', null);
+}
+
+const capacity: { chargesPerSecond?: number } = {};
+
+/** Sends one request at a time until one answers within okMs; the seconds it took (bounded). */
+async function drain(make: () => Req, okMs: number, maxMs: number): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < maxMs) {
+    const t = performance.now();
+    try {
+      await send(make(), { timeoutMs: 30_000 });
+      if (performance.now() - t <= okMs) break;
+    } catch {
+      /* still saturated */
+    }
+    await sleep(500);
+  }
+  return round((performance.now() - t0) / 1000);
 }
 
 // ——— Card charges end to end, and the PostgreSQL limit of the same transaction ———
@@ -142,10 +172,13 @@ async function benchCharges(cluster: Cluster, seller: Seller, cardToken: string,
   const e2e = await closedLoop(make, { concurrency, durationMs: quick ? 5000 : 15_000, warmupMs: 2000, okStatus: 201 });
   await sleep(2000);
   const offered = 500;
-  const open = await openLoop(make, { ratePerSecond: offered, durationMs: quick ? 4000 : 10_000, okStatus: 201, drainMs: 20_000 });
-  await sleep(2000);
+  const open = await openLoop(make, { ratePerSecond: offered, durationMs: quick ? 2000 : 10_000, okStatus: 201, drainMs: 20_000 });
+  // What the client gave up on is still queued in the services: wait until a charge answers promptly
+  // again, so the next section does not measure this one's backlog.
+  const drainedIn = await drain(make, Math.max(1000, e2e.p50_ms / 4), 180_000);
   const limit = await pgLimit(cluster.databaseUrl, quick);
-  details.charges = { closed_loop_concurrency: concurrency, end_to_end: e2e, open_loop_500: open, pg_limit: limit };
+  details.charges = { closed_loop_concurrency: concurrency, end_to_end: e2e, open_loop_500: open, drained_in_s: drainedIn, pg_limit: limit };
+  capacity.chargesPerSecond = e2e.rate_per_s;
   const ratio = e2e.rate_per_s / limit.rate_per_s;
   row('charges', 'card charges/s end to end (gateway, PG, Kafka)', e2e.rate_per_s, '/s', `PG limit ${limit.rate_per_s}/s`, '≥ 1000/s', e2e.rate_per_s >= 1000);
   row('charges', 'raw PG charge+idempotency+outbox tx', limit.rate_per_s, 'tx/s', 'the limit (pool 10, 64 workers)', '', null);
@@ -163,7 +196,10 @@ async function benchLag(cluster: Cluster, quick: boolean): Promise<void> {
   const balanceReq: Req = { method: 'GET', url: `${cluster.gatewayUrl}/api/v1/balance`, headers: { authorization: `Bearer ${seller.key}` } };
   const pendingNow = async () => (JSON.parse((await send(balanceReq)).body) as { pending_cents: number }).pending_cents;
   const baseline = await pendingNow();
-  const rate = quick ? 100 : 200;
+  // The target is stated at 200 charges/s; a system that cannot carry that would only measure its queue,
+  // so the rate is capped at half the end-to-end capacity measured in this run (and says so).
+  const wanted = quick ? 100 : 200;
+  const rate = capacity.chargesPerSecond !== undefined ? Math.max(5, Math.min(wanted, Math.floor(capacity.chargesPerSecond / 2))) : wanted;
   const samples: Array<{ t: number; pending: number }> = [];
   let polling = true;
   // One poll in flight at a time: the balance as the seller would see it, every few milliseconds.
@@ -216,7 +252,8 @@ async function benchLag(cluster: Cluster, quick: boolean): Promise<void> {
   const pollGap = summarize(samples.slice(1).map((x, i) => x.t - (samples[i]?.t ?? 0)));
   details.lag = { rate_per_s: rate, charges: open, lag: s, net_per_charge_cents: net, polls: samples.length, poll_interval: pollGap, unseen: okTimes.length - lags.length };
   row('lag', `event lag p50 at ${rate} charges/s (Kafka)`, s.p50_ms, 'ms', `poll every ~${pollGap.p50_ms} ms; charges p99 ${open.p99_ms} ms`, '', null);
-  row('lag', `event lag p99 at ${rate} charges/s (Kafka)`, s.p99_ms, 'ms', `${lags.length}/${okTimes.length} seen, ${open.failed} charges failed`, '≤ 250 ms', s.p99_ms <= 250 && lags.length === okTimes.length);
+  const at = rate === wanted ? '' : ` (target's ${wanted}/s is over capacity)`;
+  row('lag', `event lag p99 at ${rate} charges/s (Kafka)${at}`, s.p99_ms, 'ms', `${lags.length}/${okTimes.length} seen, ${open.failed} charges failed`, '≤ 250 ms at 200/s', rate === 200 ? s.p99_ms <= 250 && lags.length === okTimes.length : false);
 }
 
 // ——— Ledger reads with a million entries ———
@@ -384,7 +421,7 @@ function machine(): Record<string, unknown> {
 }
 
 async function main(): Promise<void> {
-  const { quick, only } = args(process.argv.slice(2));
+  const { quick, only, profile } = args(process.argv.slice(2));
   const startedAt = new Date();
   const m = machine();
   process.stdout.write(`bench ${quick ? '(quick) ' : ''}sections ${[...only].join(',')}\nmachine ${JSON.stringify(m)}\n`);
@@ -396,7 +433,11 @@ async function main(): Promise<void> {
     if (needsCluster) {
       process.stdout.write(`starting the distributed mode on database ${BENCH_DB} (logs in ${logDir})\n`);
       const t = performance.now();
-      cluster = await startCluster({ logDir, kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' });
+      const profileDir = join(ROOT, 'bench-results', 'profiles', startedAt.toISOString().replace(/[:.]/g, '-'));
+      const nodeArgs: Record<string, string[]> = {};
+      for (const app of profile) nodeArgs[app] = ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, app)}`];
+      cluster = await startCluster({ logDir, kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', nodeArgs });
+      if (profile.length > 0) details.profile_dir = profileDir;
       details.cluster_start_s = round((performance.now() - t) / 1000);
       details.cluster_skipped = cluster.skipped;
       for (const [app, why] of Object.entries(cluster.skipped)) process.stdout.write(`  ${app} did not start, running without it: ${why}\n`);
@@ -426,6 +467,13 @@ async function main(): Promise<void> {
   } finally {
     destroyAgents();
     if (cluster !== null) await cluster.stop();
+  }
+  if (typeof details.profile_dir === 'string') {
+    // Summarised here (self time by function and by package), the .cpuprofile files kept for DevTools.
+    details.profiles = summarizeProfiles(details.profile_dir);
+    for (const [app, top] of Object.entries(details.profiles as Record<string, ProfileSummary>)) {
+      process.stdout.write(`profile ${app}: ${top.byPackage.slice(0, 8).map((x) => `${x.name} ${x.percent}%`).join(', ')}\n`);
+    }
   }
   if (only.has('coldstart')) {
     process.stdout.write(`— coldstart (load ${load1()})\n`);

@@ -9,7 +9,6 @@ import { Client } from 'pg';
 import { json, send, sleep } from './load';
 
 export const ROOT = join(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 export interface ServiceSpec {
   app: string;
@@ -128,7 +127,9 @@ export async function startCluster(options: { logDir: string; kafkaBrokers: stri
         // The per-key limit (default 100/s) would cap a single-key load test: raised for the benchmark.
         env.RATE_LIMIT_PER_SECOND = '1000000';
       }
-      const args = [...(options.nodeArgs?.[app] ?? []), TSX, join('apps', app, 'src', 'main.ts')];
+      // `node --import tsx` (not tsx's cli, which runs the app in a child process): the pid we stop and
+      // the --cpu-prof we pass are the service's own.
+      const args = [...(options.nodeArgs?.[app] ?? []), '--import', 'tsx', join('apps', app, 'src', 'main.ts')];
       const child = spawnLogged(args, env, join(options.logDir, `${app}.log`));
       children.push(child);
       const health = app === 'gateway' ? `${urls.gateway}/api/v1/health` : `${urls[app]}/health`;

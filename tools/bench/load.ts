@@ -199,7 +199,7 @@ export async function openLoop(
     ...summarize(latencies),
     ok,
     failed,
-    statuses,
+    statuses: { ...statuses },
     sent,
     offered_per_s: round(sent / ((sendEnd - start) / 1000)),
     duration_s: round(duration),

@@ -1,0 +1,86 @@
+// Reads the .cpuprofile files written by `node --cpu-prof` (bench --profile gateway,charges) and sums the
+// samples' self time by function and by package, so that the JSON says where the CPU went.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+export interface ProfileSummary {
+  files: string[];
+  samples: number;
+  /** Share of the samples in which the process was busy (not idle). */
+  busyPercent: number;
+  byPackage: Array<{ name: string; percent: number }>;
+  byFunction: Array<{ name: string; percent: number }>;
+}
+
+export function packageOf(url: string, functionName: string): string {
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
+  const nm = url.lastIndexOf('node_modules/');
+  if (nm >= 0) {
+    const rest = url.slice(nm + 'node_modules/'.length).split('/');
+    return rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1]}` : (rest[0] ?? url);
+  }
+  if (url.startsWith('node:')) return url;
+  const m = /\/(apps|libs|tools)\/([^/]+)(?:\/([^/]+))?/.exec(url);
+  if (m) return m[1] === 'libs' && m[2] === 'platform' ? `libs/platform/${m[3]}` : `${m[1]}/${m[2]}`;
+  return url;
+}
+
+function top(map: Map<string, number>, total: number, n: number): Array<{ name: string; percent: number }> {
+  return [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, v]) => ({ name, percent: Math.round((v / total) * 1000) / 10 }));
+}
+
+export function summarizeProfile(files: string[]): ProfileSummary {
+  const byPackage = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  let idle = 0;
+  for (const file of files) {
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples?: number[] };
+    const hits = new Map<number, number>();
+    if (profile.samples !== undefined) for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+    for (const node of profile.nodes) {
+      const h = profile.samples !== undefined ? (hits.get(node.id) ?? 0) : (node.hitCount ?? 0);
+      if (h === 0) continue;
+      total += h;
+      const { functionName, url, lineNumber } = node.callFrame;
+      if (functionName === '(idle)') {
+        idle += h;
+        continue;
+      }
+      const pkg = packageOf(url, functionName);
+      byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + h);
+      const fn = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(apps|libs|tools)\//, '$1/')}:${lineNumber + 1}`;
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + h);
+    }
+  }
+  const busy = total - idle;
+  return {
+    files,
+    samples: total,
+    busyPercent: total === 0 ? 0 : Math.round((busy / total) * 1000) / 10,
+    byPackage: top(byPackage, Math.max(1, busy), 15),
+    byFunction: top(byFunction, Math.max(1, busy), 25),
+  };
+}
+
+/** One summary per app directory under dir (`<dir>/<app>/*.cpuprofile`). */
+export function summarizeProfiles(dir: string): Record<string, ProfileSummary> {
+  const out: Record<string, ProfileSummary> = {};
+  if (!existsSync(dir)) return out;
+  for (const app of readdirSync(dir)) {
+    const files = readdirSync(join(dir, app))
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => join(dir, app, f));
+    if (files.length > 0) out[app] = summarizeProfile(files);
+  }
+  return out;
+}
