@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@pgw/platform-service';
+import { anticipationConsumer } from './consumers/anticipation.consumer';
 import { chargesConsumer } from './consumers/charges.consumer';
 import { directoryConsumer } from './consumers/directory.consumer';
 import { receivablesMigrations } from './migrations';
@@ -21,7 +22,7 @@ export function createReceivablesService(options: ReceivablesOptions = {}): Serv
       receivablesRoutes(app, db);
       settlementsRoutes(app, db);
       jobsRoutes(app, { db, clock, bank: options.bank ?? simulatedBank });
-      return { consumers: [directoryConsumer(db, clock), chargesConsumer(db, clock)] };
+      return { consumers: [directoryConsumer(db, clock), chargesConsumer(db, clock), anticipationConsumer(db, clock)] };
     },
   };
 }
