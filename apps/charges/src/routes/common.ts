@@ -21,7 +21,11 @@ export function principalHeader(request: FastifyRequest): string {
   return header;
 }
 
-/** A POST whose body is optional arrives without one (the gateway forwards no body): read it as {}. */
+/**
+ * A POST whose body is optional arrives without one (the gateway forwards no body): read it as {}. A JSON
+ * `null` is a body, and not an object: it stays null, so validation refuses it (422) rather than reading
+ * it as "no amount", which for a refund means the whole remainder.
+ */
 export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
+  if (request.body === undefined) request.body = {};
 }
