@@ -123,7 +123,9 @@ export function buildDocument(captured: readonly CapturedRoute[]): JsonSchema {
       get: { operationId: 'get_openapi', tags: ['gateway'], security: [], responses: { '200': { description: 'This document', content: { 'application/json': { schema: { type: 'object' } } } } } },
     },
   };
-  for (const route of PUBLIC_ROUTES) {
+  const running = new Set(captured.map((c) => c.service));
+  // A service this deployment does not run has no routes to describe (the gateway answers them 404).
+  for (const route of PUBLIC_ROUTES.filter((r) => running.has(r.service))) {
     const owned = captured.find((c) => c.service === route.service && c.method === route.method && c.url === route.url);
     if (owned === undefined) throw new Error(`${route.method} ${route.url}: the ${route.service} service registers no such route`);
     const path = (paths[openApiPath(route.url)] ??= {});

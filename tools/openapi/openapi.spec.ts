@@ -27,6 +27,7 @@ describe('docs/openapi.json', () => {
     // Proves nothing in PUBLIC_ROUTES is missing from the document.
     const document = JSON.parse(generated) as { openapi: string; paths: Record<string, Record<string, { 'x-permission'?: string }>> };
     expect(document.openapi).toBe('3.1.0');
+    // Every service of the all-in-one runs here, so every route of the table is expected.
     for (const route of PUBLIC_ROUTES) {
       const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
       expect([route.method, route.url, document.paths[path]?.[route.method.toLowerCase()]?.['x-permission']]).toEqual([route.method, route.url, route.permission]);
