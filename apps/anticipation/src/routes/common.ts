@@ -21,7 +21,7 @@ export const IdParams = Type.Object({ id: Type.String() });
 
 /** A POST whose body is optional arrives without one (the gateway forwards no body): read it as {}. */
 export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
+  if (request.body === undefined) request.body = {}; // a JSON null is a body, refused by validation (422)
 }
 
 /**
