@@ -79,7 +79,8 @@ async function benchGateway(cluster: Cluster, seller: Seller, quick: boolean): P
   const concurrency = 32;
   const d = await closedLoop(direct, { concurrency, durationMs, warmupMs: 1000 });
   const g = await closedLoop(viaGateway, { concurrency, durationMs, warmupMs: 1000 });
-  const rate = quick ? 100 : 200;
+  // Latency is compared below saturation: at most half the gateway's closed-loop throughput of this run.
+  const rate = Math.max(10, Math.min(quick ? 100 : 200, Math.floor(g.rate_per_s / 2)));
   const od = await openLoop(direct, { ratePerSecond: rate, durationMs: quick ? 3000 : 8000 });
   const og = await openLoop(viaGateway, { ratePerSecond: rate, durationMs: quick ? 3000 : 8000 });
   details.gateway = { closed_loop_concurrency: concurrency, direct_closed: d, gateway_closed: g, open_rate_per_s: rate, direct_open: od, gateway_open: og };
@@ -92,6 +93,21 @@ async function benchGateway(cluster: Cluster, seller: Seller, quick: boolean): P
 }
 
 const capacity: { chargesPerSecond?: number } = {};
+
+async function dbStats(databaseUrl: string): Promise<Record<string, number>> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const stats = await pool.query(
+      `select xact_commit::float8 as xact_commit, tup_inserted::float8 as tup_inserted, tup_updated::float8 as tup_updated, tup_deleted::float8 as tup_deleted,
+              tup_returned::float8 as tup_returned, tup_fetched::float8 as tup_fetched, blks_hit::float8 as blks_hit
+       from pg_stat_database where datname = current_database()`,
+    );
+    const charges = await pool.query('select count(*)::float8 as n from charges.charges');
+    return { ...(stats.rows[0] as Record<string, number>), charges: (charges.rows[0] as { n: number }).n };
+  } finally {
+    await pool.end();
+  }
+}
 
 /** Sends one request at a time until one answers within okMs; the seconds it took (bounded). */
 async function drain(make: () => Req, okMs: number, maxMs: number): Promise<number> {
@@ -169,7 +185,13 @@ async function benchCharges(cluster: Cluster, seller: Seller, cardToken: string,
     body: chargeBody(cardToken),
   });
   const concurrency = 64;
+  const before = await dbStats(cluster.databaseUrl);
   const e2e = await closedLoop(make, { concurrency, durationMs: quick ? 5000 : 15_000, warmupMs: 2000, okStatus: 201 });
+  await sleep(1500); // PostgreSQL flushes its statistics about once a second
+  const after = await dbStats(cluster.databaseUrl);
+  // Everything the database did during the closed loop (every service, consumers and relays included), per
+  // charge answered 201 (including the 2 s warm-up's charges, counted by the delta of charges rows).
+  const perCharge = Object.fromEntries(Object.entries(after).filter(([k]) => k !== 'charges').map(([k, v]) => [k, round((v - (before[k] ?? 0)) / Math.max(1, (after.charges ?? 0) - (before.charges ?? 0)), 2)]));
   await sleep(2000);
   const offered = 500;
   const open = await openLoop(make, { ratePerSecond: offered, durationMs: quick ? 2000 : 10_000, okStatus: 201, drainMs: 20_000 });
@@ -177,12 +199,13 @@ async function benchCharges(cluster: Cluster, seller: Seller, cardToken: string,
   // again, so the next section does not measure this one's backlog.
   const drainedIn = await drain(make, Math.max(1000, e2e.p50_ms / 4), 180_000);
   const limit = await pgLimit(cluster.databaseUrl, quick);
-  details.charges = { closed_loop_concurrency: concurrency, end_to_end: e2e, open_loop_500: open, drained_in_s: drainedIn, pg_limit: limit };
+  details.charges = { closed_loop_concurrency: concurrency, end_to_end: e2e, open_loop_500: open, drained_in_s: drainedIn, pg_limit: limit, database_work_per_charge: perCharge };
   capacity.chargesPerSecond = e2e.rate_per_s;
   const ratio = e2e.rate_per_s / limit.rate_per_s;
   row('charges', 'card charges/s end to end (gateway, PG, Kafka)', e2e.rate_per_s, '/s', `PG limit ${limit.rate_per_s}/s`, '≥ 1000/s', e2e.rate_per_s >= 1000);
   row('charges', 'raw PG charge+idempotency+outbox tx', limit.rate_per_s, 'tx/s', 'the limit (pool 10, 64 workers)', '', null);
   row('charges', 'end to end / PG limit', `${round(ratio * 100)}%`, '', `${e2e.rate_per_s} / ${limit.rate_per_s}`, '≥ 30%', ratio >= 0.3);
+  row('charges', 'PG commits per charge (all services)', perCharge.xact_commit ?? NaN, 'commits', `the limit's transaction: 1 commit, 3 inserts; here ${perCharge.tup_inserted} inserts, ${perCharge.tup_updated} updates`, '', null);
   row('charges', `closed-loop latency p50/p99 (c=${concurrency})`, `${e2e.p50_ms} / ${e2e.p99_ms}`, 'ms', `PG tx p50/p99 ${limit.p50_ms} / ${limit.p99_ms} ms`, '', null);
   const delivered = `${open.ok}/${open.sent} ok at ${open.offered_per_s}/s offered, ${open.failed} failed`;
   row('charges', `p50 at ${offered}/s offered (open loop)`, open.p50_ms, 'ms', delivered, '', null);
