@@ -1,4 +1,5 @@
 import { acquirerSimService } from '@pgw/acquirer-sim';
+import { anticipationService } from '@pgw/anticipation';
 import { chargesService } from '@pgw/charges';
 import { ledgerService } from '@pgw/ledger';
 import type { ServiceDefinition } from '@pgw/platform-service';
@@ -17,4 +18,5 @@ export const SERVICES: ServiceDefinition[] = [
   receivablesService,
   ledgerService,
   webhooksService,
+  anticipationService,
 ];

@@ -39,8 +39,6 @@ const field = (record: object, path: string[]): unknown => {
 /**
  * Avro event type → webhook kind. Types not yet in the contracts (another service's, still to come) wait
  * here harmlessly: `webhookTopics` subscribes only to the topics of types the registry knows.
- * anticipation.succeeded has no row yet: the anticipation service has published no event schema; its
- * executed event gets a row here when it does.
  */
 export const EVENT_KIND_RULES: Readonly<Record<string, KindRule>> = {
   'charges.charge-created.v1': { kind: 'charge.created' },
@@ -57,6 +55,8 @@ export const EVENT_KIND_RULES: Readonly<Record<string, KindRule>> = {
   'charges.chargeback-opened.v1': { kind: 'chargeback.opened' },
   'charges.chargeback-won.v1': { kind: 'chargeback.won' },
   'charges.chargeback-lost.v1': { kind: 'chargeback.lost' },
+  // An anticipation is announced once, when executed: it is created succeeded.
+  'anticipation.anticipation-executed.v1': { kind: 'anticipation.succeeded' },
   // Every settlement change is one event type; only the change to paid is a webhook.
   'receivables.settlement-changed.v1': {
     kind: 'settlement.paid',
