@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { decodeEvent, encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
 import { newId } from '@pgw/domain';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus } from '@pgw/platform-bus';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type Bus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
 import { InjectPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
@@ -38,14 +38,21 @@ export class Harness {
 
   private constructor(
     readonly db: Db,
-    readonly bus: InProcessBus,
+    readonly bus: Bus,
     readonly clock: ManualClock,
     readonly service: RunningService,
   ) {}
 
-  /** A fresh schema on the shared embedded database: suites share one database per file, not one service. */
-  static async start(knex: Knex, options: { db?: Db; bus?: InProcessBus } = {}): Promise<Harness> {
-    const db = options.db ?? sharedDb(knex, uniqueName('anticipation'));
+  /**
+   * A fresh schema on the shared embedded database (suites share one database per file, not one
+   * service), or the given database and bus (PostgreSQL and Kafka in the integration suite).
+   */
+  static async start(knex: Knex | null, options: { db?: Db; bus?: Bus } = {}): Promise<Harness> {
+    let db = options.db;
+    if (db === undefined) {
+      if (knex === null) throw new Error('Harness.start needs a knex or a db');
+      db = sharedDb(knex, uniqueName('anticipation'));
+    }
     const bus = options.bus ?? new InProcessBus();
     const clock = new ManualClock(NOW);
     const service = await startService(anticipationService, { db, bus, clock, principalSecret: SECRET, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
@@ -63,7 +70,7 @@ export class Harness {
     return v;
   }
 
-  /** Publishes as the producer's relay would; the in-process bus resolves once the service applied it. */
+  /** Publishes as the producer's relay would; the in-process bus resolves once the service applied it (Kafka does not). */
   async publish<K extends EventType>(type: K, key: string, body: Event<K>, env: { tenantId?: string | null; livemode?: boolean | null } = {}): Promise<void> {
     const envelope = newEnvelope(type, { producer: type.split('.')[0] ?? 'test', tenantId: env.tenantId === undefined ? this.tenantId : env.tenantId, livemode: env.livemode === undefined ? null : env.livemode });
     const event = { envelope, ...body } as EventMap[K];
