@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { busMigration, OutboxRelay, type Bus } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
-import { buildApp, ConfigError, envInt, PRINCIPAL_TTL_MS, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
+import { ApiError, buildApp, ConfigError, envInt, PRINCIPAL_TTL_MS, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
 import type { Clock } from '@pgw/platform-service';
 import { adminTokenCheck } from './auth/admin-auth';
 import { ApiKeyAuthenticator } from './auth/api-key-auth';
@@ -99,7 +99,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }));
   // The probes' check, not part of the public API: answers only after a round trip to the database.
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), service: Type.String() }) } } }, async () => {
-    await options.db.read((q) => q.raw('select 1'));
+    try {
+      await options.db.read((q) => q.raw('select 1'));
+      await options.bus.checkHealth?.();
+    } catch {
+      throw new ApiError('service_unavailable', 'The gateway cannot reach its database or its broker.');
+    }
     return { status: 'ok', service: 'gateway' };
   });
 

@@ -27,6 +27,8 @@ export interface Bus {
   /** Resolves once every message is durably accepted (Kafka: acked by all in-sync replicas). */
   publish(messages: BusMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Throws when the broker cannot be reached: the readiness probes' check. */
+  checkHealth?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -17,6 +17,7 @@ export interface KafkaBusOptions {
 const CONNECTION_TIMEOUT_MS = 3_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const SEND_TIMEOUT_MS = 10_000;
+const HEALTH_CACHE_MS = 5_000;
 const RETRY = { initialRetryTime: 200, maxRetryTime: 5_000, retries: 5 };
 
 // Messages a consumer group has yet to read on a partition, seen at each batch: growing lag means the
@@ -95,6 +96,24 @@ export class KafkaBus implements Bus {
       );
     }
     return this.producerReady;
+  }
+
+  private lastHealthyAtMs = 0;
+
+  /**
+   * Asks the cluster for its brokers, at most once per HEALTH_CACHE_MS: probes every few seconds from
+   * every replica must not turn into a stream of admin connections.
+   */
+  async checkHealth(): Promise<void> {
+    if (Date.now() - this.lastHealthyAtMs < HEALTH_CACHE_MS) return;
+    const admin = this.kafka.admin({ retry: { retries: 0 } });
+    try {
+      await admin.connect();
+      await admin.describeCluster();
+      this.lastHealthyAtMs = Date.now();
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
   }
 
   async publish(messages: BusMessage[]): Promise<void> {

@@ -36,6 +36,13 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     await consumer.close();
   });
 
+  it('reports the broker healthy when it answers, and unhealthy when nothing listens', async () => {
+    await expect(bus.checkHealth()).resolves.toBeUndefined();
+    const nowhere = new KafkaBus({ brokers: ['127.0.0.1:1'], clientId: 'it-nowhere' });
+    await expect(nowhere.checkHealth()).rejects.toThrow();
+    await nowhere.close();
+  });
+
   it('delivers an event committed in one service, Avro-encoded through Kafka, to another service that applies it once', async () => {
     const r = relay(producer, bus);
     r.start();

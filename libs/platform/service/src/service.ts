@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Bus, BusMessage, Subscription } from '@pgw/platform-bus';
 import { inboxHandler, OutboxRelay, busMigration } from '@pgw/platform-bus';
 import type { Db, Migration, Tx } from '@pgw/platform-db';
-import { buildApp, principalPlugin, type App, type AppOptions } from '@pgw/platform-http';
+import { ApiError, buildApp, principalPlugin, type App, type AppOptions } from '@pgw/platform-http';
 import type { Clock } from './clock';
 
 /** What a service gets from whoever runs it: the distributed main, the all-in-one process or a test. */
@@ -91,7 +91,13 @@ export async function startService(definition: ServiceDefinition, context: Servi
   const app = buildApp({ name: definition.name, trustRequestIdHeader: true, ...(context.log ? { log: context.log } : {}) });
   await app.register(principalPlugin, { secret: context.principalSecret, publicRoutes: ['/health', ...(definition.publicRoutes ?? [])] });
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), service: Type.String() }) } } }, async () => {
-    await context.db.read((q) => q.raw('select 1'));
+    // Ready only when both stores it depends on answer: its database and its broker.
+    try {
+      await context.db.read((q) => q.raw('select 1'));
+      await context.bus.checkHealth?.();
+    } catch {
+      throw new ApiError('service_unavailable', `${definition.name} cannot reach its database or its broker.`);
+    }
     return { status: 'ok', service: definition.name };
   });
   const parts = await definition.build(app, context);
