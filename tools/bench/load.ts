@@ -188,7 +188,9 @@ export async function openLoop(
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(5, next - performance.now()))));
   }
   const sendEnd = performance.now();
-  await Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, options.drainMs ?? 15_000))]);
+  let drainTimer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(pending), new Promise((r) => (drainTimer = setTimeout(r, options.drainMs ?? 15_000)))]);
+  clearTimeout(drainTimer);
   const unfinished = pending.size;
   if (unfinished > 0) {
     failed += unfinished;

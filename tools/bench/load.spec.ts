@@ -1,0 +1,40 @@
+// The one smoke test of tools/bench: the load generators, at a tiny size against a local server, produce
+// figures. Asserts nothing about the figures themselves (benchmarks are not tests).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closedLoop, destroyAgents, openLoop } from './load';
+import { packageOf } from './profile';
+
+describe('tools/bench load generators', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+
+  afterAll(async () => {
+    destroyAgents();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('produce a rate and percentiles at a tiny size', async () => {
+    const closed = await closedLoop(() => ({ method: 'GET', url }), { concurrency: 2, durationMs: 200 });
+    expect(closed.ok).toBeGreaterThan(0);
+    expect(Number.isFinite(closed.p99_ms)).toBe(true);
+    const open = await openLoop(() => ({ method: 'GET', url }), { ratePerSecond: 50, durationMs: 200 });
+    expect(open.sent).toBe(10);
+    expect(Number.isFinite(open.p50_ms)).toBe(true);
+  });
+
+  it('refuses any address but 127.0.0.1', async () => {
+    await expect(closedLoop(() => ({ method: 'GET', url: 'http://localhost:1/' }), { concurrency: 1, durationMs: 10 })).resolves.toMatchObject({ ok: 0 });
+  });
+
+  it('names the package of a profiled function', () => {
+    expect(packageOf('file:///w/node_modules/@fastify/http-proxy/index.js', 'f')).toBe('@fastify/http-proxy');
+    expect(packageOf('file:///w/libs/platform/bus/src/outbox.ts', 'f')).toBe('libs/platform/bus');
+  });
+});
