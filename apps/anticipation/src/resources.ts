@@ -8,15 +8,13 @@ import type { AnticipationPricing } from './domain/pricing';
 import type { ExposureBlock, QuoteItem, Totals, TreasuryBlock } from './domain/quote';
 
 const Cents = Type.Integer({ minimum: 0 });
-const DateString = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
 const closed = { additionalProperties: false } as const;
 
-// Besides the four fields of api-v1, each item names its receivable and due date, so that a seller can
-// tell which receivable costs what.
+// Besides the four fields of api-v1, each item names its receivable, so that a seller can tell which
+// receivable costs what (and name the ones to anticipate). Its due date is today + days_anticipated.
 const ItemSchema = Type.Object(
   {
     receivable_id: Type.String({ pattern: '^recv_[A-Za-z0-9]+$' }),
-    due_date: DateString,
     days_anticipated: Cents,
     gross_amount_cents: Cents,
     fee_amount_cents: Cents,
@@ -70,7 +68,6 @@ export const AnticipationBody = Type.Object({ ...anticipationFields, request_id:
 
 export interface ItemResource {
   receivable_id: string;
-  due_date: string;
   days_anticipated: number;
   gross_amount_cents: number;
   fee_amount_cents: number;
@@ -107,10 +104,9 @@ export interface AnticipationResource {
   created_at: string;
 }
 
-export function itemResource(item: Pick<QuoteItem, 'receivableId' | 'dueDate' | 'daysAnticipated' | 'grossCents' | 'feeCents' | 'netCents'>): ItemResource {
+export function itemResource(item: Pick<QuoteItem, 'receivableId' | 'daysAnticipated' | 'grossCents' | 'feeCents' | 'netCents'>): ItemResource {
   return {
     receivable_id: item.receivableId,
-    due_date: item.dueDate,
     days_anticipated: item.daysAnticipated,
     gross_amount_cents: item.grossCents,
     fee_amount_cents: item.feeCents,

@@ -3,7 +3,7 @@ import { addDays } from '@pgw/domain';
 import { exposureBlock, priceItem, priceItems, totalsOf, treasuryBlock, type Candidate } from './quote';
 
 const TODAY = '2026-03-02';
-const candidate = (netCents: number, dueDate: string, id = 'recv_a'): Candidate => ({ receivableId: id, chargeId: 'ch_a', netCents, dueDate, version: 1 });
+const candidate = (netCents: number, dueDate: string, id = 'recv_a'): Candidate => ({ receivableId: id, netCents, dueDate });
 
 describe('the fee of contract §4, against cases worked by hand', () => {
   it.each([

@@ -2,21 +2,17 @@
 // treasury blocks. Simulation and execution both call these, so what a seller is shown is what is done.
 import { anticipationFee, daysBetween } from '@pgw/domain';
 
-/** An eligible receivable as the local copy knows it. */
+/** An eligible receivable, as much of it as pricing needs. */
 export interface Candidate {
   receivableId: string;
-  chargeId: string;
   /** The receivable's net amount: the gross of the anticipation item. */
   netCents: number;
   dueDate: string;
-  version: number;
 }
 
 export interface QuoteItem {
   receivableId: string;
-  chargeId: string;
   dueDate: string;
-  receivableVersion: number;
   daysAnticipated: number;
   grossCents: number;
   feeCents: number;
@@ -36,16 +32,17 @@ export interface Totals {
  * bps a month over 600 days); the fee is then the whole gross, since a seller never pays to anticipate.
  */
 export function priceItem(candidate: Candidate, feeBpsPerMonth: number, today: string): QuoteItem {
-  const daysAnticipated = daysBetween(today, candidate.dueDate);
+  return priced(candidate, feeBpsPerMonth, daysBetween(today, candidate.dueDate), today);
+}
+
+function priced(candidate: Candidate, feeBpsPerMonth: number, daysAnticipated: number, today: string): QuoteItem {
   // Eligibility (due after today) is checked before pricing: an item due today or earlier is a bug.
   if (daysAnticipated < 1) throw new Error(`receivable ${candidate.receivableId} due ${candidate.dueDate} is not after ${today}`);
   const grossCents = candidate.netCents;
   const feeCents = Math.min(grossCents, anticipationFee({ netCents: grossCents, feeBpsPerMonth, daysAnticipated }));
   return {
     receivableId: candidate.receivableId,
-    chargeId: candidate.chargeId,
     dueDate: candidate.dueDate,
-    receivableVersion: candidate.version,
     daysAnticipated,
     grossCents,
     feeCents,
@@ -53,8 +50,17 @@ export function priceItem(candidate: Candidate, feeBpsPerMonth: number, today: s
   };
 }
 
+/** Every item; a seller's thousands of receivables share a few hundred due dates, so days are counted once per date. */
 export function priceItems(candidates: readonly Candidate[], feeBpsPerMonth: number, today: string): QuoteItem[] {
-  return candidates.map((c) => priceItem(c, feeBpsPerMonth, today));
+  const daysByDate = new Map<string, number>();
+  return candidates.map((c) => {
+    let days = daysByDate.get(c.dueDate);
+    if (days === undefined) {
+      days = daysBetween(today, c.dueDate);
+      daysByDate.set(c.dueDate, days);
+    }
+    return priced(c, feeBpsPerMonth, days, today);
+  });
 }
 
 /** Totals are the sums of the items, never computed on their own. */

@@ -58,7 +58,12 @@ export async function executeAnticipation(
       pricingPlanId: quote.pricing.pricingPlanId,
       executedOn: today,
       createdAt: now,
-      items: quote.items,
+      items: quote.items.map((item) => {
+        const original = quote.originals.get(item.receivableId);
+        // Every receivable an execution prices comes from a locked row, which says where it came from.
+        if (original === undefined) throw new Error(`receivable ${item.receivableId} was priced without its locked row`);
+        return { ...item, chargeId: original.chargeId, receivableVersion: original.version };
+      }),
     };
     await insertAnticipation(trx, anticipation);
     await markAnticipated(trx, anticipation.items.map((i) => i.receivableId), anticipation.id);

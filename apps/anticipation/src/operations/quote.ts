@@ -6,7 +6,7 @@ import { ApiError } from '@pgw/platform-http';
 import type { Tx } from '@pgw/platform-db';
 import { cashOutCents, lockTreasury, outstandingCents } from '../data/anticipations.repository';
 import { findDefaultPlan, findPlan, findSeller, treasuryCash } from '../data/directory.repository';
-import { eligibleReceivables, isEligible, receivablesByIds, type SellerScope } from '../data/receivables.repository';
+import { eligibleReceivables, isEligible, lockEligibleReceivables, receivablesByIds, type LockedCandidate, type SellerScope } from '../data/receivables.repository';
 import { resolvePricing, type AnticipationPricing } from '../domain/pricing';
 import { exposureBlock, priceItems, totalsOf, treasuryBlock, type Candidate, type ExposureBlock, type QuoteItem, type Totals, type TreasuryBlock } from '../domain/quote';
 
@@ -26,6 +26,8 @@ export interface Quote {
   totals: Totals;
   exposure: ExposureBlock;
   treasury: TreasuryBlock;
+  /** Of each item's original, what the executed event tells receivables: filled when locked (execution). */
+  originals: ReadonlyMap<string, { chargeId: string; version: number }>;
 }
 
 export interface QuoteRequest {
@@ -55,8 +57,10 @@ export async function buildQuote(mode: QuoteMode, request: QuoteRequest): Promis
     const what = resolution.ok || resolution.reason === 'seller_unknown' ? 'seller' : "seller's pricing plan";
     throw new ApiError('service_unavailable', `The ${what} is not known to the anticipation service yet; retry shortly.`, null, { 'retry-after': '1' });
   }
-  const candidates = await loadCandidates(q, request, lock);
+  const candidates = await loadCandidates(mode, request);
   const items = priceItems(candidates, resolution.pricing.feeBpsPerMonth, today);
+  const originals = new Map<string, { chargeId: string; version: number }>();
+  for (const c of candidates) if ('chargeId' in c) originals.set(c.receivableId, { chargeId: c.chargeId, version: c.version });
   const totals = totalsOf(items);
   return {
     pricing: resolution.pricing,
@@ -64,14 +68,17 @@ export async function buildQuote(mode: QuoteMode, request: QuoteRequest): Promis
     totals,
     exposure: exposureBlock({ limitCents: seller.anticipationLimitCents, outstandingCents: await outstandingCents(q, scope, today), requestGrossCents: totals.grossCents }),
     treasury: treasuryBlock({ treasuryCashCents: await treasuryCash(q, scope.tenantId), cashOutCents: cashOut, requestNetCents: totals.netCents }),
+    originals,
   };
 }
 
-async function loadCandidates(q: Knex | Tx, request: QuoteRequest, lock: boolean): Promise<Candidate[]> {
+async function loadCandidates(mode: QuoteMode, request: QuoteRequest): Promise<Array<Candidate | LockedCandidate>> {
   const { scope, today, receivableIds } = request;
+  const lock = mode.kind === 'lock';
+  const q = mode.kind === 'lock' ? mode.trx : mode.q;
   if (receivableIds === undefined) {
     const max = lock ? EXECUTION_RECEIVABLES_MAX : SIMULATION_RECEIVABLES_MAX;
-    const all = await eligibleReceivables(q, scope, today, max + 1, { lock });
+    const all = mode.kind === 'lock' ? await lockEligibleReceivables(mode.trx, scope, today, max + 1) : await eligibleReceivables(mode.q, scope, today, max + 1);
     if (all.length > max) {
       throw new ApiError('parameter_invalid', `receivable_ids: the seller has more than ${max} eligible receivables; name up to ${RECEIVABLE_IDS_MAX} of them`, 'receivable_ids');
     }

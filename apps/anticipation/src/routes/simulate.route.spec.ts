@@ -58,8 +58,8 @@ describe('POST /api/v1/anticipations/simulate', () => {
       settlement_delay_days: 30,
       pricing_plan_id: null,
       items: [
-        { receivable_id: r1, due_date: '2026-04-01', days_anticipated: 30, gross_amount_cents: 9_701, fee_amount_cents: 193, net_amount_cents: 9_508 },
-        { receivable_id: r2, due_date: '2026-05-01', days_anticipated: 60, gross_amount_cents: 3_234, fee_amount_cents: 129, net_amount_cents: 3_105 },
+        { receivable_id: r1, days_anticipated: 30, gross_amount_cents: 9_701, fee_amount_cents: 193, net_amount_cents: 9_508 },
+        { receivable_id: r2, days_anticipated: 60, gross_amount_cents: 3_234, fee_amount_cents: 129, net_amount_cents: 3_105 },
       ],
       exposure: { limit_cents: 100_000_000, outstanding_cents: 0, projected_cents: 12_935, available_cents: 100_000_000, within_limit: true },
       treasury: { available_cash_cents: 1_000_000, requested_cash_out_cents: 12_613, within_limit: true },
