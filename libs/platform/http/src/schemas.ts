@@ -5,7 +5,8 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const RequestIdSchema = Type.String({ pattern: '^req_[A-Za-z0-9_\\-]+$' });
 
 export const PagingQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  // Bounded so that page × limit stays a sane OFFSET (1e23 is an integer too, and PostgreSQL's bigint is not).
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
 };
 
