@@ -98,7 +98,8 @@ describe('anticipation end to end through the gateway (demo key)', () => {
     const key = { 'idempotency-key': `ant-${Date.now()}` };
     const executed = await call('POST', '/api/v1/anticipations', { headers: key });
     expect(executed.status).toBe(201);
-    expect(executed.body).toMatchObject({ object: 'anticipation', status: 'succeeded', gross_amount_cents: 29_103, fee_amount_cents: 1_158, net_amount_cents: 27_945, receivable_ids: simulated.body.items.map((i: any) => i.receivable_id) });
+    expect(executed.body).toMatchObject({ object: 'anticipation', status: 'succeeded', gross_amount_cents: 29_103, fee_amount_cents: 1_158, net_amount_cents: 27_945 });
+    expect(executed.body.items.map((i: any) => [i.days_anticipated, i.fee_amount_cents])).toEqual([[30, 193], [60, 386], [90, 579]]);
     const replay = await call('POST', '/api/v1/anticipations', { headers: key });
     expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.id]).toEqual([201, 'true', executed.body.id]);
 
@@ -115,7 +116,8 @@ describe('anticipation end to end through the gateway (demo key)', () => {
       [2, 9_315, today, executed.body.id],
       [3, 9_122, today, executed.body.id],
     ]);
-    for (const r of receivables.filter((x) => x.status === 'anticipated')) expect(r.anticipation_id).toBe(executed.body.id);
+    const originals = receivables.filter((x) => x.status === 'anticipated').sort((a, b) => a.installment - b.installment);
+    expect(originals.map((r) => [r.id, r.anticipation_id])).toEqual(executed.body.receivable_ids.map((id: string) => [id, executed.body.id]));
 
     // The ledger: pending to available, net of the fee.
     const after = await waitFor(async () => {

@@ -10,18 +10,17 @@ import type { ExposureBlock, QuoteItem, Totals, TreasuryBlock } from './domain/q
 const Cents = Type.Integer({ minimum: 0 });
 const closed = { additionalProperties: false } as const;
 
-// Besides the four fields of api-v1, each item names its receivable, so that a seller can tell which
-// receivable costs what (and name the ones to anticipate). Its due date is today + days_anticipated.
-const ItemSchema = Type.Object(
-  {
-    receivable_id: Type.String({ pattern: '^recv_[A-Za-z0-9]+$' }),
-    days_anticipated: Cents,
-    gross_amount_cents: Cents,
-    fee_amount_cents: Cents,
-    net_amount_cents: Cents,
-  },
-  closed,
-);
+// A simulation item is api-v1's four fields, no more: a simulation of all eligible receivables can hold
+// tens of thousands, and its size is its latency. Items come in the order of receivable_ids when named,
+// else earliest due first. An executed anticipation's items (at most a thousand) also name their receivable.
+const itemFields = {
+  days_anticipated: Cents,
+  gross_amount_cents: Cents,
+  fee_amount_cents: Cents,
+  net_amount_cents: Cents,
+};
+const SimulationItemSchema = Type.Object(itemFields, closed);
+const AnticipationItemLineSchema = Type.Object({ receivable_id: Type.String({ pattern: '^recv_[A-Za-z0-9]+$' }), ...itemFields }, closed);
 
 const ExposureSchema = Type.Object(
   { outstanding_cents: Cents, projected_cents: Cents, limit_cents: Cents, available_cents: Cents, within_limit: Type.Boolean() },
@@ -39,7 +38,7 @@ export const SimulationBody = Type.Object(
     fee_bps_per_month: Cents,
     settlement_delay_days: Cents,
     pricing_plan_id: Nullable(Type.String()),
-    items: Type.Array(ItemSchema),
+    items: Type.Array(SimulationItemSchema),
     exposure: ExposureSchema,
     treasury: TreasurySchema,
     request_id: RequestIdSchema,
@@ -59,15 +58,14 @@ const anticipationFields = {
   settlement_delay_days: Cents,
   pricing_plan_id: Nullable(Type.String()),
   receivable_ids: Type.Array(Type.String({ pattern: '^recv_[A-Za-z0-9]+$' })),
-  items: Type.Array(ItemSchema),
+  items: Type.Array(AnticipationItemLineSchema),
   created_at: Type.String({ format: 'date-time' }),
 };
 
 export const AnticipationItemSchema = Type.Object(anticipationFields, closed);
 export const AnticipationBody = Type.Object({ ...anticipationFields, request_id: RequestIdSchema }, closed);
 
-export interface ItemResource {
-  receivable_id: string;
+export interface SimulationItemResource {
   days_anticipated: number;
   gross_amount_cents: number;
   fee_amount_cents: number;
@@ -83,7 +81,7 @@ export interface SimulationResource {
   fee_bps_per_month: number;
   settlement_delay_days: number;
   pricing_plan_id: string | null;
-  items: ItemResource[];
+  items: SimulationItemResource[];
   exposure: ExposureBlock;
   treasury: TreasuryBlock;
 }
@@ -100,18 +98,20 @@ export interface AnticipationResource {
   settlement_delay_days: number;
   pricing_plan_id: string | null;
   receivable_ids: string[];
-  items: ItemResource[];
+  items: AnticipationItemResource[];
   created_at: string;
 }
 
-export function itemResource(item: Pick<QuoteItem, 'receivableId' | 'daysAnticipated' | 'grossCents' | 'feeCents' | 'netCents'>): ItemResource {
-  return {
-    receivable_id: item.receivableId,
-    days_anticipated: item.daysAnticipated,
-    gross_amount_cents: item.grossCents,
-    fee_amount_cents: item.feeCents,
-    net_amount_cents: item.netCents,
-  };
+export interface AnticipationItemResource extends SimulationItemResource {
+  receivable_id: string;
+}
+
+export function simulationItemResource(item: QuoteItem): SimulationItemResource {
+  return { days_anticipated: item.daysAnticipated, gross_amount_cents: item.grossCents, fee_amount_cents: item.feeCents, net_amount_cents: item.netCents };
+}
+
+export function anticipationItemResource(item: QuoteItem): AnticipationItemResource {
+  return { receivable_id: item.receivableId, ...simulationItemResource(item) };
 }
 
 export function simulationResource(input: { items: QuoteItem[]; totals: Totals; pricing: AnticipationPricing; exposure: ExposureBlock; treasury: TreasuryBlock }): SimulationResource {
@@ -124,7 +124,7 @@ export function simulationResource(input: { items: QuoteItem[]; totals: Totals; 
     fee_bps_per_month: input.pricing.feeBpsPerMonth,
     settlement_delay_days: input.pricing.settlementDelayDays,
     pricing_plan_id: input.pricing.pricingPlanId,
-    items: input.items.map(itemResource),
+    items: input.items.map(simulationItemResource),
     exposure: input.exposure,
     treasury: input.treasury,
   };
@@ -143,7 +143,7 @@ export function anticipationResource(a: Anticipation): AnticipationResource {
     settlement_delay_days: a.settlementDelayDays,
     pricing_plan_id: a.pricingPlanId,
     receivable_ids: a.items.map((i) => i.receivableId),
-    items: a.items.map(itemResource),
+    items: a.items.map(anticipationItemResource),
     created_at: a.createdAt.toISOString(),
   };
 }

@@ -132,31 +132,37 @@ export async function listAnticipations(q: Q, scope: SellerScope, page: number, 
   return { data: await withItems(q, rows), total };
 }
 
-/** Contract §4/§4a exposure: the item gross of the seller's anticipated receivables originally due after today. */
-export async function outstandingCents(q: Q, scope: SellerScope, today: string): Promise<number> {
-  const rows = (await q('anticipation_items')
-    .where({ tenant_id: scope.tenantId, livemode: scope.livemode, seller_id: scope.sellerId })
-    .andWhere('due_date', '>', today)
-    .sum({ total: 'gross_amount_cents' })) as Row[];
-  return aggregate(rows, 'total');
+export interface Limits {
+  /** Contract §4/§4a exposure: the item gross of the seller's anticipated receivables originally due after today. */
+  outstandingCents: number;
+  /** The cash the tenant's treasury set aside for anticipations (the directory's figure; 0 until it says). */
+  treasuryCashCents: number;
+  /** What this environment's executions have paid out of it. */
+  cashOutCents: number;
 }
 
-/** What this environment's executions have paid out of the tenant's treasury. */
-export async function cashOutCents(q: Q, tenantId: string, livemode: boolean): Promise<number> {
-  const row = (await q('treasury').where({ tenant_id: tenantId, livemode }).first('cash_out_cents')) as Row | undefined;
-  return row === undefined ? 0 : int(row.cash_out_cents, 'cash_out_cents');
+/** The three figures of the limit blocks in one round trip (a simulation is latency-bound). */
+export async function limitsOf(q: Q, scope: SellerScope, today: string): Promise<Limits> {
+  const result = await q.raw(
+    `select
+       (select coalesce(sum(gross_amount_cents), 0) from anticipation_items where tenant_id = ? and livemode = ? and seller_id = ? and due_date > ?) as outstanding,
+       (select treasury_available_cash_cents from tenants where tenant_id = ?) as treasury,
+       (select cash_out_cents from treasury where tenant_id = ? and livemode = ?) as cash_out`,
+    [scope.tenantId, scope.livemode, scope.sellerId, today, scope.tenantId, scope.tenantId, scope.livemode],
+  );
+  const rows = result.rows as Row[];
+  return { outstandingCents: aggregate(rows, 'outstanding'), treasuryCashCents: aggregate(rows, 'treasury'), cashOutCents: aggregate(rows, 'cash_out') };
 }
 
 /**
  * Locks the tenant's treasury row of this environment (creating it at zero): every execution of the
  * tenant takes it first, so two executions never both spend the same cash, nor the same exposure, nor
- * the same receivable. Returns the cash paid out so far.
+ * the same receivable.
  */
-export async function lockTreasury(trx: Tx, tenantId: string, livemode: boolean): Promise<number> {
+export async function lockTreasury(trx: Tx, tenantId: string, livemode: boolean): Promise<void> {
   await trx('treasury').insert({ tenant_id: tenantId, livemode, cash_out_cents: 0 }).onConflict(['tenant_id', 'livemode']).ignore();
   const row = (await trx('treasury').where({ tenant_id: tenantId, livemode }).forUpdate().first('cash_out_cents')) as Row | undefined;
   if (row === undefined) throw new Error(`treasury row of ${tenantId} vanished under its lock`);
-  return int(row.cash_out_cents, 'cash_out_cents');
 }
 
 export async function addCashOut(trx: Tx, tenantId: string, livemode: boolean, cents: number): Promise<void> {

@@ -42,50 +42,56 @@ export async function upsertPlan(trx: Tx, event: EventMap['gateway.pricing-plan-
   );
 }
 
-function toSeller(row: Row): SellerTerms {
+const numberOrNull = (value: unknown, name: string) => (value === null || value === undefined ? null : int(value, name));
+
+/** Locks the seller's copy for an execution: a directory change to its limit or price waits for it. */
+export async function lockSeller(trx: Tx, tenantId: string, sellerId: string): Promise<void> {
+  await trx('sellers').where({ seller_id: sellerId, tenant_id: tenantId }).forUpdate().select('seller_id');
+}
+
+export interface PricingTerms {
+  seller: SellerTerms | undefined;
+  /** The plan named by the seller's pricing_plan_id, when the copy has it. */
+  overridePlan: PlanTerms | undefined;
+  /** The tenant's default plan; should two claim it (a change in flight), the one changed last. */
+  defaultPlan: PlanTerms | undefined;
+}
+
+/** The seller's terms and the two plans that may override them, in one round trip (a simulation is latency-bound). */
+export async function pricingTermsOf(q: Q, tenantId: string, sellerId: string): Promise<PricingTerms> {
+  const result = await q.raw(
+    `select s.seller_id, s.anticipation_limit_cents, s.fee_bps_per_month, s.settlement_delay_days, s.pricing_plan_id,
+            o.pricing_plan_id as o_id, o.fee_bps_per_month as o_fee, o.settlement_delay_days as o_delay,
+            d.pricing_plan_id as d_id, d.fee_bps_per_month as d_fee, d.settlement_delay_days as d_delay
+     from (select 1) as one
+     left join sellers s on s.seller_id = ? and s.tenant_id = ?
+     left join pricing_plans o on o.pricing_plan_id = s.pricing_plan_id and o.tenant_id = ?
+     left join lateral (
+       select pricing_plan_id, fee_bps_per_month, settlement_delay_days from pricing_plans
+       where tenant_id = ? and is_default order by updated_at desc, pricing_plan_id limit 1
+     ) d on true`,
+    [sellerId, tenantId, tenantId, tenantId],
+  );
+  const row = (result.rows as Row[])[0];
+  if (row === undefined) throw new Error('pricing terms: the query returned no row');
+  const plan = (id: unknown, fee: unknown, delay: unknown, isDefault: boolean): PlanTerms | undefined =>
+    id === null || id === undefined
+      ? undefined
+      : { pricingPlanId: text(id), tenantId, feeBpsPerMonth: int(fee, 'fee_bps_per_month'), settlementDelayDays: int(delay, 'settlement_delay_days'), isDefault };
+  const limit = numberOrNull(row.anticipation_limit_cents, 'anticipation_limit_cents');
   return {
-    sellerId: text(row.seller_id),
-    tenantId: text(row.tenant_id),
-    anticipationLimitCents: int(row.anticipation_limit_cents, 'anticipation_limit_cents'),
-    feeBpsPerMonth: int(row.fee_bps_per_month),
-    settlementDelayDays: int(row.settlement_delay_days),
-    pricingPlanId: textOrNull(row.pricing_plan_id),
+    seller:
+      row.seller_id === null || row.seller_id === undefined || limit === null
+        ? undefined
+        : {
+            sellerId: text(row.seller_id),
+            tenantId,
+            anticipationLimitCents: limit,
+            feeBpsPerMonth: int(row.fee_bps_per_month, 'fee_bps_per_month'),
+            settlementDelayDays: int(row.settlement_delay_days, 'settlement_delay_days'),
+            pricingPlanId: textOrNull(row.pricing_plan_id),
+          },
+    overridePlan: plan(row.o_id, row.o_fee, row.o_delay, false),
+    defaultPlan: plan(row.d_id, row.d_fee, row.d_delay, true),
   };
-}
-
-function toPlan(row: Row): PlanTerms {
-  return {
-    pricingPlanId: text(row.pricing_plan_id),
-    tenantId: text(row.tenant_id),
-    feeBpsPerMonth: int(row.fee_bps_per_month),
-    settlementDelayDays: int(row.settlement_delay_days),
-    isDefault: row.is_default === true,
-  };
-}
-
-/** The seller's copy; locked when an execution reads its limit and price, so a change waits for it. */
-export async function findSeller(q: Q, tenantId: string, sellerId: string, options: { lock?: boolean } = {}): Promise<SellerTerms | undefined> {
-  const query = q('sellers').where({ seller_id: sellerId, tenant_id: tenantId }).first();
-  const row = (await (options.lock === true ? query.forUpdate() : query)) as Row | undefined;
-  return row === undefined ? undefined : toSeller(row);
-}
-
-export async function findPlan(q: Q, tenantId: string, planId: string): Promise<PlanTerms | undefined> {
-  const row = (await q('pricing_plans').where({ pricing_plan_id: planId, tenant_id: tenantId }).first()) as Row | undefined;
-  return row === undefined ? undefined : toPlan(row);
-}
-
-/** The tenant's default plan; should two claim it (a change in flight), the one changed last. */
-export async function findDefaultPlan(q: Q, tenantId: string): Promise<PlanTerms | undefined> {
-  const row = (await q('pricing_plans')
-    .where({ tenant_id: tenantId, is_default: true })
-    .orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'pricing_plan_id', order: 'asc' }])
-    .first()) as Row | undefined;
-  return row === undefined ? undefined : toPlan(row);
-}
-
-/** The cash the tenant's treasury set aside for anticipations (0 until the directory says otherwise). */
-export async function treasuryCash(q: Q, tenantId: string): Promise<number> {
-  const row = (await q('tenants').where({ tenant_id: tenantId }).first('treasury_available_cash_cents')) as Row | undefined;
-  return row === undefined ? 0 : int(row.treasury_available_cash_cents, 'treasury_available_cash_cents');
 }

@@ -4,8 +4,8 @@
 import type { Knex } from 'knex';
 import { ApiError } from '@pgw/platform-http';
 import type { Tx } from '@pgw/platform-db';
-import { cashOutCents, lockTreasury, outstandingCents } from '../data/anticipations.repository';
-import { findDefaultPlan, findPlan, findSeller, treasuryCash } from '../data/directory.repository';
+import { limitsOf, lockTreasury } from '../data/anticipations.repository';
+import { lockSeller, pricingTermsOf } from '../data/directory.repository';
 import { eligibleReceivables, isEligible, lockEligibleReceivables, receivablesByIds, type LockedCandidate, type SellerScope } from '../data/receivables.repository';
 import { resolvePricing, type AnticipationPricing } from '../domain/pricing';
 import { exposureBlock, priceItems, totalsOf, treasuryBlock, type Candidate, type ExposureBlock, type QuoteItem, type Totals, type TreasuryBlock } from '../domain/quote';
@@ -42,16 +42,15 @@ export type QuoteMode = { kind: 'read'; q: Knex | Tx } | { kind: 'lock'; trx: Tx
 
 export async function buildQuote(mode: QuoteMode, request: QuoteRequest): Promise<Quote> {
   const { scope, today } = request;
-  const lock = mode.kind === 'lock';
   const q = mode.kind === 'lock' ? mode.trx : mode.q;
   // Lock order of an execution: the tenant's treasury row, the seller's row, then the receivables.
-  const cashOut = mode.kind === 'lock' ? await lockTreasury(mode.trx, scope.tenantId, scope.livemode) : await cashOutCents(q, scope.tenantId, scope.livemode);
-  const seller = await findSeller(q, scope.tenantId, scope.sellerId, { lock });
-  const resolution = resolvePricing({
-    seller,
-    overridePlan: seller?.pricingPlanId ? await findPlan(q, scope.tenantId, seller.pricingPlanId) : undefined,
-    defaultPlan: await findDefaultPlan(q, scope.tenantId),
-  });
+  if (mode.kind === 'lock') {
+    await lockTreasury(mode.trx, scope.tenantId, scope.livemode);
+    await lockSeller(mode.trx, scope.tenantId, scope.sellerId);
+  }
+  const terms = await pricingTermsOf(q, scope.tenantId, scope.sellerId);
+  const { seller } = terms;
+  const resolution = resolvePricing(terms);
   if (!resolution.ok || seller === undefined) {
     // The directory's event has not reached this service yet (typically milliseconds): a retry succeeds.
     const what = resolution.ok || resolution.reason === 'seller_unknown' ? 'seller' : "seller's pricing plan";
@@ -62,12 +61,13 @@ export async function buildQuote(mode: QuoteMode, request: QuoteRequest): Promis
   const originals = new Map<string, { chargeId: string; version: number }>();
   for (const c of candidates) if ('chargeId' in c) originals.set(c.receivableId, { chargeId: c.chargeId, version: c.version });
   const totals = totalsOf(items);
+  const limits = await limitsOf(q, scope, today);
   return {
     pricing: resolution.pricing,
     items,
     totals,
-    exposure: exposureBlock({ limitCents: seller.anticipationLimitCents, outstandingCents: await outstandingCents(q, scope, today), requestGrossCents: totals.grossCents }),
-    treasury: treasuryBlock({ treasuryCashCents: await treasuryCash(q, scope.tenantId), cashOutCents: cashOut, requestNetCents: totals.netCents }),
+    exposure: exposureBlock({ limitCents: seller.anticipationLimitCents, outstandingCents: limits.outstandingCents, requestGrossCents: totals.grossCents }),
+    treasury: treasuryBlock({ treasuryCashCents: limits.treasuryCashCents, cashOutCents: limits.cashOutCents, requestNetCents: totals.netCents }),
     originals,
   };
 }

@@ -42,7 +42,7 @@ describe('POST /api/v1/anticipations', () => {
       settlement_delay_days: 30,
       pricing_plan_id: null,
       receivable_ids: [r1, r2],
-      items: simulated.body.items,
+      items: simulated.body.items.map((item: object, i: number) => ({ receivable_id: [r1, r2][i], ...item })),
       created_at: '2026-03-02T12:00:00.000Z',
       request_id: expect.stringMatching(/^req_/),
     });
@@ -87,7 +87,7 @@ describe('POST /api/v1/anticipations', () => {
     const res = await h.execute({ receivable_ids: [r3, r1] });
     expect(res.statusCode).toBe(201);
     expect(res.body.receivable_ids).toEqual([r3, r1]);
-    expect((await h.simulate()).body.items.map((i: { receivable_id: string }) => i.receivable_id)).toEqual([r2]);
+    expect((await h.simulate()).body).toMatchObject({ eligible_receivable_count: 1, items: [{ days_anticipated: 44 }] }); // r2, due 2026-04-15
     const again = await h.execute({ receivable_ids: [r2, r1] });
     expect([again.statusCode, again.body.error.code, again.body.error.param]).toEqual([422, 'receivable_not_eligible', 'receivable_ids.1']);
   });
