@@ -1,3 +1,4 @@
+import { createPgliteKnex } from '@pgw/platform-db';
 // Proves, in the all-in-one mode, that the acquirer going unavailable and then timing out under a steady
 // load of card charges and refunds, each sent with an Idempotency-Key and retried by the client until it
 // gets an answer that is not 5xx, loses no charge, makes none twice, and answers every retry the same:
@@ -121,7 +122,6 @@ beforeAll(async () => {
   }
   await system.stop();
 
-  const { createPgliteKnex } = await import('@pgw/platform-db');
   const knex = createPgliteKnex(join(dataDir, 'pg'));
   try {
     const all = async (sql: string) => (await knex.raw(sql)).rows;

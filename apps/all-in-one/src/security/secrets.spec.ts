@@ -1,3 +1,5 @@
+import { HEADER_EVENT_TYPE } from '@pgw/platform-bus';
+import { createPgliteKnex } from '@pgw/platform-db';
 // Proves that after a full run of the flows (tokenizations of every §6 test card in several spellings,
 // card charges with security codes, refunds, capture, Pix, boleto, a chargeback, an anticipation, the
 // jobs), no test PAN, no CVV in a card context, no API key secret and not the admin token appear in any
@@ -176,7 +178,6 @@ describe('secrets scan after a full run', () => {
   it('no table of any schema holds a test PAN, a CVV in a card context, an API key secret or the admin token', async () => {
     // Proves the database at rest is clean, all but the simulated acquirer's card store (see EXCLUDED_TABLES).
     // Imported lazily: the all-in-one project loads @pgw/platform-db lazily elsewhere (module boundaries).
-    const { createPgliteKnex } = await import('@pgw/platform-db');
     const knex = createPgliteKnex(join(dataDir, 'pg'));
     try {
       const tables = (await knex.raw(`select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`)).rows as { table_schema: string; table_name: string }[];
@@ -214,7 +215,6 @@ describe('secrets scan after a full run', () => {
 
   it('no published event holds any of them, as bytes or decoded', async () => {
     // Proves what goes to Kafka in the distributed mode (the same Avro bytes) is clean.
-    const { HEADER_EVENT_TYPE } = await import('@pgw/platform-bus');
     const hits: Hit[] = [];
     for (const message of published) {
       const where = `${message.topic} ${message.headers[HEADER_EVENT_TYPE] ?? '?'}`;

@@ -1,0 +1,133 @@
+// The traced flow itself; trace-flow.ts starts telemetry first and then loads this file, so that http,
+// fastify, pg and kafkajs are patched before they load.
+import { SpanKind } from '@opentelemetry/api';
+import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { HttpPeers, startService, systemClock } from '@pgw/platform-service';
+import { KafkaBus } from '@pgw/platform-bus';
+import { acquirerSimService } from '@pgw/acquirer-sim';
+import { chargesService } from '@pgw/charges';
+import { createPgDb } from '@pgw/platform-db';
+import { generateCpf } from '@pgw/domain';
+import { ledgerService } from '@pgw/ledger';
+import { randomBytes } from 'node:crypto';
+import { receivablesService } from '@pgw/receivables';
+import { startGateway } from '@pgw/gateway';
+import { uniqueName, waitFor } from '@pgw/testing';
+import { vaultService } from '@pgw/vault';
+import { webhooksService } from '@pgw/webhooks';
+import type { FlowResult, FlowSpan } from './trace-flow';
+
+export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResult> {
+  const databaseUrl = process.env.DATABASE_URL;
+  const brokers = process.env.KAFKA_BROKERS;
+  if (!databaseUrl || !brokers) throw new Error('DATABASE_URL and KAFKA_BROKERS are required');
+  const principalSecret = randomBytes(32).toString('hex');
+  const adminToken = randomBytes(24).toString('hex');
+  const run = uniqueName('trace');
+  const env = { ...process.env, ACQUIRER_TIMEOUT_MS: '5000', CHARGES_RECOVERY_INTERVAL_MS: '0' };
+  const urls: Record<string, string> = {};
+  const ports: Record<string, number> = {};
+  const peers = new HttpPeers(urls);
+  const closers: Array<() => Promise<void>> = [];
+
+  try {
+    for (const definition of [acquirerSimService, vaultService, chargesService, receivablesService, ledgerService, webhooksService]) {
+      const db = createPgDb({ url: databaseUrl, schema: `${run}_${definition.name.replace(/-/g, '_')}` });
+      const bus = new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-${definition.name}` });
+      const service = await startService(definition, { db, bus, clock: systemClock, principalSecret, peers, env, log: { level: 'silent' } });
+      const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+      urls[definition.name] = address;
+      ports[definition.name] = Number(new URL(address).port);
+      closers.push(async () => {
+        await service.stop();
+        await bus.close();
+        await db.close();
+      });
+    }
+    const gatewayDb = createPgDb({ url: databaseUrl, schema: `${run}_gateway` });
+    const gatewayBus = new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-gateway` });
+    const gateway = await startGateway({
+      db: gatewayDb,
+      bus: gatewayBus,
+      clock: systemClock,
+      principalSecret,
+      adminToken,
+      upstreams: { mode: 'http', baseUrls: { ...urls } },
+      env,
+      log: { level: 'silent' },
+    });
+    const base = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+    ports.gateway = Number(new URL(base).port);
+    closers.push(async () => {
+      await gateway.stop();
+      await gatewayBus.close();
+      await gatewayDb.close();
+    });
+
+    // The answers are read field by field as an integrator would; their shapes are the API's own.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const call = async (method: string, path: string, bearer: string, body?: unknown): Promise<any> => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const json = (await res.json()) as any;
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+
+    const tenant = await call('POST', '/admin/v1/tenants', adminToken, { name: 'Trace' });
+    const seller = await call('POST', `/admin/v1/tenants/${tenant.id}/sellers`, adminToken, { name: 'Loja', document: generateCpf(77), kyc_status: 'approved' });
+    await call('POST', `/admin/v1/tenants/${tenant.id}/webhook-endpoints`, adminToken, { url: 'http://127.0.0.1:9/hook' });
+    const key = await call('POST', '/admin/v1/api-keys', adminToken, {
+      tenant_id: tenant.id,
+      seller_id: seller.id,
+      environment: 'test',
+      permissions: ['payment_methods:tokenize', 'charges:create', 'charges:read', 'balance:read'],
+    });
+    // The directory reaches the vault and charges through Kafka: wait until tokenize passes the KYC gate.
+    const token = await waitFor(async () => {
+      try {
+        return await call('POST', '/api/v1/payment-methods/tokenize', key.secret, { card: { number: '4111111111111111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'ANA' } });
+      } catch {
+        return undefined;
+      }
+    }, 60_000, 'the seller to reach the vault');
+    exporter.reset();
+
+    const charge = await waitFor(async () => {
+      try {
+        return await call('POST', '/api/v1/charges', key.secret, {
+          amount: 12_345,
+          payment_method: 'CREDIT_CARD',
+          installments: 1,
+          card_token: token.id,
+          buyer: { name: 'Ana Souza', email: 'ana@example.com', phone: '11987654321', document: generateCpf(78), address: { line_1: 'Rua A, 1', zip_code: '01001000', city: 'São Paulo', state: 'SP' } },
+        });
+      } catch {
+        return undefined;
+      }
+    }, 60_000, 'the charge');
+    // The balance shows the charge once receivables and the ledger applied its events.
+    await waitFor(async () => ((await call('GET', '/api/v1/balance', key.secret)).pending_cents > 0 ? true : undefined), 60_000, 'the balance');
+    // The topics hold every earlier run's events too, which these fresh consumer groups read from the
+    // beginning: wait for this charge's own trace to reach the webhooks consumer.
+    const chargeTraceId = await waitFor(() => exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /api/v1/charges' && s.attributes['server.port'] === ports.gateway)?.spanContext().traceId, 60_000, 'the gateway span');
+    await waitFor(() => (exporter.getFinishedSpans().some((s) => s.spanContext().traceId === chargeTraceId && s.name.startsWith(`${run}_webhooks.`)) ? true : undefined), 120_000, 'the webhooks consumer of this charge');
+
+    const spans: FlowSpan[] = exporter.getFinishedSpans().map((s) => ({
+      name: s.name,
+      traceId: s.spanContext().traceId,
+      spanId: s.spanContext().spanId,
+      parentSpanId: s.parentSpanContext?.spanId ?? null,
+      kind: s.kind,
+      attributes: { ...s.attributes },
+    }));
+    return { chargeId: charge.id, ports, spans };
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+  }
+}
+
