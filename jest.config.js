@@ -6,4 +6,6 @@ module.exports = {
   ...preset,
   testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
   testPathIgnorePatterns: [...preset.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'],
+  // The embedded database boots in 2-4 s on a quiet machine and much longer on a busy one.
+  testTimeout: 60_000,
 };

@@ -10,7 +10,9 @@ let h: Harness;
 let m: Merchant;
 
 beforeAll(async () => {
-  h = await startCharges(knex);
+  // A generous acquirer deadline: this file tests idempotency, and 20 concurrent requests on a busy
+  // machine must not turn into timeouts (pending charges) that the deadline tests cover elsewhere.
+  h = await startCharges(knex, { env: { ACQUIRER_TIMEOUT_MS: '10000', CHARGES_RECOVERY_MIN_AGE_MS: '10000' } });
   m = await merchant(h);
 }, 60_000);
 
