@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createHmac } from 'node:crypto';
-import { BENCH_DB, PG_ADMIN_URL, chargeBody, provisionSeller, ROOT, spawnLogged, startCluster, stopChild, tokenize, type Cluster, type Seller } from './cluster';
+import { BENCH_DB, PG_ADMIN_URL, chargeBody, provisionSeller, ROOT, spawnLogged, startCluster, stopChild, tokenize, type App, type Cluster, type Seller } from './cluster';
 import { summarizeProfiles, type ProfileSummary } from './profile';
 import { closedLoop, destroyAgents, json, openLoop, round, send, sleep, summarize, type Req } from './load';
 
@@ -26,14 +26,16 @@ interface Row {
   load: string;
 }
 
-function args(argv: string[]): { quick: boolean; only: Set<Section>; profile: string[] } {
+function args(argv: string[]): { quick: boolean; only: Set<Section>; profile: string[]; runner: 'tsx' | 'bundle' } {
   const quick = argv.includes('--quick');
+  // The services run from their esbuild bundles, as the images run them; --tsx runs the sources instead.
+  const runner = argv.includes('--tsx') ? 'tsx' : 'bundle';
   const p = argv.indexOf('--profile');
   const profile = p >= 0 ? (argv[p + 1] ?? '').split(',').filter((x) => x !== '') : [];
   const i = argv.indexOf('--only');
   const only = new Set<Section>(i >= 0 ? ((argv[i + 1] ?? '').split(',').filter((s) => s !== '') as Section[]) : SECTIONS);
   for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; sections: ${SECTIONS.join(',')}`);
-  return { quick, only, profile };
+  return { quick, only, profile, runner };
 }
 
 const load1 = () => loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -520,10 +522,10 @@ function machine(): Record<string, unknown> {
 }
 
 async function main(): Promise<void> {
-  const { quick, only, profile } = args(process.argv.slice(2));
+  const { quick, only, profile, runner } = args(process.argv.slice(2));
   const startedAt = new Date();
   const m = machine();
-  process.stdout.write(`bench ${quick ? '(quick) ' : ''}sections ${[...only].join(',')}\nmachine ${JSON.stringify(m)}\n`);
+  process.stdout.write(`bench ${quick ? '(quick) ' : ''}(${runner}) sections ${[...only].join(',')}\nmachine ${JSON.stringify(m)}\n`);
   const logDir = join(ROOT, 'bench-results', 'logs');
   const needsCluster = ['gateway', 'charges', 'lag', 'ledger', 'simulate'].some((s) => only.has(s as Section));
   let cluster: Cluster | null = null;
@@ -533,9 +535,10 @@ async function main(): Promise<void> {
       process.stdout.write(`starting the distributed mode on database ${BENCH_DB} (logs in ${logDir})\n`);
       const t = performance.now();
       const profileDir = join(ROOT, 'bench-results', 'profiles', startedAt.toISOString().replace(/[:.]/g, '-'));
-      const nodeArgs: Record<string, string[]> = {};
-      for (const app of profile) nodeArgs[app] = ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, app)}`];
-      cluster = await startCluster({ logDir, kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', nodeArgs });
+      const nodeArgs: Partial<Record<App, string[]>> = {};
+      for (const app of profile as App[]) nodeArgs[app] = ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, app)}`];
+      cluster = await startCluster({ logDir, kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', nodeArgs, runner });
+      details.runner = runner;
       if (profile.length > 0) details.profile_dir = profileDir;
       details.cluster_start_s = round((performance.now() - t) / 1000);
       details.cluster_skipped = cluster.skipped;

@@ -1,19 +1,31 @@
-// The distributed mode for the benchmarks: one process per service on a fresh PostgreSQL database
-// (gateway_bench, dropped and created again), Kafka on 127.0.0.1:9092, the gateway in front. Every child is
-// started here and stopped here, by its own pid.
+// The distributed mode as processes, for the benchmarks and the fault and soak runs: one process per service
+// on a fresh PostgreSQL database (dropped and created again), Kafka, the gateway in front. Every child is
+// started here and stopped here, by its own pid; each can be killed (any signal) and started again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { bundleApps } from '../deploy/bundle';
 import { json, send, sleep } from './load';
 
 export const ROOT = join(__dirname, '..', '..');
 
-export interface ServiceSpec {
-  app: string;
-  port: number;
-  env: Record<string, string>;
+/** The services in start order (each migrates its own schema), the gateway last. */
+export const APPS = ['acquirer-sim', 'vault', 'charges', 'ledger', 'receivables', 'anticipation', 'webhooks', 'gateway'] as const;
+export type App = (typeof APPS)[number];
+
+/** One service's process: its pid changes on every restart. */
+export interface ManagedService {
+  readonly app: App;
+  readonly url: string;
+  readonly healthUrl: string;
+  pid(): number | undefined;
+  /** Sends a signal (SIGKILL: the crash) and waits for the process to be gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the service again (after kill) and waits until /health answers 200; resolves with the time it took. */
+  start(): Promise<number>;
+  stop(): Promise<void>;
 }
 
 export interface Cluster {
@@ -22,39 +34,47 @@ export interface Cluster {
   adminToken: string;
   urls: Record<string, string>;
   gatewayUrl: string;
+  services: Partial<Record<App, ManagedService>>;
   /** Services that would not start, and why (the run goes on without them). */
   skipped: Record<string, string>;
   stop(): Promise<void>;
 }
 
-const PORTS: Record<string, number> = {
-  gateway: 18200,
-  'acquirer-sim': 18201,
-  vault: 18202,
-  charges: 18203,
-  ledger: 18204,
-  receivables: 18205,
-  anticipation: 18206,
-};
+export interface ClusterOptions {
+  logDir: string;
+  kafkaBrokers: string;
+  /** Admin URL of the PostgreSQL server; the database is dropped and created there. */
+  pgAdminUrl?: string;
+  database?: string;
+  /** The gateway listens on portBase, the others on the ports after it (APPS order). */
+  portBase?: number;
+  /** Which services to run (default: all but webhooks). */
+  apps?: readonly App[];
+  /** `tsx` runs the TypeScript sources; `bundle` builds each app with tools/deploy/bundle.ts first (as the images run). */
+  runner?: 'tsx' | 'bundle';
+  nodeArgs?: Partial<Record<App, string[]>>;
+  /** Extra environment for every service (after the defaults). */
+  env?: Record<string, string>;
+}
 
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const BENCH_DB = 'gateway_bench';
 
-export async function recreateDatabase(): Promise<string> {
-  const c = new Client({ connectionString: PG_ADMIN_URL });
+export async function recreateDatabase(adminUrl = PG_ADMIN_URL, database = BENCH_DB): Promise<string> {
+  const c = new Client({ connectionString: adminUrl });
   await c.connect();
-  await c.query(`drop database if exists ${BENCH_DB} with (force)`);
-  await c.query(`create database ${BENCH_DB}`);
+  await c.query(`drop database if exists ${database} with (force)`);
+  await c.query(`create database ${database}`);
   await c.end();
-  const u = new URL(PG_ADMIN_URL);
-  u.pathname = `/${BENCH_DB}`;
+  const u = new URL(adminUrl);
+  u.pathname = `/${database}`;
   return u.toString();
 }
 
 async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < timeoutMs) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode ?? child.signalCode}`);
     try {
       const a = await send({ method: 'GET', url }, { timeoutMs: 1000 });
       if (a.status === 200) return performance.now() - t0;
@@ -68,35 +88,40 @@ async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number):
 
 export function spawnLogged(args: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = createWriteStream(logFile);
+  const log = createWriteStream(logFile, { flags: 'a' });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   return child;
 }
 
-export async function stopChild(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const killed = await Promise.race([exited.then(() => true), sleep(timeoutMs).then(() => false)]);
-  if (!killed && child.exitCode === null) child.kill('SIGKILL');
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
 }
 
-export async function startCluster(options: { logDir: string; kafkaBrokers: string; nodeArgs?: Record<string, string[]> }): Promise<Cluster> {
+export async function stopChild(child: ChildProcess, timeoutMs = 10_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (exited(child)) return;
+  const gone = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill(signal);
+  const done = await Promise.race([gone.then(() => true), sleep(timeoutMs).then(() => false)]);
+  if (!done && !exited(child)) {
+    child.kill('SIGKILL');
+    await gone;
+  }
+}
+
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   mkdirSync(options.logDir, { recursive: true });
-  const databaseUrl = await recreateDatabase();
+  const apps = APPS.filter((a) => (options.apps ?? APPS.filter((x) => x !== 'webhooks')).includes(a));
+  const databaseUrl = await recreateDatabase(options.pgAdminUrl ?? PG_ADMIN_URL, options.database ?? BENCH_DB);
   const principalSecret = randomBytes(32).toString('hex');
   const adminToken = randomBytes(24).toString('hex');
+  const portBase = options.portBase ?? 18200;
   const urls: Record<string, string> = {};
-  for (const [app, port] of Object.entries(PORTS)) urls[app] = `http://127.0.0.1:${port}`;
-  const peers = {
-    ACQUIRER_SIM_URL: urls['acquirer-sim'] as string,
-    VAULT_URL: urls.vault as string,
-    CHARGES_URL: urls.charges as string,
-    LEDGER_URL: urls.ledger as string,
-    RECEIVABLES_URL: urls.receivables as string,
-  };
-  const withAnticipation = existsSync(join(ROOT, 'apps', 'anticipation', 'src', 'main.ts'));
+  const ports: Partial<Record<App, number>> = { gateway: portBase };
+  APPS.filter((a) => a !== 'gateway').forEach((a, i) => (ports[a] = portBase + 1 + i));
+  for (const app of apps) urls[app] = `http://127.0.0.1:${ports[app]}`;
+  const peerEnv: Record<string, string> = {};
+  for (const app of apps) if (app !== 'gateway') peerEnv[`${app.replace('-', '_').toUpperCase()}_URL`] = urls[app] as string;
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -104,50 +129,63 @@ export async function startCluster(options: { logDir: string; kafkaBrokers: stri
     PRINCIPAL_SECRET: principalSecret,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     HOST: '127.0.0.1',
-    ...peers,
+    ...peerEnv,
     VAULT_KEK: randomBytes(32).toString('base64'),
     VAULT_KEK_ID: 'kbench1',
     VAULT_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
+    ...options.env,
   };
   delete base.OTEL_EXPORTER_OTLP_ENDPOINT;
-  const order = ['acquirer-sim', 'vault', 'charges', 'ledger', 'receivables', ...(withAnticipation ? ['anticipation'] : []), 'gateway'];
-  const children: ChildProcess[] = [];
+  let entryOf = (app: App): string[] => ['--import', 'tsx', join('apps', app, 'src', 'main.ts')];
+  if (options.runner === 'bundle') {
+    const dirOf = (app: string) => join(ROOT, '.cache', 'cluster-bundles', app);
+    await bundleApps(apps, dirOf);
+    entryOf = (app) => [join(dirOf(app), 'dist', 'main.js')];
+  }
+  const services: Partial<Record<App, ManagedService>> = {};
+  for (const app of apps) {
+    const env: NodeJS.ProcessEnv = { ...base, PORT: String(ports[app]) };
+    if (app === 'gateway') {
+      env.ADMIN_TOKEN = adminToken;
+      // The per-key limit (default 100/s) would cap a single-key load test: raised unless the caller sets it.
+      env.RATE_LIMIT_PER_SECOND = options.env?.RATE_LIMIT_PER_SECOND ?? '1000000';
+    }
+    const url = urls[app] as string;
+    const healthUrl = app === 'gateway' ? `${url}/api/v1/health` : `${url}/health`;
+    let child: ChildProcess | null = null;
+    const service: ManagedService = {
+      app,
+      url,
+      healthUrl,
+      pid: () => (child !== null && !exited(child) ? child.pid : undefined),
+      async kill(signal = 'SIGKILL') {
+        if (child !== null) await stopChild(child, 10_000, signal);
+      },
+      async start() {
+        if (child !== null && !exited(child)) throw new Error(`${app} is running (pid ${child.pid})`);
+        // `node --import tsx` (not tsx's cli, which runs the app in a child process): the pid we kill and
+        // the --cpu-prof we pass are the service's own.
+        child = spawnLogged([...(options.nodeArgs?.[app] ?? []), ...entryOf(app)], env, join(options.logDir, `${app}.log`));
+        return waitHealthy(healthUrl, child, 90_000);
+      },
+      async stop() {
+        if (child !== null) await stopChild(child);
+      },
+    };
+    services[app] = service;
+  }
   const skipped: Record<string, string> = {};
   const stop = async () => {
-    for (const child of [...children].reverse()) await stopChild(child);
+    for (const app of [...apps].reverse()) await services[app]?.stop();
   };
   try {
-    // The services migrate their own schemas; started one after the other so that the first Kafka
-    // topic creations do not race, then the gateway.
-    for (const app of order) {
-      const env: NodeJS.ProcessEnv = { ...base, PORT: String(PORTS[app]) };
-      if (urls.anticipation !== undefined && app !== 'anticipation') env.ANTICIPATION_URL = urls.anticipation;
-      if (app === 'gateway') {
-        env.ADMIN_TOKEN = adminToken;
-        // The per-key limit (default 100/s) would cap a single-key load test: raised for the benchmark.
-        env.RATE_LIMIT_PER_SECOND = '1000000';
-      }
-      // `node --import tsx` (not tsx's cli, which runs the app in a child process): the pid we stop and
-      // the --cpu-prof we pass are the service's own.
-      const args = [...(options.nodeArgs?.[app] ?? []), '--import', 'tsx', join('apps', app, 'src', 'main.ts')];
-      const child = spawnLogged(args, env, join(options.logDir, `${app}.log`));
-      children.push(child);
-      const health = app === 'gateway' ? `${urls.gateway}/api/v1/health` : `${urls[app]}/health`;
-      try {
-        await waitHealthy(health, child, 90_000);
-      } catch (err) {
-        // Anticipation is still being written by another engineer: run without it rather than not at all.
-        if (app !== 'anticipation') throw err;
-        skipped.anticipation = err instanceof Error ? err.message : String(err);
-        delete urls.anticipation;
-        await stopChild(child);
-      }
-    }
+    // One after the other, so that the first Kafka topic creations do not race; the gateway last.
+    for (const app of apps) await (services[app] as ManagedService).start();
   } catch (err) {
     await stop();
     throw err;
   }
-  return { databaseUrl, principalSecret, adminToken, urls, gatewayUrl: urls.gateway as string, skipped, stop };
+  return { databaseUrl, principalSecret, adminToken, urls, gatewayUrl: urls.gateway as string, services, skipped, stop };
 }
 
 export interface Seller {
