@@ -1,56 +1,13 @@
 // The anticipation service's executed event, applied by receivables and booked by the ledger: fed as
 // the anticipation service's relay writes it (Avro bytes and headers), to receivables and the ledger
-// running together (scenarios/money.scenarios.ts).
-import { newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
-import { newId } from '@pgw/domain';
+// running together (scenarios/money.scenarios.ts), each scenario ending on the money invariants.
 import { createPgliteKnex } from '@pgw/platform-db';
+import { checkInvariants } from '../scenarios/invariants';
 import { Money } from '../scenarios/money.scenarios';
 
 jest.setTimeout(120_000);
 const knex = createPgliteKnex(null);
 afterAll(() => knex.destroy());
-
-type Executed = EventMap['anticipation.anticipation-executed.v1'];
-interface Item {
-  receivable: { id: string; charge_id: string; due_date: string; net_amount_cents: number };
-  feeCents: number;
-  days: number;
-}
-
-function executed(money: Money, sellerId: string, items: Item[], anticipationId = newId('ant_')): [EventType, string, Executed] {
-  const type = 'anticipation.anticipation-executed.v1';
-  const gross = items.reduce((s, i) => s + i.receivable.net_amount_cents, 0);
-  const fee = items.reduce((s, i) => s + i.feeCents, 0);
-  return [
-    type,
-    sellerId,
-    {
-      envelope: newEnvelope(type, { producer: 'anticipation', tenantId: money.tenantId, livemode: false }),
-      anticipation_id: anticipationId,
-      seller_id: sellerId,
-      status: 'succeeded',
-      executed_on: '2026-03-02',
-      gross_amount_cents: gross,
-      fee_amount_cents: fee,
-      net_amount_cents: gross - fee,
-      fee_bps_per_month: 199,
-      settlement_delay_days: 30,
-      pricing_plan_id: null,
-      items: items.map((i) => ({
-        receivable_id: i.receivable.id,
-        charge_id: i.receivable.charge_id,
-        due_date: i.receivable.due_date,
-        receivable_version: 1,
-        days_anticipated: i.days,
-        gross_amount_cents: i.receivable.net_amount_cents,
-        fee_amount_cents: i.feeCents,
-        net_amount_cents: i.receivable.net_amount_cents - i.feeCents,
-      })),
-      created_at: Date.parse('2026-03-02T18:00:00Z'),
-      resource_json: '{}',
-    },
-  ];
-}
 
 const platformFees = async (money: Money) =>
   Number(((await money.ledgerDb.read((q) => q('accounts').where({ tenant_id: money.tenantId, livemode: false, account: 'platform:fees' }).first('balance_cents'))) as { balance_cents?: unknown } | undefined)?.balance_cents ?? 0);
@@ -67,7 +24,11 @@ describe.each([
   });
 
   afterEach(async () => {
-    await money.stop();
+    try {
+      await checkInvariants(money);
+    } finally {
+      await money.stop();
+    }
   });
 
   it('makes the originals anticipated, creates available receivables for the net due today, and moves pending to available net of the fee', async () => {
@@ -81,7 +42,7 @@ describe.each([
     const feesBefore = await platformFees(money);
 
     // 3234 × 199 × 30 / 300000 = 64.4 → 64; 3233 × 199 × 60 / 300000 = 128.7 → 129.
-    const event = executed(money, 'seller_own', [
+    const event = money.anticipated('seller_own', [
       { receivable: i1, feeCents: 64, days: 30 },
       { receivable: i2, feeCents: 129, days: 60 },
     ]);
@@ -117,14 +78,14 @@ describe.each([
     const charge = money.charge('seller_own');
     await money.publish(money.paid(charge));
     const [r] = await money.receivablesOf(charge.charge_id);
-    const first = executed(money, 'seller_own', [{ receivable: r, feeCents: 193, days: 30 }]);
+    const first = money.anticipated('seller_own', [{ receivable: r, feeCents: 193, days: 30 }]);
     await money.publish(first);
     const buckets = async () => {
       const { pending_cents, available_cents, reserved_cents, requestable_cents } = await money.balance('seller_own');
       return { pending_cents, available_cents, reserved_cents, requestable_cents };
     };
     const balance = await buckets();
-    const again = executed(money, 'seller_own', [{ receivable: r, feeCents: 193, days: 30 }], first[2].anticipation_id);
+    const again = money.anticipated('seller_own', [{ receivable: r, feeCents: 193, days: 30 }], first[2].anticipation_id);
     await money.publish(again);
     expect(await buckets()).toEqual(balance);
     expect(await money.receivablesOf(charge.charge_id)).toHaveLength(2);
@@ -137,7 +98,7 @@ describe.each([
     await money.publish(money.paid(charge));
     const [r] = await money.receivablesOf(charge.charge_id);
     expect(r.net_amount_cents).toBe(9_701);
-    const priced = executed(money, 'seller_own', [{ receivable: r, feeCents: 193, days: 30 }]);
+    const priced = money.anticipated('seller_own', [{ receivable: r, feeCents: 193, days: 30 }]);
     // 4,000 refunded from the pending receivable first: gross 6000, MDR 179, net 5821.
     await money.publish(money.refunded(charge, 4_000));
     expect((await money.receivablesOf(charge.charge_id))[0]).toMatchObject({ status: 'pending', net_amount_cents: 5_821 });

@@ -49,6 +49,15 @@ export type TakeStep =
   /** The money had left (paid, in a payout, anticipated) or a chargeback took it: the seller is debited. */
   | { kind: 'debit'; id: string; takeCents: number; feeCents: number; netCents: number };
 
+/**
+ * The receivable an anticipation created for an item's net (anticipation.consumer.ts): money already the
+ * seller's, not a part of the charge. The charge's part stays on the original, `anticipated` (its
+ * anticipation id set too), which a refund or a chargeback debits (contract §4, receivable-states.md).
+ */
+export function isAnticipationOutput(r: { status: string; anticipationId: string | null }): boolean {
+  return r.anticipationId !== null && r.status !== 'anticipated';
+}
+
 /** The gross still the seller's: what a refund or a chargeback can take from the receivable. */
 export function liveGross(r: Pick<TakeTarget, 'status' | 'grossCents' | 'debitedGrossCents'>): number {
   return r.status === 'canceled' ? 0 : r.grossCents - r.debitedGrossCents;

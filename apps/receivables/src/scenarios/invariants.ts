@@ -1,6 +1,7 @@
 // The invariants every money scenario ends on, checked from the raw rows of both services and from the
 // public balance, never from the counters they are meant to verify.
 import type { Db } from '@pgw/platform-db';
+import { isAnticipationOutput } from '../domain/take';
 
 /** What the checker reads: both services' databases, and the public balance as the seller sees it. */
 export interface MoneyView {
@@ -14,6 +15,69 @@ export interface MoneyView {
 
 type Row = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
+const output = (r: Row) => isAnticipationOutput({ status: String(r.status), anticipationId: typeof r.anticipation_id === 'string' ? r.anticipation_id : null });
+
+/** One anticipation as the ledger booked it, beside the receivables it anticipated and created. */
+interface AnticipationView {
+  livemode: boolean;
+  sellerId: string;
+  /** The fee booked to platform:fees: no receivables row keeps it (the new receivables carry the item's net). */
+  feeCents: number;
+  /** The entries' effect on the seller (the fee, as a debit). */
+  sellerEffectCents: number;
+  entries: number;
+  rows: number;
+  /** Net of the originals it made `anticipated`: what the seller was still owed for them. */
+  claimCents: number;
+  /** Net of the `available` receivables it created. */
+  outputNetCents: number;
+  sellers: Set<string>;
+}
+
+/**
+ * Anticipations, from the ledger's anticipation.executed entries and the receivables' rows. The seller is
+ * paid each item's net (gross − fee) for what it was still owed on the original (the claim), and any
+ * difference (a refund that reached the original before the anticipation did) is debt: so each
+ * anticipation adds `output net + fee − claim` to the seller's debt, which the receivables' counters hold.
+ */
+async function anticipations(money: MoneyView, receivables: Row[], broken: string[]): Promise<Map<string, AnticipationView>> {
+  const entries = (await money.ledgerDb.read((q) =>
+    q('journal_entries as e')
+      .leftJoin('postings as p', (j) => j.on('p.entry_seq', '=', 'e.seq').andOnVal('p.account', '=', 'platform:fees'))
+      .where({ 'e.tenant_id': money.tenantId, 'e.type': 'anticipation.executed' })
+      .select('e.livemode', 'e.seller_id', 'e.anticipation_id', 'e.amount_cents', 'e.direction', 'p.amount_cents as fee_cents'),
+  )) as Row[];
+  const views = new Map<string, AnticipationView>();
+  const view = (livemode: boolean, id: string, sellerId: string) => {
+    const key = `${livemode}:${id}`;
+    const found = views.get(key) ?? { livemode, sellerId, feeCents: 0, sellerEffectCents: 0, entries: 0, rows: 0, claimCents: 0, outputNetCents: 0, sellers: new Set<string>() };
+    views.set(key, found);
+    return found;
+  };
+  for (const e of entries) {
+    const v = view(e.livemode === true, String(e.anticipation_id), String(e.seller_id));
+    v.entries++;
+    v.feeCents += n(e.fee_cents);
+    v.sellerEffectCents += e.direction === 'credit' ? n(e.amount_cents) : -n(e.amount_cents);
+    if (String(e.seller_id) !== v.sellerId) broken.push(`anticipation ${String(e.anticipation_id)}: ledger entries of two sellers`);
+  }
+  for (const r of receivables) {
+    if (r.anticipation_id === null || r.anticipation_id === undefined) continue;
+    const v = view(r.livemode === true, String(r.anticipation_id), String(r.seller_id));
+    v.rows++;
+    v.sellers.add(String(r.seller_id));
+    if (r.status === 'anticipated') v.claimCents += n(r.net_amount_cents);
+    else v.outputNetCents += n(r.net_amount_cents);
+  }
+  for (const [key, v] of views) {
+    const where = `anticipation ${key.slice(key.indexOf(':') + 1)} (${v.livemode ? 'live' : 'test'})`;
+    if (v.entries === 0) broken.push(`${where}: in receivables, not in the ledger`);
+    if (v.rows === 0) broken.push(`${where}: in the ledger, no receivables`);
+    if (v.sellerEffectCents !== -v.feeCents) broken.push(`${where}: the seller's entry is ${v.sellerEffectCents}, its fee ${v.feeCents}`);
+    if ([...v.sellers].some((s) => s !== v.sellerId)) broken.push(`${where}: receivables of another seller than the ledger's ${v.sellerId}`);
+  }
+  return views;
+}
 
 export interface ChargeExpectation {
   /** amount - refunds - chargebacks (open or lost) */
@@ -30,6 +94,7 @@ export async function checkInvariants(money: MoneyView, charges: Map<string, Cha
   const debits = (await money.receivablesDb.read((q) => q('debits').where({ tenant_id: tenant }))) as Row[];
   const books = (await money.receivablesDb.read((q) => q('seller_books').where({ tenant_id: tenant }))) as Row[];
   const accounts = (await money.ledgerDb.read((q) => q('accounts').where({ tenant_id: tenant }))) as Row[];
+  const anticipated = [...(await anticipations(money, receivables, broken)).values()];
 
   const sellers = new Set<string>([...receivables.map((r) => String(r.seller_id)), ...books.map((b) => String(b.seller_id))]);
   for (const livemode of [false, true]) {
@@ -42,7 +107,8 @@ export async function checkInvariants(money: MoneyView, charges: Map<string, Cha
       const inFlight = mine(settlements).filter((s) => s.status === 'pending' || s.status === 'processing');
       const reserved = sum(inFlight, 'amount_cents');
       const inFlightNet = sum(rs.filter((r) => r.status === 'available' && r.settlement_id !== null), 'net_amount_cents');
-      const debt = sum(mine(debits), 'net_cents') - sum(mine(settlements).filter((s) => s.status !== 'failed' && s.status !== 'canceled'), 'debt_cents');
+      const anticipationDebt = anticipated.filter((a) => a.sellerId === seller && a.livemode === livemode).reduce((s, a) => s + a.outputNetCents + a.feeCents - a.claimCents, 0);
+      const debt = sum(mine(debits), 'net_cents') + anticipationDebt - sum(mine(settlements).filter((s) => s.status !== 'failed' && s.status !== 'canceled'), 'debt_cents');
       const netted = Math.min(debt, free);
       const expected = { pending, available: free - netted, reserved, debt: debt - netted };
       const where = `seller ${seller} (${livemode ? 'live' : 'test'})`;
@@ -79,16 +145,19 @@ export async function checkInvariants(money: MoneyView, charges: Map<string, Cha
     if (total !== n(a.balance_cents)) broken.push(`account ${a.account}: running balance ${n(a.balance_cents)} != its postings ${total}`);
   }
   for (const livemode of [false, true]) {
-    // The platform's fee revenue is the MDR of what is still sold: live receivables' fees minus the fees given back.
+    // The platform's fee revenue is the MDR of what is still sold (live receivables' fees minus the fees
+    // given back), plus the anticipations' fees.
     const live = receivables.filter((r) => r.livemode === livemode && r.status !== 'canceled');
-    const fees = live.reduce((s, r) => s + n(r.fee_amount_cents), 0) - debits.filter((d) => d.livemode === livemode).reduce((s, d) => s + n(d.fee_cents), 0);
+    const anticipationFees = anticipated.filter((a) => a.livemode === livemode).reduce((s, a) => s + a.feeCents, 0);
+    const fees = live.reduce((s, r) => s + n(r.fee_amount_cents), 0) - debits.filter((d) => d.livemode === livemode).reduce((s, d) => s + n(d.fee_cents), 0) + anticipationFees;
     const ledgerFees = n(accounts.find((a) => a.livemode === livemode && a.account === 'platform:fees')?.balance_cents);
     if (fees !== ledgerFees) broken.push(`platform fees (${livemode ? 'live' : 'test'}): ledger ${ledgerFees} != receivables ${fees}`);
   }
 
   // Every cent of every charge: the gross still with the sellers is the amount less refunds and chargebacks.
   for (const [chargeId, want] of charges) {
-    const rs = receivables.filter((r) => r.charge_id === chargeId);
+    // The anticipated original still stands for its part of the charge; what the anticipation created is the seller's money.
+    const rs = receivables.filter((r) => r.charge_id === chargeId && !output(r));
     const gross = rs.filter((r) => r.status !== 'canceled').reduce((s, r) => s + n(r.gross_amount_cents) - n(r.debited_gross_cents), 0);
     const debited = debits.filter((d) => d.charge_id === chargeId).reduce((s, d) => s + n(d.gross_cents), 0);
     const debitedOnRows = rs.reduce((s, r) => s + n(r.debited_gross_cents), 0);

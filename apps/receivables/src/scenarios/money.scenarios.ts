@@ -36,6 +36,13 @@ export interface MoneyOptions {
   bank?: Bank;
 }
 
+/** One item of an anticipation: the receivable as the API showed it, the fee and the days anticipated. */
+export interface AnticipationItem {
+  receivable: { id: string; charge_id: string; due_date: string; net_amount_cents: number };
+  feeCents: number;
+  days: number;
+}
+
 export interface ApiAnswer {
   statusCode: number;
   body: any;
@@ -173,6 +180,46 @@ export class Money {
         envelope: newEnvelope(type, { producer: 'charges', tenantId: this.tenantId, livemode: false }),
         charge: { ...charge, status: 'chargeback' },
         chargeback: { chargeback_id: chargebackId, status: step === 'opened' ? 'open' : step, amount_cents: amountCents, reason_code: null, opened_at: Date.now(), resolved_at: null },
+        resource_json: '{}',
+      },
+    ];
+  }
+
+  /**
+   * The anticipation service's execution of items, as its relay writes it: each item's gross is the
+   * receivable's net as the anticipation priced it (`priced` copies may be stale on purpose), its net the
+   * gross less feeCents.
+   */
+  anticipated(sellerId: string, items: AnticipationItem[], anticipationId = newId('ant_'), executedOn = '2026-03-02'): [EventType, string, EventMap['anticipation.anticipation-executed.v1']] {
+    const type = 'anticipation.anticipation-executed.v1';
+    const gross = items.reduce((s, i) => s + i.receivable.net_amount_cents, 0);
+    const fee = items.reduce((s, i) => s + i.feeCents, 0);
+    return [
+      type,
+      sellerId,
+      {
+        envelope: newEnvelope(type, { producer: 'anticipation', tenantId: this.tenantId, livemode: false }),
+        anticipation_id: anticipationId,
+        seller_id: sellerId,
+        status: 'succeeded',
+        executed_on: executedOn,
+        gross_amount_cents: gross,
+        fee_amount_cents: fee,
+        net_amount_cents: gross - fee,
+        fee_bps_per_month: 199,
+        settlement_delay_days: 30,
+        pricing_plan_id: null,
+        items: items.map((i) => ({
+          receivable_id: i.receivable.id,
+          charge_id: i.receivable.charge_id,
+          due_date: i.receivable.due_date,
+          receivable_version: 1,
+          days_anticipated: i.days,
+          gross_amount_cents: i.receivable.net_amount_cents,
+          fee_amount_cents: i.feeCents,
+          net_amount_cents: i.receivable.net_amount_cents - i.feeCents,
+        })),
+        created_at: Date.parse(`${executedOn}T18:00:00Z`),
         resource_json: '{}',
       },
     ];

@@ -209,6 +209,44 @@ describe.each([
     expect(one.body.paid_at).toEqual(expect.any(String));
   });
 
+  it('anticipates two installments: the originals anticipated, their net less the fee available at once, paid out next', async () => {
+    const charge = money.charge('seller_own', { installments: 3 });
+    await money.publish(money.paid(charge));
+    expect$(charge.charge_id, 10_000);
+    const [i1, i2] = await money.receivablesOf(charge.charge_id);
+    // Nets 3234 and 3233; fees 3234 × 199 × 30 / 300000 = 64.4 → 64 and 3233 × 199 × 60 / 300000 = 128.7 → 129.
+    await money.publish(money.anticipated('seller_own', [{ receivable: i1, feeCents: 64, days: 30 }, { receivable: i2, feeCents: 129, days: 60 }]));
+    const rs = (await money.receivablesOf(charge.charge_id)).map((r) => [r.installment, r.status, r.net_amount_cents]);
+    expect(rs.sort()).toEqual([[1, 'anticipated', 3_234], [1, 'available', 3_170], [2, 'anticipated', 3_233], [2, 'available', 3_104], [3, 'pending', 3_233]]);
+    expect(await money.balance('seller_own')).toMatchObject({ pending_cents: 3_233, available_cents: 3_170 + 3_104, requestable_cents: 3_170 + 3_104 });
+    await checkInvariants(money, charges);
+    await money.job('settlement-run', PAID);
+    expect((await money.get('/api/v1/settlements')).body.data).toMatchObject([{ status: 'paid', amount_cents: 6_274, receivable_count: 2 }]);
+  });
+
+  it.each([
+    ['the anticipated original', 'receivables', 'receivables', 'anticipated', 'net_amount_cents', /receivables counters .* != rows/],
+    ['the receivable it created', 'receivables', 'receivables', 'available', 'net_amount_cents', /receivables counters .* != rows/],
+    ["the seller's journal entry", 'ledger', 'journal_entries', null, 'amount_cents', /the seller's entry is -98, its fee 97/],
+  ] as const)('finds a cent off in %s of an anticipation, and nothing once it is put back', async (_what, db, table, status, column, message) => {
+    // Proves the checker accounts for anticipations to the cent: the corruption alone breaks it.
+    const charge = money.charge('seller_own', { installments: 2 });
+    await money.publish(money.paid(charge));
+    expect$(charge.charge_id, 10_000);
+    const [first] = await money.receivablesOf(charge.charge_id);
+    const event = money.anticipated('seller_own', [{ receivable: first, feeCents: 97, days: 30 }]);
+    await money.publish(event);
+    await checkInvariants(money, charges);
+    const where = { tenant_id: money.tenantId, anticipation_id: event[2].anticipation_id, ...(status === null ? {} : { status }) };
+    const shift = (by: number) =>
+      (db === 'receivables' ? money.receivablesDb : money.ledgerDb).tx(async (trx) => {
+        expect(await trx(table).where(where).increment(column, by)).toBe(1);
+      });
+    await shift(1);
+    await expect(checkInvariants(money, charges)).rejects.toThrow(message);
+    await shift(-1);
+  });
+
   it('keeps a payout the bank has not confirmed reserved: available includes it, requestable does not', async () => {
     await money.stop();
     let outcome: 'processing' | 'paid' | 'failed' = 'processing';
