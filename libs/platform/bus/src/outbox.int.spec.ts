@@ -5,7 +5,7 @@ import { createPgDb, type Db } from '@pgw/platform-db';
 import { integrationEnv, uniqueName } from '@pgw/testing';
 import type { BusMessage } from './bus';
 import { KafkaBus } from './kafka-bus';
-import { enqueue } from './outbox';
+import { enqueue, OutboxRelay } from './outbox';
 import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
 
 const env = integrationEnv();
@@ -98,6 +98,32 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     expect(await waitFor(() => appliedCount(consumer, 'ten_late'), 30_000)).toBe(1);
     expect(await waitFor(() => appliedCount(consumer, 'ten_early'), 30_000)).toBe(1);
     await r.stop();
+  });
+
+  it('publishes a row held back by an older open transaction soon after that transaction ends, not at the next poll', async () => {
+    // A poll interval far longer than the test: only the relay's own retry can publish in time.
+    const r = new OutboxRelay({ db: producer, bus, pollIntervalMs: 60_000 });
+    r.start();
+    try {
+      let endA!: () => void;
+      const aOpen = new Promise<void>((resolve) => (endA = resolve));
+      let aStarted!: () => void;
+      const aHasXid = new Promise<void>((resolve) => (aStarted = resolve));
+      const a = producer.tx(async (trx) => {
+        await trx.raw('select pg_current_xact_id()'); // holds the snapshot horizon, writes nothing
+        aStarted();
+        await aOpen;
+      });
+      await aHasXid;
+      await writeEvent(producer, tenantEvent('ten_horizon', 'held'), topic);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await appliedCount(consumer, 'ten_horizon')).toBeUndefined();
+      endA();
+      await a;
+      expect(await waitFor(() => appliedCount(consumer, 'ten_horizon'), 15_000)).toBe(1);
+    } finally {
+      await r.stop();
+    }
   });
 
   it('loses nothing when the broker stops and starts while events are being written', async () => {

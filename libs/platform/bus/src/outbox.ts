@@ -88,9 +88,13 @@ interface OutboxRow {
   payload: Buffer | Uint8Array;
   headers: Record<string, string> | string;
   age_ms: number | string;
+  /** Committed before every running transaction began: safe to publish in id order. */
+  visible: boolean;
 }
 
 const BACKOFF_MAX_MS = 5_000;
+/** First wait after a round that found rows not yet visible; doubles up to the poll interval. */
+const HORIZON_RETRY_MS = 5;
 
 // The metrics API has no proxy meter: instruments made before the SDK starts would stay no-ops, so they
 // are made against whichever provider is registered when first used.
@@ -126,6 +130,8 @@ export class OutboxRelay {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private kicked = false;
+  /** Unsent rows exist that a running transaction keeps from being published yet. */
+  private waiting = false;
 
   constructor(private readonly options: RelayOptions) {
     this.batchSizeMax = options.batchSizeMax ?? 500;
@@ -169,16 +175,20 @@ export class OutboxRelay {
       );
       if (lease.rows.length === 0) return [];
       const result = await trx.raw(
-        `select id, topic, key, event_id, event_type, payload, headers, (extract(epoch from (now() - created_at)) * 1000)::float8 as age_ms from outbox
-         where sent_at is null and xid < pg_snapshot_xmin(pg_current_snapshot())
-         order by id limit ?`,
+        `select id, topic, key, event_id, event_type, payload, headers, (extract(epoch from (now() - created_at)) * 1000)::float8 as age_ms,
+                xid < pg_snapshot_xmin(pg_current_snapshot()) as visible
+         from outbox where sent_at is null order by id limit ?`,
         [this.batchSizeMax],
       );
       return result.rows as OutboxRow[];
     });
-    if (rows.length === 0) return 0;
+    // A row committed while an older transaction (of any session) is still running waits for it: the relay
+    // comes back within milliseconds rather than after the poll interval (see run()).
+    const visible = rows.filter((r) => r.visible);
+    this.waiting = visible.length < rows.length;
+    if (visible.length === 0) return 0;
     outboxMetrics().lag.record(Number(rows[0]?.age_ms ?? 0), { schema: db.schema });
-    const messages: BusMessage[] = rows.map((row) => ({
+    const messages: BusMessage[] = visible.map((row) => ({
       topic: row.topic,
       key: row.key,
       value: Buffer.from(row.payload),
@@ -189,13 +199,14 @@ export class OutboxRelay {
       },
     }));
     await bus.publish(messages);
-    await db.tx((trx) => trx('outbox').whereIn('id', rows.map((r) => r.id)).update({ sent_at: trx.fn.now() }));
-    outboxMetrics().published.add(rows.length, { schema: db.schema });
-    return rows.length;
+    await db.tx((trx) => trx('outbox').whereIn('id', visible.map((r) => r.id)).update({ sent_at: trx.fn.now() }));
+    outboxMetrics().published.add(visible.length, { schema: db.schema });
+    return visible.length;
   }
 
   private async run(): Promise<void> {
     let failures = 0;
+    let horizonRetryMs = HORIZON_RETRY_MS;
     while (this.running) {
       this.kicked = false;
       let published = 0;
@@ -209,7 +220,11 @@ export class OutboxRelay {
       }
       if (!this.running) break;
       if (published === this.batchSizeMax || (this.kicked && failures === 0)) continue;
-      const delayMs = failures === 0 ? this.pollIntervalMs : Math.min(BACKOFF_MAX_MS, this.pollIntervalMs * 2 ** failures);
+      let delayMs = failures === 0 ? this.pollIntervalMs : Math.min(BACKOFF_MAX_MS, this.pollIntervalMs * 2 ** failures);
+      if (failures === 0 && this.waiting) {
+        delayMs = Math.min(delayMs, horizonRetryMs);
+        horizonRetryMs = Math.min(horizonRetryMs * 2, this.pollIntervalMs);
+      } else horizonRetryMs = HORIZON_RETRY_MS;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delayMs);
         this.wake = () => {
