@@ -4,11 +4,12 @@
 //  - openLoop: requests scheduled at a fixed arrival rate whatever the answers do; each latency is measured
 //    from the request's scheduled send time (no coordinated omission), so a saturated server shows as
 //    growing latency rather than a politely lower rate.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 
 export interface Answer {
   status: number;
   body: string;
+  headers: IncomingHttpHeaders;
 }
 
 export interface Req {
@@ -52,7 +53,7 @@ export function send(req: Req, options: { maxSockets?: number; timeoutMs?: numbe
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
         res.on('error', reject);
       },
     );
