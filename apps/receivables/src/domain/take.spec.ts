@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { mdrFeeCents } from '@pgw/domain';
-import { allocateProportionally, planTake, type TakeTarget } from './take';
+import { allocateProportionally, liveGross, planTake, type TakeTarget } from './take';
 
 const receivable = (installment: number, grossCents: number, over: Partial<TakeTarget> = {}): TakeTarget => {
   const feeCents = mdrFeeCents(grossCents, 299);
-  return { id: `recv_${installment}`, installment, status: 'pending', settlementId: null, grossCents, feeCents, netCents: grossCents - feeCents, debitedGrossCents: 0, mdrBps: 299, ...over };
+  return { id: `recv_${installment}`, installment, status: 'pending', anticipationId: null, settlementId: null, grossCents, feeCents, netCents: grossCents - feeCents, debitedGrossCents: 0, mdrBps: 299, ...over };
 };
 
 describe('taking a refund or a chargeback back from receivables', () => {
@@ -21,6 +21,19 @@ describe('taking a refund or a chargeback back from receivables', () => {
     expect(planTake('refund', 10_000, rs).map((s) => s.kind)).toEqual(['debit', 'debit', 'debit']);
     // The fee given back is MDR(3334) - MDR(3324) = 100 - 99: the live part keeps exactly its own MDR.
     expect(planTake('chargeback', 10, [receivable(1, 3334)])).toEqual([{ kind: 'debit', id: 'recv_1', takeCents: 10, feeCents: 1, netCents: 9 }]);
+  });
+
+  it('debits the anticipated original, never the receivable its anticipation created, whichever comes first', () => {
+    // Contract §4: what is anticipated is debited. The anticipation's own available receivable (the item's
+    // net, already the seller's) is no part of the charge: not shrunk, not debited, not counted as capacity.
+    const original = receivable(1, 3334, { id: 'recv_b', status: 'anticipated', anticipationId: 'ant_1' });
+    const created = receivable(1, 3170, { id: 'recv_a', status: 'available', anticipationId: 'ant_1', feeCents: 0, netCents: 3170, mdrBps: 0 });
+    for (const mode of ['refund', 'chargeback'] as const) {
+      expect(planTake(mode, 3334, [created, original])).toEqual([{ kind: 'debit', id: 'recv_b', takeCents: 3334, feeCents: 100, netCents: 3234 }]);
+      expect(() => planTake(mode, 3335, [created, original])).toThrow('beyond the receivables');
+    }
+    expect(liveGross(created)).toBe(0);
+    expect(liveGross(original)).toBe(3334);
   });
 
   it('refuses to take more than the receivables hold: the charges service never refunds more than the charge', () => {
@@ -54,7 +67,7 @@ describe('taking a refund or a chargeback back from receivables', () => {
           let rs: TakeTarget[] = Array.from({ length: n }, (_, i) => {
             const g = i === 0 ? amount - base * (n - 1) : base;
             const feeCents = mdrFeeCents(g, bps);
-            return { id: `recv_${i + 1}`, installment: i + 1, status: i === 0 ? 'paid' : 'pending', settlementId: null, grossCents: g, feeCents, netCents: g - feeCents, debitedGrossCents: 0, mdrBps: bps };
+            return { id: `recv_${i + 1}`, installment: i + 1, status: i === 0 ? 'paid' : 'pending', anticipationId: null, settlementId: null, grossCents: g, feeCents, netCents: g - feeCents, debitedGrossCents: 0, mdrBps: bps };
           }).filter((r) => r.grossCents > 0);
           let left = amount;
           let feeLeft = rs.reduce((s, r) => s + r.feeCents, 0);

@@ -35,6 +35,7 @@ export interface TakeTarget {
   id: string;
   installment: number;
   status: string;
+  anticipationId: string | null;
   settlementId: string | null;
   grossCents: number;
   feeCents: number;
@@ -58,9 +59,12 @@ export function isAnticipationOutput(r: { status: string; anticipationId: string
   return r.anticipationId !== null && r.status !== 'anticipated';
 }
 
-/** The gross still the seller's: what a refund or a chargeback can take from the receivable. */
-export function liveGross(r: Pick<TakeTarget, 'status' | 'grossCents' | 'debitedGrossCents'>): number {
-  return r.status === 'canceled' ? 0 : r.grossCents - r.debitedGrossCents;
+/**
+ * The charge's gross still the seller's on the receivable: what a refund or a chargeback can take from
+ * it. None on a canceled receivable, nor on an anticipation's output (its original is taken instead).
+ */
+export function liveGross(r: Pick<TakeTarget, 'status' | 'anticipationId' | 'grossCents' | 'debitedGrossCents'>): number {
+  return r.status === 'canceled' || isAnticipationOutput(r) ? 0 : r.grossCents - r.debitedGrossCents;
 }
 
 /**
@@ -78,8 +82,9 @@ function reducible(r: TakeTarget): boolean {
 
 /**
  * Takes amountCents from one recipient's receivables of a charge, latest installment first.
- * A refund shrinks what is not paid out and debits the rest; a chargeback debits (so that winning it
- * can give the same cents back).
+ * A refund shrinks what is not paid out and debits the rest (an anticipated original included); a
+ * chargeback debits (so that winning it can give the same cents back). An anticipation's output has no
+ * live gross: it is skipped.
  */
 export function planTake(mode: 'refund' | 'chargeback', amountCents: number, receivables: readonly TakeTarget[]): TakeStep[] {
   const ordered = [...receivables].sort((a, b) => b.installment - a.installment || (a.id < b.id ? -1 : 1));

@@ -224,6 +224,31 @@ describe.each([
     expect((await money.get('/api/v1/settlements')).body.data).toMatchObject([{ status: 'paid', amount_cents: 6_274, receivable_count: 2 }]);
   });
 
+  it('debits a refund after an anticipation from the anticipated original and leaves the money it made available alone', async () => {
+    // Contract §4 and receivable-states.md: an anticipated receivable is debited; the anticipation's new
+    // receivable is the item's net, already the seller's. Several charges, so that neither receivable id
+    // order can hide a take from the wrong one.
+    const sales = Array.from({ length: 6 }, () => money.charge('seller_own'));
+    await money.publish(...sales.map((c) => money.paid(c)));
+    const originals = await Promise.all(sales.map(async (c) => (await money.receivablesOf(c.charge_id))[0]));
+    // 9701 × 199 × 30 / 300000 = 193.05 → 193 each: 9508 made available per sale.
+    await money.publish(money.anticipated('seller_own', originals.map((r) => ({ receivable: r, feeCents: 193, days: 30 }))));
+    expect(await money.balance('seller_own')).toMatchObject({ pending_cents: 0, available_cents: 6 * 9_508 });
+    for (const c of sales) await money.publish(money.refunded(c, 4_000));
+    for (const c of sales) expect$(c.charge_id, 6_000);
+
+    for (const c of sales) {
+      const rs = await money.receivablesOf(c.charge_id);
+      expect(rs.map((r) => [r.status, r.gross_amount_cents, r.net_amount_cents]).sort()).toEqual([['anticipated', 10_000, 9_701], ['available', 9_508, 9_508]]);
+    }
+    // Each refund debits 4000 less the MDR given back (299 − 179 = 120): 3880 owed, netted against the available.
+    expect(await money.balance('seller_own')).toMatchObject({ pending_cents: 0, available_cents: 6 * (9_508 - 3_880) });
+    await money.publish(...sales.map((c) => money.refunded(c, 6_000)));
+    for (const c of sales) expect$(c.charge_id, 0);
+    // Refunded in full, each sale's 9701 is owed back for 9508 received: the anticipation fee (6 × 193) stays owed.
+    expect(await money.balance('seller_own')).toMatchObject({ pending_cents: 0, available_cents: 0, requestable_cents: 0 });
+  });
+
   it.each([
     ['the anticipated original', 'receivables', 'receivables', 'anticipated', 'net_amount_cents', /receivables counters .* != rows/],
     ['the receivable it created', 'receivables', 'receivables', 'available', 'net_amount_cents', /receivables counters .* != rows/],
