@@ -1,12 +1,31 @@
 // Reads the .cpuprofile files written by `node --cpu-prof` (bench --profile gateway,charges) and sums the
-// samples' self time by function and by package, so that the JSON says where the CPU went.
+// samples' self time by function and by package, so that the JSON says where the CPU went. Frames in an
+// esbuild bundle are mapped back to their source file (and so to their package) through the bundle's .map.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
+}
+
+const sourceMaps = new Map<string, SourceMap | null>();
+
+/** The original file and line of a frame in a bundle with a source map beside it; the frame itself otherwise. */
+function original(url: string, lineNumber: number, columnNumber: number): { url: string; lineNumber: number } {
+  if (!url.startsWith('file://') || !url.endsWith('.js')) return { url, lineNumber };
+  let map = sourceMaps.get(url);
+  if (map === undefined) {
+    const file = `${fileURLToPath(url)}.map`;
+    map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null;
+    sourceMaps.set(url, map);
+  }
+  const entry = map?.findEntry(lineNumber, columnNumber);
+  if (entry === undefined || !('originalSource' in entry)) return { url, lineNumber };
+  return { url: entry.originalSource, lineNumber: entry.originalLine };
 }
 
 export interface ProfileSummary {
@@ -51,7 +70,8 @@ export function summarizeProfile(files: string[]): ProfileSummary {
       const h = profile.samples !== undefined ? (hits.get(node.id) ?? 0) : (node.hitCount ?? 0);
       if (h === 0) continue;
       total += h;
-      const { functionName, url, lineNumber } = node.callFrame;
+      const { functionName } = node.callFrame;
+      const { url, lineNumber } = original(node.callFrame.url, node.callFrame.lineNumber, node.callFrame.columnNumber);
       if (functionName === '(idle)') {
         idle += h;
         continue;
