@@ -53,7 +53,7 @@ export interface ClusterOptions {
   /** `tsx` runs the TypeScript sources; `bundle` builds each app with tools/deploy/bundle.ts first (as the images run). */
   runner?: 'tsx' | 'bundle';
   /**
-   * Where the bundles go (default .cache/cluster-bundles): runs at the same time need their own, or one
+   * Where the bundles go (default .cache/cluster-bundles/<database>): runs at the same time need their own, or one
    * run's build deletes the files another run's restarted service loads.
    */
   bundleDir?: string;
@@ -143,7 +143,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   delete base.OTEL_EXPORTER_OTLP_ENDPOINT;
   let entryOf = (app: App): string[] => ['--import', 'tsx', join('apps', app, 'src', 'main.ts')];
   if (options.runner === 'bundle') {
-    const dirOf = (app: string) => join(options.bundleDir ?? join(ROOT, '.cache', 'cluster-bundles'), app);
+    const dirOf = (app: string) => join(options.bundleDir ?? join(ROOT, '.cache', 'cluster-bundles', options.database ?? BENCH_DB), app);
     await bundleApps(apps, dirOf);
     entryOf = (app) => [join(dirOf(app), 'dist', 'main.js')];
   }
