@@ -1,4 +1,5 @@
 import type { Migration } from '@pgw/platform-db';
+import { createIdempotencyKeysTable } from '@pgw/platform-idempotency';
 
 // One statement per trx.raw call (the embedded database takes one at a time). Money is bigint cents;
 // calendar dates are 'YYYY-MM-DD' text, so that no driver moves them across a time zone (and text order
@@ -120,25 +121,8 @@ export const anticipationMigrations: Migration[] = [
       // Exposure: the gross of anticipated receivables whose original due date has not come.
       await trx.raw('create index anticipation_items_exposure on anticipation_items (tenant_id, livemode, seller_id, due_date)');
 
-      // Idempotency-Key (contract §3), beside the anticipation it protects (the charges service's design).
-      await trx.raw(`
-        create table idempotency_keys (
-          tenant_id text not null,
-          livemode boolean not null,
-          method text not null,
-          path text not null,
-          key text not null,
-          request_hash text not null,
-          state text not null,
-          response_status int,
-          response_json text,
-          resource_id text,
-          locked_at timestamptz not null,
-          created_at timestamptz not null,
-          primary key (tenant_id, livemode, method, path, key)
-        )`);
-      await trx.raw('create index idempotency_keys_resource on idempotency_keys (resource_id) where resource_id is not null');
-      await trx.raw('create index idempotency_keys_age on idempotency_keys (created_at)');
+      // Idempotency-Key (contract §3), beside the anticipation it protects.
+      await createIdempotencyKeysTable(trx);
     },
   },
 ];

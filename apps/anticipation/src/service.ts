@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '@pgw/platform-db';
 import { envInt } from '@pgw/platform-http';
+import { purgeExpiredKeys } from '@pgw/platform-idempotency';
 import type { Clock, ServiceDefinition } from '@pgw/platform-service';
 import { directoryConsumer } from './consumers/directory.consumer';
 import { receivablesConsumer } from './consumers/receivables.consumer';
 import { anticipationMigrations } from './migrations';
-import { purgeExpiredKeys } from './operations/idempotency';
 import { anticipationsRoutes } from './routes/anticipations.route';
 import { createAnticipationRoute } from './routes/create-anticipation.route';
 import { simulateRoute } from './routes/simulate.route';

@@ -1,4 +1,5 @@
 import type { Migration } from '@pgw/platform-db';
+import { createIdempotencyKeysTable } from '@pgw/platform-idempotency';
 
 // What charges keeps, in its own schema. Every business row carries tenant_id and livemode, and every
 // query filters on both. JSON values (buyer, metadata, split, stored responses) are kept as text: the
@@ -93,24 +94,7 @@ export const chargesMigrations: Migration[] = [
 
       // Idempotency keys beside the rows they protect (contract §3): written in the same transaction as
       // the business outcome they replay.
-      await trx.raw(`
-        create table idempotency_keys (
-          tenant_id text not null,
-          livemode boolean not null,
-          method text not null,
-          path text not null,
-          key text not null,
-          request_hash text not null,
-          state text not null,
-          response_status int,
-          response_json text,
-          resource_id text,
-          locked_at timestamptz not null,
-          created_at timestamptz not null,
-          primary key (tenant_id, livemode, method, path, key)
-        )`);
-      await trx.raw('create index idempotency_keys_resource on idempotency_keys (resource_id) where resource_id is not null');
-      await trx.raw('create index idempotency_keys_age on idempotency_keys (created_at)');
+      await createIdempotencyKeysTable(trx);
 
       // The local copy of the directory's sellers (gateway.seller-changed.v1), for split recipients.
       await trx.raw(`

@@ -1,10 +1,10 @@
 import { createAcquirer } from '@pgw/acquirer';
 import type { ServiceDefinition } from '@pgw/platform-service';
+import { purgeExpiredKeys } from '@pgw/platform-idempotency';
 import { chargesConfig } from './config';
 import { sellerChangedConsumer } from './consumers/seller-changed.consumer';
 import { chargesMigrations } from './migrations';
 import type { ChargesDeps } from './operations/deps';
-import { purgeExpiredKeys } from './operations/idempotency';
 import { reconcileRefunds, recoverUnknownOutcomes, withLease } from './operations/jobs';
 import { captureChargeRoute } from './routes/capture-charge.route';
 import { chargebacksRoutes } from './routes/chargebacks.route';

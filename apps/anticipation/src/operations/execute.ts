@@ -8,11 +8,11 @@ import { newId } from '@pgw/domain';
 import { enqueue } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
 import { ApiError } from '@pgw/platform-http';
+import type { IdempotencySession } from '@pgw/platform-idempotency';
 import type { Clock } from '@pgw/platform-service';
 import { addCashOut, insertAnticipation, type Anticipation } from '../data/anticipations.repository';
 import { markAnticipated, type SellerScope } from '../data/receivables.repository';
 import { anticipationResource, type AnticipationResource } from '../resources';
-import type { IdempotencySession } from './idempotency';
 import { buildQuote } from './quote';
 
 export const PRODUCER = 'anticipation';

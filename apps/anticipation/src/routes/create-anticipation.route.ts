@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '@pgw/platform-db';
+import { idempotent } from '@pgw/platform-idempotency';
 import type { Clock } from '@pgw/platform-service';
 import { executeAnticipation } from '../operations/execute';
-import { idempotent } from '../operations/idempotency';
 import { AnticipationBody } from '../resources';
 import { emptyBodyAsObject, ReceivableIdsBody, sellerScope, type ReceivableIdsRequest } from './common';
 

@@ -3,13 +3,13 @@
 // share this code, so an interrupted charge ends exactly as an uninterrupted one would have.
 import type { AcquirerResult, Authorization, Boleto, PixCharge } from '@pgw/acquirer';
 import type { Tx } from '@pgw/platform-db';
+import { completeKeysOf, type IdempotencySession, type Outcome } from '@pgw/platform-idempotency';
 import { transition, type ChargeTrigger } from '../domain/charge';
 import { lockCharge, updateCharge, type ChargePatch, type ChargeRow } from '../data/charge.repository';
 import { cents } from '../data/rows';
 import { chargeResource } from '../resources';
 import { announceChargeCreated, announceChargeStatus, type Announcer } from './announce';
 import type { ChargesDeps } from './deps';
-import { completeKeysOf, type IdempotencySession, type Outcome } from './idempotency';
 
 export type ProviderOutcome =
   | { kind: 'authorization'; value: Authorization }

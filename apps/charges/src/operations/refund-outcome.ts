@@ -2,6 +2,7 @@
 // was lost, and save what came back. Shared by the refund route and the refund-reconciliation job.
 import type { AcquirerResult, Refund } from '@pgw/acquirer';
 import type { Tx } from '@pgw/platform-db';
+import { completeKeysOf, type IdempotencySession, type Outcome } from '@pgw/platform-idempotency';
 import { isRefundable, refundTrigger, transition } from '../domain/charge';
 import { lockCharge, updateCharge, type ChargeRow } from '../data/charge.repository';
 import { lockRefund, updateRefund, type RefundRow } from '../data/refund.repository';
@@ -9,7 +10,6 @@ import { cents } from '../data/rows';
 import { refundResource } from '../resources';
 import { announceChargeStatus, announceRefund, type Announcer } from './announce';
 import type { ChargesDeps } from './deps';
-import { completeKeysOf, type IdempotencySession, type Outcome } from './idempotency';
 
 export type RefundOutcome =
   | { kind: 'refund'; value: Refund }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ApiError, apiPrincipal, notFound } from '@pgw/platform-http';
+import { idempotent } from '@pgw/platform-idempotency';
 import { isCapturable } from '../domain/charge';
 import { findCharge } from '../data/charge.repository';
 import type { ChargesDeps } from '../operations/deps';
-import { idempotent } from '../operations/idempotency';
 import { moveCharge } from '../operations/move-charge';
 import { chargeResource, ChargeResource } from '../resources';
 import { emptyBodyAsObject, IdParams, requireId, scopeOf } from './common';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { cnpjCheckDigits, cpfCheckDigits, generateCnpj, generateCpf, newId, verifyBrCode, isValidBarcode, isValidDigitableLine, barcodeFromDigitableLine, dueDateFactor, addDays, readBarcode } from '@pgw/domain';
 import { createPgliteKnex } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER } from '@pgw/platform-http';
-import { requestHash } from '../operations/idempotency';
+import { requestHash } from '@pgw/platform-idempotency';
 import { apiKey, buyer, cardCharge, get, merchant, outboxEvents, post, publishSeller, startCharges, type Harness, type Merchant } from '../testing/harness';
 
 const knex = createPgliteKnex(null);

@@ -1,0 +1,15 @@
+export {
+  canonicalJson,
+  completeKeysOf,
+  IDEMPOTENCY_KEY_CHARS_MAX,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotent,
+  IdempotencySession,
+  KEY_TTL_MS,
+  purgeExpiredKeys,
+  REPLAYED_HEADER,
+  requestHash,
+  STALE_IN_PROGRESS_MS,
+} from './idempotency';
+export type { IdempotencyDeps, Outcome } from './idempotency';
+export { createIdempotencyKeysTable } from './migration';
