@@ -58,7 +58,7 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
     healthPath: '/health',
     peers: GATEWAY_UPSTREAMS,
     secrets: [{ variable: 'ADMIN_TOKEN', secret: ADMIN_SECRET_NAME, key: 'ADMIN_TOKEN' }],
-    settings: { RATE_LIMIT_PER_SECOND: '100', UPSTREAM_TIMEOUT_MS: '30000' },
+    settings: { RATE_LIMIT_PER_SECOND: '100', UPSTREAM_TIMEOUT_MS: '30000', UPSTREAM_IN_FLIGHT_MAX: '64' },
     public: true,
   },
   vault: {

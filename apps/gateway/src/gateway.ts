@@ -1,3 +1,4 @@
+import { metrics } from '@opentelemetry/api';
 import { Type } from '@sinclair/typebox';
 import { busMigration, OutboxRelay, type Bus } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
@@ -9,12 +10,13 @@ import { TtlLruCache } from './auth/key-cache';
 import { RateLimiter } from './auth/rate-limiter';
 import type { KeyForAuth } from './data/api-keys.repository';
 import { provisionDemo } from './demo';
+import { Admission } from './forwarding/admission';
 import { registerForwarding, type Upstreams } from './forwarding/register-forwarding';
 import { gatewayMigrations } from './migrations';
 import { registerAdminRoutes } from './routes/admin.plugin';
 import { registerOpenApiRoute } from './routes/openapi.route';
 import type { RouteContext } from './routes/route-context';
-import { OPERATOR_ROUTES, PUBLIC_ROUTES } from './routes.table';
+import { OPERATOR_ROUTES, PUBLIC_ROUTES, type ServiceName } from './routes.table';
 
 export type { ServiceName } from './routes.table';
 export type { Upstreams } from './forwarding/register-forwarding';
@@ -41,6 +43,8 @@ export interface RunningGateway {
   app: App;
   /** DEMO=1: a demo tenant, an approved seller and a full-permission sk_test_ key (made once, then reused). */
   provisionDemo(): Promise<DemoCredentials>;
+  /** Requests this gateway has forwarded and not yet seen answered, by service (admission control). */
+  inFlight(): Partial<Record<ServiceName, number>>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +56,13 @@ export const KEY_CACHE_TTL_MS = 500;
 const RATE_LIMIT_BUCKETS_MAX = 100_000;
 const RATE_LIMIT_PER_SECOND_DEFAULT = 100;
 const UPSTREAM_TIMEOUT_MS_DEFAULT = 30_000;
+/**
+ * Requests in flight per service and per replica before the next one is refused with 503 (issue 10).
+ * By Little's law the target load, 1,000 charges/s answered within 50 ms, is 50 requests in flight, so one
+ * replica admits it; a service slower than that holds at most 64 of this replica's requests, and the 65th
+ * is answered at once instead of waiting in a queue behind them.
+ */
+const UPSTREAM_IN_FLIGHT_MAX_DEFAULT = 64;
 const BODY_LIMIT_BYTES_DEFAULT = 1024 * 1024;
 
 const HealthSchema = Type.Object({
@@ -77,6 +88,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await options.db.migrate([busMigration, ...gatewayMigrations]);
   const defaultRateLimitPerSecond = positiveEnvInt(options.env, 'RATE_LIMIT_PER_SECOND', RATE_LIMIT_PER_SECOND_DEFAULT);
   const timeoutMs = positiveEnvInt(options.env, 'UPSTREAM_TIMEOUT_MS', UPSTREAM_TIMEOUT_MS_DEFAULT);
+  // One bound per service, shared by the public and the operator routes: it protects the service.
+  const admission = new Admission(positiveEnvInt(options.env, 'UPSTREAM_IN_FLIGHT_MAX', UPSTREAM_IN_FLIGHT_MAX_DEFAULT));
   const checkAdminToken = adminTokenCheck(options.adminToken);
   const authenticator = new ApiKeyAuthenticator({
     db: options.db,
@@ -119,6 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     upstreams: options.upstreams,
     principalSecret: options.principalSecret,
     timeoutMs,
+    admission,
   });
   await registerForwarding(app, {
     routes: PUBLIC_ROUTES,
@@ -126,10 +140,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     upstreams: options.upstreams,
     principalSecret: options.principalSecret,
     timeoutMs,
+    admission,
   });
 
   const relay = new OutboxRelay({ db: options.db, bus: options.bus, log: app.log });
+  const inFlightGauge = metrics.getMeter('@pgw/gateway').createObservableGauge('gateway.upstream.in_flight', { description: 'requests forwarded to each service and not yet answered' });
+  const observeInFlight = (result: { observe(value: number, attributes: Record<string, string>): void }) => {
+    for (const [service, count] of Object.entries(admission.snapshot())) result.observe(count, { service });
+  };
+  inFlightGauge.addCallback(observeInFlight);
   app.addHook('onClose', async () => {
+    inFlightGauge.removeCallback(observeInFlight);
     await relay.stop();
   });
   await app.ready();
@@ -138,6 +159,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   return {
     app,
     provisionDemo: () => provisionDemo(ctx),
+    inFlight: () => admission.snapshot(),
     stop: async () => {
       await app.close();
     },

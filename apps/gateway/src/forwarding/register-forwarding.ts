@@ -1,7 +1,8 @@
 import httpProxy from '@fastify/http-proxy';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody, notFound, type App, type Principal } from '@pgw/platform-http';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerBase, RouteGenericInterface } from 'fastify';
+import { ApiError, errorBody, notFound, sendError, type App, type Principal } from '@pgw/platform-http';
 import { findRoute, type ForwardedRoute, type ServiceName } from '../routes.table';
+import { overCapacity, type Admission } from './admission';
 import { forwardRequestHeaders, forwardResponseHeaders } from './forward-headers';
 import { assertJsonBody, forwardedBody, useRawJsonBodies } from './raw-json-body';
 
@@ -18,7 +19,11 @@ export interface ForwardingOptions<R extends ForwardedRoute> {
   principalSecret: string;
   /** How long a service may take to answer before the gateway gives up on it. */
   timeoutMs: number;
+  /** The bound on requests in flight per service, shared by every forwarding scope of the gateway. */
+  admission: Admission;
 }
+
+type ForwardSettings = Pick<ForwardingOptions<ForwardedRoute>, 'principalSecret' | 'timeoutMs' | 'admission'>;
 
 /**
  * Registers `routes` as forwarded routes. Both modes run the same preValidation (authorize, then check
@@ -50,7 +55,7 @@ function requirePrincipal(request: { principal: Principal | null }): Principal {
   return principal;
 }
 
-function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[], apps: Map<ServiceName, App>, preValidation: PreValidation, options: { principalSecret: string; timeoutMs: number }): void {
+function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[], apps: Map<ServiceName, App>, preValidation: PreValidation, options: ForwardSettings): void {
   for (const route of routes) {
     scope.route({
       method: route.method,
@@ -60,18 +65,27 @@ function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[
         // Looked up per request: a service that starts after the gateway is reached as soon as it is there.
         const target = apps.get(route.service);
         if (target === undefined) throw notFound('route');
+        const release = options.admission.tryEnter(route.service);
+        if (release === null) return sendError(reply, overCapacity(route.service));
         const body = forwardedBody(request);
         const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id, clientIp: request.ip };
-        const response = await withDeadline(
-          target.inject({
-            method: route.method,
-            url: request.url,
-            headers: forwardRequestHeaders(request.headers, identity, { framing: true, hasBody: body !== null }),
-            ...(body !== null ? { payload: body } : {}),
-          }),
-          options.timeoutMs,
-          route.service,
-        );
+        let response;
+        try {
+          response = await withDeadline(
+            target.inject({
+              method: route.method,
+              url: request.url,
+              headers: forwardRequestHeaders(request.headers, identity, { framing: true, hasBody: body !== null }),
+              ...(body !== null ? { payload: body } : {}),
+            }),
+            options.timeoutMs,
+            route.service,
+          );
+        } finally {
+          // The service answered, failed or ran out of time: as in the http mode, where the HTTP client
+          // gives up on the request at the same deadline.
+          release();
+        }
         reply.headers(forwardResponseHeaders(response.headers));
         reply.header('x-request-id', request.id);
         return reply.code(response.statusCode).send(response.rawPayload);
@@ -92,7 +106,7 @@ async function withDeadline<T>(work: Promise<T>, timeoutMs: number, service: str
   }
 }
 
-async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRoute[], baseUrls: Partial<Record<ServiceName, string>>, preValidation: PreValidation, options: { principalSecret: string; timeoutMs: number }): Promise<void> {
+async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRoute[], baseUrls: Partial<Record<ServiceName, string>>, preValidation: PreValidation, options: ForwardSettings): Promise<void> {
   // One @fastify/http-proxy per service and method, listing exactly the table's paths: the proxy never
   // sees a path the table does not name.
   const groups = new Map<string, { service: ServiceName; method: ForwardedRoute['method']; urls: string[] }>();
@@ -118,13 +132,33 @@ async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRo
         preValidation(request).then(() => done(), done);
       },
       disableRequestLogging: true,
-      undici: { connections: 128, pipelining: 1, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs },
+      // One connection per admitted request at most: the client never queues requests of its own.
+      undici: { connections: options.admission.inFlightMax, pipelining: 1, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs },
       handler: (request, reply, dest, fromOptions) => {
+        const release = options.admission.tryEnter(service);
+        if (release === null) return sendError(reply, overCapacity(service));
         const body = forwardedBody(request);
-        return reply.from(dest, {
-          ...fromOptions,
-          ...(body !== null ? { body, contentType: request.headers['content-type'] ?? 'application/json' } : { body: null }),
-        });
+        try {
+          return reply.from(dest, {
+            ...fromOptions,
+            ...(body !== null ? { body, contentType: request.headers['content-type'] ?? 'application/json' } : { body: null }),
+            // The slot is given back when the service has answered (its headers are in: reply-from calls
+            // this for every answer, also when the client has already gone, whose request the service
+            // still works on) or when the exchange failed (unreachable, reset, past the deadline).
+            rewriteHeaders: (headers, req) => {
+              release();
+              return fromOptions.rewriteHeaders === undefined ? headers : fromOptions.rewriteHeaders(headers, req);
+            },
+            onError: (failedReply, failure) => {
+              release();
+              upstreamFailed(failedReply, failure.error, service);
+            },
+          });
+        } catch (error) {
+          // reply.from throws only before it sends anything.
+          release();
+          throw error;
+        }
       },
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => {
@@ -134,12 +168,13 @@ async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRo
         rewriteHeaders: (headers, request) => ({ ...headers, 'x-request-id': request?.id }),
         // The client retries (with its Idempotency-Key); a proxy that retries on its own could repeat a charge.
         retryDelay: () => null,
-        onError: (reply, { error }) => {
-          reply.request.log.warn({ err: error, service }, 'upstream service failed');
-          const failure = new ApiError('service_unavailable', `The ${service} service did not answer.`);
-          reply.code(failure.status).type('application/json; charset=utf-8').send(errorBody(failure, reply.request.id));
-        },
       },
     });
   }
+}
+
+function upstreamFailed(reply: FastifyReply<RouteGenericInterface, RawServerBase>, error: Error, service: ServiceName): void {
+  reply.request.log.warn({ err: error, service }, 'upstream service failed');
+  const failure = new ApiError('service_unavailable', `The ${service} service did not answer.`);
+  reply.code(failure.status).type('application/json; charset=utf-8').send(errorBody(failure, reply.request.id));
 }

@@ -39,18 +39,41 @@ export interface StubCall {
   url: string;
 }
 
+/** Holds the requests that ask for it (`x-stub-hold`) at a stub service until opened: requests kept in flight. */
+export class Gate {
+  /** Held requests that reached the service, opened or not. */
+  arrived = 0;
+  private waiters: Array<() => void> = [];
+
+  async pass(): Promise<void> {
+    this.arrived += 1;
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Lets every request held so far go on; later ones are held again. */
+  open(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}
+
 /**
  * A service as the platform builds one (buildApp + principalPlugin) that echoes what reached it: the
  * verified principal, the path, the raw body and the headers that matter. `x-stub-status` and
- * `x-stub-header: name=value` make it answer with that status and header, to test what comes back.
+ * `x-stub-header: name=value` make it answer with that status and header, to test what comes back;
+ * `x-stub-hold` holds the request at `gate` until it opens, `x-stub-reset` drops the connection unanswered.
  */
-export async function stubService(name: string, calls: StubCall[] = []): Promise<App> {
+export async function stubService(name: string, calls: StubCall[] = [], gate: Gate = new Gate()): Promise<App> {
   const app = buildApp({ name, trustRequestIdHeader: true, log: { level: 'silent' } });
   await app.register(principalPlugin, { secret: PRINCIPAL_SECRET });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.all('/*', async (request, reply) => {
     calls.push({ service: name, method: request.method, url: request.url });
+    if (request.headers['x-stub-hold'] !== undefined) await gate.pass();
+    if (request.headers['x-stub-reset'] !== undefined) {
+      request.raw.socket.destroy();
+      return reply.hijack();
+    }
     const status = Number(request.headers['x-stub-status'] ?? 200);
     const extra = request.headers['x-stub-header'];
     if (typeof extra === 'string') {
