@@ -19,6 +19,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const SEND_TIMEOUT_MS = 10_000;
 const HEALTH_CACHE_MS = 5_000;
 const RETRY = { initialRetryTime: 200, maxRetryTime: 5_000, retries: 5 };
+const TOPIC_ATTEMPTS_MAX = 10;
+const STALE_METADATA = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
 
 // Messages a consumer group has yet to read on a partition, seen at each batch: growing lag means the
 // consumers cannot keep up (or one is stuck on a failing event).
@@ -62,13 +64,23 @@ export class KafkaBus implements Bus {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const existing = new Set(await admin.listTopics());
-      const create = missing.filter((t) => !existing.has(t));
-      if (create.length > 0) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: create.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: this.options.replicationFactor ?? 1 })),
-        });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const existing = new Set(await admin.listTopics());
+          const create = missing.filter((t) => !existing.has(t));
+          if (create.length > 0) {
+            await admin.createTopics({
+              waitForLeaders: true,
+              topics: create.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: this.options.replicationFactor ?? 1 })),
+            });
+          }
+          break;
+        } catch (error) {
+          // On a KRaft broker the controller acknowledges a new topic before the broker's metadata has it:
+          // kafkajs's wait for the leaders then gets "does not host this topic-partition" and gives up.
+          if (attempt >= TOPIC_ATTEMPTS_MAX || !STALE_METADATA.has((error as { type?: string }).type ?? '')) throw error;
+          await new Promise((r) => setTimeout(r, 100 * attempt));
+        }
       }
       for (const t of missing) this.knownTopics.add(t);
     } finally {
@@ -139,7 +151,7 @@ export class KafkaBus implements Bus {
       sessionTimeout: 30_000,
       heartbeatInterval: 3_000,
       rebalanceTimeout: 30_000,
-      maxWaitTimeInMs: 50, // low latency over fewer fetches: events should land within milliseconds
+      maxWaitTimeInMs: 1_000, // XXXEXP
       allowAutoTopicCreation: false,
       retry: {
         ...RETRY,
