@@ -40,6 +40,12 @@ export async function lockChargeback(trx: Tx, id: string): Promise<ChargebackRow
   return trx('chargebacks').where({ id }).forUpdate().first<ChargebackRow | undefined>();
 }
 
+/** The sum of a charge's chargebacks that hold its money: every one but those won. Call under the charge's lock. */
+export async function heldByChargebacksCents(trx: Tx, chargeId: string): Promise<number> {
+  const row = await trx('chargebacks').where({ charge_id: chargeId }).whereNot({ status: 'won' }).sum<{ total: Cents | null }>({ total: 'amount_cents' }).first();
+  return row?.total === null || row?.total === undefined ? 0 : cents(row.total);
+}
+
 export async function updateChargeback(trx: Tx, id: string, patch: Partial<Pick<ChargebackRow, 'status' | 'resolved_at' | 'updated_at'>>): Promise<ChargebackRow> {
   const rows = await trx('chargebacks').where({ id }).update(patch).returning<ChargebackRow[]>('*');
   const row = rows[0];

@@ -1,4 +1,4 @@
-import { CHARGE_STATUSES, CHARGE_TRIGGERS, isCapturable, isRefundable, refundableCents, refundTrigger, transition, type ChargeStatus, type ChargeTrigger } from './charge';
+import { CHARGE_STATUSES, CHARGE_TRIGGERS, disputableCents, isCapturable, isRefundable, refundableCents, refundTrigger, transition, type ChargeStatus, type ChargeTrigger } from './charge';
 
 // The diagram of charge-states.md, written out once more as the test's oracle: every arrow it draws.
 const ARROWS: Array<[ChargeStatus, ChargeTrigger, ChargeStatus]> = [
@@ -67,5 +67,15 @@ describe('the charge state machine', () => {
     expect(refundTrigger(10_000, 10_000)).toBe('refunded_in_full');
     expect(refundTrigger(10_000, 9_999)).toBe('refunded_in_part');
     expect(() => refundTrigger(10_000, 10_001)).toThrow();
+  });
+
+  it('lets a chargeback take only what is still the seller\'s: amount − refunds (succeeded, in flight) − open or lost chargebacks', () => {
+    // Proves the chargeback limit's arithmetic, a lost chargeback's money included, and that it never goes below zero.
+    expect(disputableCents(10_000, { succeededCents: 0, inFlightCents: 0 }, 0)).toBe(10_000);
+    expect(disputableCents(10_000, { succeededCents: 1_000, inFlightCents: 5_000 }, 0)).toBe(4_000);
+    expect(disputableCents(10_000, { succeededCents: 1_000, inFlightCents: 0 }, 3_000)).toBe(6_000);
+    expect(disputableCents(10_000, { succeededCents: 1_000, inFlightCents: 2_000 }, 3_000)).toBe(4_000);
+    expect(disputableCents(10_000, { succeededCents: 6_000, inFlightCents: 0 }, 4_000)).toBe(0);
+    expect(disputableCents(10_000, { succeededCents: 6_000, inFlightCents: 3_000 }, 4_000)).toBe(0);
   });
 });

@@ -84,6 +84,15 @@ export function refundableCents(amountCents: number, succeededCents: number, inF
   return remaining;
 }
 
+/**
+ * What a new chargeback may still take: what is still the seller's, the amount minus refunds (succeeded
+ * and in flight: a refund whose answer is late may still succeed) minus chargebacks open or lost (a won
+ * one gave its money back). Never negative; 0 means nothing is left to dispute.
+ */
+export function disputableCents(amountCents: number, refunds: { succeededCents: number; inFlightCents: number }, openOrLostChargebackCents: number): number {
+  return Math.max(0, amountCents - refunds.succeededCents - refunds.inFlightCents - openOrLostChargebackCents);
+}
+
 /** The trigger a succeeded refund fires: the whole amount refunded, or part of it. */
 export function refundTrigger(amountCents: number, refundedCents: number): ChargeTrigger {
   if (refundedCents > amountCents) throw new Error(`refunded ${refundedCents} of a ${amountCents} charge`);

@@ -1,6 +1,6 @@
 import { createPgliteKnex } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER } from '@pgw/platform-http';
-import { apiKey, asOperator, buyer, cardCharge, get, merchant, outboxEvents, post, startCharges, type Harness, type Merchant } from '../testing/harness';
+import { apiKey, asOperator, buyer, cardCharge, get, merchant, outboxEvents, post, runJob, setProviderMode, startCharges, type Harness, type Merchant } from '../testing/harness';
 
 const knex = createPgliteKnex(null);
 let h: Harness;
@@ -98,6 +98,33 @@ describe('chargebacks: opened and resolved by the operator, read by the integrat
     expect((await openChargeback({ charge_id: 'ch_unknown' })).statusCode).toBe(404);
     expect((await openChargeback({ charge_id: paid.id, extra: 1 })).json().error).toMatchObject({ code: 'parameter_unknown', param: 'extra' });
     expect((await post(h, '/admin/v1/simulations/chargebacks', m.key, { charge_id: paid.id })).statusCode).toBe(401);
+  });
+
+  it('a chargeback takes at most what is still the seller\'s: a refund in flight counts, and the sum never passes the amount', async () => {
+    // Proves amount − refunds (succeeded and in flight) − open/lost chargebacks: a refund whose answer is
+    // late is not the seller's money to dispute, so receivables never get more taken back than was paid.
+    const c = await create(cardCharge(m.token()));
+    await post(h, `/api/v1/charges/${c.id}/refund`, m.key, { amount_cents: 1_000 });
+    await setProviderMode(h, 'timeout');
+    const late = await post(h, `/api/v1/charges/${c.id}/refund`, m.key, { amount_cents: 5_000 });
+    await setProviderMode(h, 'normal');
+    expect(late.json()).toMatchObject({ status: 'processing', amount_cents: 5_000 });
+
+    const tooMuch = await openChargeback({ charge_id: c.id, amount_cents: 4_001 });
+    expect(tooMuch.statusCode).toBe(422);
+    expect(tooMuch.json().error).toMatchObject({ code: 'parameter_invalid', param: 'amount_cents', message: expect.stringContaining('4000') });
+    expect((await charge(c.id)).status).toBe('partially_refunded');
+    const cb = (await openChargeback({ charge_id: c.id })).json();
+    expect(cb).toMatchObject({ status: 'open', amount_cents: 4_000 });
+    expect((await resolve(cb.id, 'lost')).json().status).toBe('lost');
+
+    // The late refund succeeds after all: refunds and the lost chargeback add up to the amount, not more.
+    await new Promise((r) => setTimeout(r, 250)); // past the harness's 200 ms acquirer deadline
+    await runJob(h, 'refund-reconciliation');
+    const settled = (await outboxEvents(h, c.id)).filter((e) => e.type === 'charges.refund-succeeded.v1');
+    expect(settled).toHaveLength(2);
+    const last = settled.at(-1)!.event as { charge: { refunded_cents: number; chargeback_cents: number; amount_cents: number; status: string } };
+    expect(last.charge).toMatchObject({ amount_cents: 10_000, refunded_cents: 6_000, chargeback_cents: 4_000, status: 'chargeback' });
   });
 
   it('won: the charge returns to its previous status and chargeback-won is written; the outcome cannot change afterwards', async () => {

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { newId } from '@pgw/domain';
 import { ApiError, notFound, requireOperator } from '@pgw/platform-http';
-import { isRefundable, transition } from '../domain/charge';
+import { disputableCents, isRefundable, transition } from '../domain/charge';
 import { findChargeById, lockCharge, updateCharge } from '../data/charge.repository';
-import { insertChargeback, lockChargeback, updateChargeback, type ChargebackRow } from '../data/chargeback.repository';
+import { heldByChargebacksCents, insertChargeback, lockChargeback, updateChargeback, type ChargebackRow } from '../data/chargeback.repository';
+import { inFlightCents } from '../data/refund.repository';
 import { cents } from '../data/rows';
 import { announceChargeback, announceChargeStatus, type Announcer } from '../operations/announce';
 import type { ChargesDeps } from '../operations/deps';
@@ -76,10 +77,15 @@ export function simulationRoutes(app: FastifyInstance, deps: ChargesDeps): void 
         const charge = await lockCharge(trx, null, chargeId);
         if (charge === undefined) throw notFound('charge');
         if (!isRefundable(charge.status)) throw new ApiError('parameter_invalid', `charge_id: only a paid or partially refunded charge can be charged back; this one is ${charge.status}`, 'charge_id');
-        // What the buyer can still dispute: the captured amount not refunded.
-        const disputableCents = cents(charge.amount_cents) - cents(charge.refunded_cents);
-        const amountCents = request.body.amount_cents ?? disputableCents;
-        if (amountCents > disputableCents) throw new ApiError('parameter_invalid', `amount_cents: at most ${disputableCents} cents can be charged back`, 'amount_cents');
+        // What the buyer can still dispute is what is still the seller's (contract §4): more would reach
+        // receivables as a take beyond the charge's receivables, which its consumer cannot apply.
+        const disputable = disputableCents(
+          cents(charge.amount_cents),
+          { succeededCents: cents(charge.refunded_cents), inFlightCents: await inFlightCents(trx, charge.id) },
+          await heldByChargebacksCents(trx, charge.id),
+        );
+        const amountCents = request.body.amount_cents ?? disputable;
+        if (disputable === 0 || amountCents > disputable) throw new ApiError('parameter_invalid', `amount_cents: at most ${disputable} cents can be charged back`, 'amount_cents');
         const now = deps.clock.now();
         const row: ChargebackRow = {
           id: newId('cb_'),
