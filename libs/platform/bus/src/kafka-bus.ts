@@ -151,7 +151,9 @@ export class KafkaBus implements Bus {
       sessionTimeout: 30_000,
       heartbeatInterval: 3_000,
       rebalanceTimeout: 30_000,
-      maxWaitTimeInMs: 1_000, // XXXEXP
+      // A fetch returns as soon as one message arrives (minBytes 1): the wait bounds only idle polling, which
+      // at 50 ms cost every consumer 20 fetches a second (a third of the services' idle CPU).
+      maxWaitTimeInMs: 500,
       allowAutoTopicCreation: false,
       retry: {
         ...RETRY,
