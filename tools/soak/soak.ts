@@ -1,0 +1,449 @@
+// npm run soak [-- --minutes 10 --rate 10 --sample 5 --report file.json --seed 1 --tsx]
+// The distributed mode (every service its own process, from its bundle as the images run it) under a
+// steady open-loop load of a realistic mix (tools/soak/mix.ts) for --minutes, with a webhook endpoint
+// pointing at a receiver in this process. Every --sample seconds: each service's RSS, open file
+// descriptors and threads (/proc/<pid>), and the requests' outcomes and latency in that window. Then a
+// verdict per service for RSS and fds (tools/soak/flat.ts: the rule and its thresholds), a check that no
+// request failed (5xx, timeout, or an answer the operation does not expect), and one that webhooks were
+// still delivered at the end. Prints a table, writes a JSON report, ends with "N passed, N failed", exits
+// non-zero on any failure. Loads 127.0.0.1 only; everything it starts it stops.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { ALL_PERMISSIONS, APPS, provisionSeller, ROOT, startCluster, tokenize, type App, type Cluster, type Seller } from '../bench/cluster';
+import { destroyAgents, json, percentile, round, sleep } from '../bench/load';
+import { judge, median, type Limits, type Sample, type Verdict } from './flat';
+import { buildMix, picker, seeded, type Op, type Outcome } from './mix';
+
+interface Options {
+  minutes: number;
+  rate: number;
+  sampleSeconds: number;
+  report: string;
+  seed: number;
+  runner: 'tsx' | 'bundle';
+}
+
+function parseArgs(argv: string[]): Options {
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const num = (name: string, fallback: number): number => {
+    const v = value(name);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${v}`);
+    return n;
+  };
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return {
+    minutes: num('--minutes', 10),
+    rate: num('--rate', 10),
+    sampleSeconds: num('--sample', 5),
+    report: value('--report') ?? join(ROOT, '.cache', 'soak', `soak-${stamp}.json`),
+    seed: num('--seed', 1),
+    runner: argv.includes('--tsx') ? 'tsx' : 'bundle',
+  };
+}
+
+/**
+ * Thresholds (see flat.ts for the rule). RSS: a Node service settles at 60–200 MB here and its GC
+ * moves it by a few MB from sample to sample: the allowed growth between the second and last quarter's
+ * medians is 16 MB or 10% of the mid value, whichever is larger. fds: sockets to PostgreSQL (pooled),
+ * Kafka, peers and clients, which come and go with keep-alive: 8 descriptors or 10%. The same figures
+ * serve a short run; there the allowed slope is steeper, since the growth is allowed over less time.
+ */
+const LIMITS: Record<'rss' | 'fds', Limits> = {
+  rss: { growthFloor: 16, growthFraction: 0.1, warmupFraction: 0.2 },
+  fds: { growthFloor: 8, growthFraction: 0.1, warmupFraction: 0.2 },
+};
+
+interface ProcSample {
+  rssMb: number;
+  fds: number;
+  threads: number;
+}
+
+function readProc(pid: number): ProcSample | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMb: round(field('VmRSS') / 1024, 1), threads: field('Threads'), fds: readdirSync(`/proc/${pid}/fd`).length };
+  } catch {
+    return null; // the process is gone
+  }
+}
+
+interface Window {
+  t: number;
+  load: number[];
+  requests: number;
+  statuses: Record<string, number>;
+  p50_ms: number;
+  p99_ms: number;
+  webhooks: number;
+  webhook_lag_p50_ms: number;
+  webhook_lag_p99_ms: number;
+  services: Partial<Record<App, (ProcSample & { pid: number }) | null>>;
+}
+
+/** The endpoint the webhooks service delivers to: answers 200, and 503 to every 40th POST (so retries run too). */
+async function startReceiver(): Promise<{ server: Server; url: string; take(): { count: number; lags: number[]; types: Record<string, number> } }> {
+  let count = 0;
+  let seen = 0;
+  let lags: number[] = [];
+  const types: Record<string, number> = {};
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen++;
+      if (seen % 40 === 0) {
+        res.writeHead(503).end();
+        return;
+      }
+      try {
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string; created_at?: string };
+        types[event.type ?? '?'] = (types[event.type ?? '?'] ?? 0) + 1;
+        if (event.created_at !== undefined) lags.push(Date.now() - Date.parse(event.created_at));
+      } catch {
+        types['(not JSON)'] = (types['(not JSON)'] ?? 0) + 1;
+      }
+      count++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('receiver: no port');
+  return {
+    server,
+    url: `http://127.0.0.1:${address.port}/webhooks`,
+    take() {
+      const out = { count, lags, types };
+      count = 0;
+      lags = [];
+      return out;
+    },
+  };
+}
+
+/**
+ * Consumer groups of this cluster's services that have more than one member: another distributed-mode
+ * run (bench, chaos) on the same Kafka shares the services' group names, so the groups' partitions are
+ * split between the two clusters and each applies some of the other's events. A soak run during such
+ * a collision is not a run of one cluster; it is reported as a warning.
+ */
+async function sharedGroups(brokers: string[]): Promise<Record<string, number>> {
+  const admin = new Kafka({ clientId: 'soak-inspector', brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.listGroups();
+    const ours = groups.map((g) => g.groupId).filter((id) => APPS.some((app) => id.startsWith(`${app}.`)));
+    if (ours.length === 0) return {};
+    const described = await admin.describeGroups(ours);
+    const out: Record<string, number> = {};
+    for (const g of described.groups) if (g.members.length > 1) out[g.groupId] = g.members.length;
+    return out;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * tokenize() waits about 10 s for the new seller to reach the vault (the directory event); a consumer
+ * group that is rebalancing (services that just started, or another cluster's that just left) can take
+ * longer to get its partitions: up to 90 s here.
+ */
+async function firstToken(cluster: Cluster, seller: Seller): Promise<string> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      return await tokenize(cluster, seller);
+    } catch (err) {
+      if (Date.now() > deadline || !String(err).includes('seller_kyc_required')) throw err;
+    }
+  }
+}
+
+async function provision(cluster: Cluster, receiverUrl: string): Promise<{ key: string; tokens: string[]; refusedToken: string }> {
+  const admin = { authorization: `Bearer ${cluster.adminToken}` };
+  const g = cluster.gatewayUrl;
+  // A treasury and an anticipation limit large enough that executions are never refused for them.
+  const tenant = await json<{ id: string }>({ method: 'POST', url: `${g}/admin/v1/tenants`, headers: admin, body: JSON.stringify({ name: 'Soak tenant', treasury_available_cash_cents: 1e12 }) }, 201);
+  const seller = await provisionSeller(cluster, tenant.id);
+  const patched = await fetch(`${g}/admin/v1/sellers/${seller.sellerId}`, {
+    method: 'PATCH',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ anticipation_limit_cents: 1e12 }),
+  });
+  if (patched.status !== 200) throw new Error(`PATCH seller: ${patched.status} ${(await patched.text()).slice(0, 300)}`);
+  // provisionSeller's key has no refunds:create; the mix refunds.
+  const key = await json<{ secret: string }>(
+    {
+      method: 'POST',
+      url: `${g}/admin/v1/api-keys`,
+      headers: admin,
+      body: JSON.stringify({ tenant_id: tenant.id, seller_id: seller.sellerId, environment: 'test', permissions: [...ALL_PERMISSIONS, 'refunds:create'] }),
+    },
+    201,
+  );
+  await json({ method: 'POST', url: `${g}/admin/v1/tenants/${tenant.id}/webhook-endpoints`, headers: admin, body: JSON.stringify({ url: receiverUrl }) }, 201);
+  const tokens = [await firstToken(cluster, seller)];
+  const card = (number: string) =>
+    json<{ id: string }>(
+      {
+        method: 'POST',
+        url: `${g}/api/v1/payment-methods/tokenize`,
+        headers: { authorization: `Bearer ${key.secret}` },
+        body: JSON.stringify({ card: { number, exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } }),
+      },
+      201,
+    );
+  tokens.push((await card('5555 5555 5555 4444')).id);
+  const refusedToken = (await card('4000 0000 0000 0002')).id;
+  return { key: key.secret, tokens, refusedToken };
+}
+
+interface Completed {
+  op: string;
+  done: number;
+  latencyMs: number;
+  outcome: Outcome | { status: string; unexpected: string };
+}
+
+/**
+ * A fixed arrival rate whatever the answers do (load.ts's openLoop is the same idea, but takes one Req
+ * and one expected status; each operation here checks its own answer and feeds the pools); latency from
+ * each request's scheduled time, so a saturated system shows as latency, not as a lower rate.
+ */
+async function steadyLoad(nextOp: () => Op, ratePerSecond: number, durationMs: number, drainMs: number, onDone: (c: Completed) => void): Promise<{ sent: number; unfinished: number }> {
+  const interval = 1000 / ratePerSecond;
+  const total = Math.floor((ratePerSecond * durationMs) / 1000);
+  const start = performance.now();
+  const pending = new Set<Promise<void>>();
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
+    while (sent < due) {
+      const scheduled = start + sent++ * interval;
+      const op = nextOp();
+      const p = op.run().then(
+        (outcome) => onDone({ op: op.name, done: performance.now(), latencyMs: performance.now() - scheduled, outcome }),
+        (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err);
+          onDone({ op: op.name, done: performance.now(), latencyMs: performance.now() - scheduled, outcome: { status: message, unexpected: message } });
+        },
+      );
+      pending.add(p);
+      void p.finally(() => pending.delete(p));
+    }
+    await sleep(Math.max(0, Math.min(5, start + sent * interval - performance.now())));
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(pending), new Promise((r) => (timer = setTimeout(r, drainMs)))]);
+  clearTimeout(timer);
+  return { sent, unfinished: pending.size };
+}
+
+interface Check {
+  name: string;
+  passed: boolean;
+  detail: string;
+}
+
+const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  const logDir = join(ROOT, '.cache', 'soak', 'logs');
+  rmSync(logDir, { recursive: true, force: true });
+  const durationMs = options.minutes * 60_000;
+  const timeoutMs = 10_000;
+  const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? '?', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
+  process.stdout.write(
+    `soak: ${options.minutes} min at ${options.rate} req/s, samples every ${options.sampleSeconds} s, ${options.runner} runner; ${machine.cpus} cpus, load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}\n`,
+  );
+
+  const receiver = await startReceiver();
+  let cluster: Cluster | null = null;
+  const t0 = Date.now();
+  try {
+    cluster = await startCluster({ logDir, kafkaBrokers: brokers.join(','), database: 'gateway_soak', portBase: 18300, apps: APPS, runner: options.runner });
+    process.stdout.write(`cluster up in ${round((Date.now() - t0) / 1000)} s: ${APPS.map((a) => `${a} ${cluster?.services[a]?.pid() ?? '—'}`).join(', ')}\n`);
+    const setup = await provision(cluster, receiver.url);
+    process.stdout.write(`provisioned in ${round((Date.now() - t0) / 1000)} s\n`);
+    const random = seeded(options.seed);
+    const ops = buildMix({ cluster, key: setup.key, tokens: setup.tokens, refusedToken: setup.refusedToken, random, timeoutMs });
+    const nextOp = picker(ops, random);
+    const groupsAtStart = await sharedGroups(brokers);
+
+    // ——— the run ———
+    const windows: Window[] = [];
+    let current: Completed[] = [];
+    const byOp: Record<string, Record<string, number>> = {};
+    const failures: { op: string; t: number; what: string }[] = [];
+    let failureCount = 0;
+    const loadStart = performance.now();
+    const sample = (): void => {
+      const done = current;
+      current = [];
+      const lat = done.map((c) => c.latencyMs).sort((a, b) => a - b);
+      const statuses: Record<string, number> = {};
+      for (const c of done) statuses[String(c.outcome.status)] = (statuses[String(c.outcome.status)] ?? 0) + 1;
+      const hooks = receiver.take();
+      const lags = [...hooks.lags].sort((a, b) => a - b);
+      const services: Window['services'] = {};
+      for (const app of APPS) {
+        const pid = cluster?.services[app]?.pid();
+        const proc = pid === undefined ? null : readProc(pid);
+        services[app] = proc === null || pid === undefined ? null : { pid, ...proc };
+      }
+      windows.push({
+        t: round((performance.now() - loadStart) / 1000, 1),
+        load: loadavg().map((x) => round(x, 2)),
+        requests: done.length,
+        statuses,
+        p50_ms: round(percentile(lat, 50)),
+        p99_ms: round(percentile(lat, 99)),
+        webhooks: hooks.count,
+        webhook_lag_p50_ms: round(percentile(lags, 50)),
+        webhook_lag_p99_ms: round(percentile(lags, 99)),
+        services,
+      });
+      const w = windows[windows.length - 1] as Window;
+      const rss = APPS.map((a) => fmt(w.services[a]?.rssMb ?? NaN, 0)).join('/');
+      process.stdout.write(
+        `  t=${fmt(w.t, 0)}s  ${w.requests} req  ${Object.entries(statuses)
+          .map(([s, n]) => `${s}:${n}`)
+          .join(' ')}  p50 ${fmt(w.p50_ms, 0)} p99 ${fmt(w.p99_ms, 0)} ms  webhooks ${w.webhooks}  rss ${rss} MB  load ${w.load[0]}\n`,
+      );
+    };
+    sample(); // t = 0: before the first request
+    const sampler = setInterval(sample, options.sampleSeconds * 1000);
+    const midGroups = setTimeout(() => {
+      sharedGroups(brokers).then(
+        (g) => Object.assign(groupsAtStart, g),
+        () => undefined,
+      );
+    }, durationMs / 2);
+    const result = await steadyLoad(nextOp, options.rate, durationMs, 15_000, (c) => {
+      current.push(c);
+      const s = String(c.outcome.status);
+      (byOp[c.op] ??= {})[s] = (byOp[c.op]?.[s] ?? 0) + 1;
+      const numeric = typeof c.outcome.status === 'number';
+      const failed = !numeric || (c.outcome.status as number) >= 500 || c.outcome.unexpected !== undefined;
+      if (failed) {
+        failureCount++;
+        if (failures.length < 20) failures.push({ op: c.op, t: round((c.done - loadStart) / 1000), what: c.outcome.unexpected ?? s });
+      }
+    });
+    clearInterval(sampler);
+    clearTimeout(midGroups);
+    // The samples judged are those of the load: the last one at its end (before the drain is counted).
+    const runSeconds = durationMs / 1000;
+    if (current.length > 0 || windows[windows.length - 1]?.t !== runSeconds) sample();
+    const groupsAtEnd = await sharedGroups(brokers).catch(() => ({}));
+    const shared = { ...groupsAtStart, ...groupsAtEnd };
+
+    // ——— verdicts ———
+    const checks: Check[] = [];
+    const verdicts: Record<string, { rss: Verdict; fds: Verdict; threads: { start: number; end: number; max: number }; died: boolean }> = {};
+    for (const app of APPS) {
+      const present = windows.filter((w) => w.services[app] != null);
+      const died = present.length < windows.length;
+      const series = (f: (s: ProcSample) => number): Sample[] =>
+        windows.flatMap((w) => {
+          const s = w.services[app];
+          return s == null ? [] : [{ t: Math.min(w.t, runSeconds), v: f(s) }];
+        });
+      const rss = judge(series((s) => s.rssMb), runSeconds, LIMITS.rss);
+      const fds = judge(series((s) => s.fds), runSeconds, LIMITS.fds);
+      const threads = series((s) => s.threads).map((s) => s.v);
+      verdicts[app] = { rss, fds, threads: { start: threads[0] ?? NaN, end: threads[threads.length - 1] ?? NaN, max: Math.max(...threads) }, died };
+      const diedNote = died ? `process gone in ${windows.length - present.length} of ${windows.length} samples` : '';
+      checks.push({ name: `${app} rss flat`, passed: rss.flat && !died, detail: diedNote || rss.reason });
+      checks.push({ name: `${app} fds flat`, passed: fds.flat && !died, detail: diedNote || fds.reason });
+    }
+    const errorDetail = failureCount === 0 && result.unfinished === 0 ? '' : `${failureCount} failed, ${result.unfinished} unfinished after the 15 s drain; first: ${failures.map((f) => `${f.op}@${f.t}s ${f.what}`).join(' | ')}`;
+    checks.push({ name: 'no 5xx, timeout or unexpected answer', passed: failureCount === 0 && result.unfinished === 0, detail: errorDetail });
+    const lastQuarter = windows.filter((w) => w.t > 0.75 * runSeconds);
+    const lastHooks = lastQuarter.reduce((s, w) => s + w.webhooks, 0);
+    checks.push({ name: 'webhooks delivered in the last quarter', passed: lastHooks > 0, detail: lastHooks > 0 ? '' : 'the receiver got nothing in the last quarter of the run' });
+
+    // ——— table ———
+    const pad = (s: string, n: number) => s.padStart(n);
+    process.stdout.write(
+      `\n${'service'.padEnd(14)}${pad('metric', 8)}${pad('start', 9)}${pad('mid', 9)}${pad('end', 9)}${pad('max', 9)}${pad('slope/min', 11)}${pad('allowed', 16)}  verdict\n`,
+    );
+    for (const app of APPS) {
+      const v = verdicts[app];
+      if (v === undefined) continue;
+      for (const [metric, j, unit] of [
+        ['rss MB', v.rss, 'MB'],
+        ['fds', v.fds, ''],
+      ] as const) {
+        const ok = j.flat && !v.died;
+        process.stdout.write(
+          `${app.padEnd(14)}${pad(metric, 8)}${pad(fmt(j.start), 9)}${pad(fmt(j.mid), 9)}${pad(fmt(j.end), 9)}${pad(fmt(j.max), 9)}${pad(fmt(j.slopePerMin, 2), 11)}${pad(`+${fmt(j.allowedGrowth, 0)}${unit}|${fmt(j.allowedSlopePerMin, 1)}/m`, 16)}  ${ok ? 'flat' : 'GROWS'}${ok ? '' : ` (${v.died ? 'process died' : j.reason})`}\n`,
+        );
+      }
+      process.stdout.write(`${app.padEnd(14)}${pad('threads', 8)}${pad(String(v.threads.start), 9)}${pad('', 9)}${pad(String(v.threads.end), 9)}${pad(String(v.threads.max), 9)}\n`);
+    }
+    const all = windows.flatMap((w) => Object.entries(w.statuses));
+    const totals: Record<string, number> = {};
+    for (const [s, n] of all) totals[s] = (totals[s] ?? 0) + n;
+    const p99s = windows.filter((w) => w.requests > 0).map((w) => w.p99_ms);
+    const hooksTotal = windows.reduce((s, w) => s + w.webhooks, 0);
+    process.stdout.write(
+      `\nrequests: ${result.sent} sent at ${options.rate}/s; ${Object.entries(totals)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ')}; window p99 median ${fmt(median(p99s), 0)} ms, max ${fmt(Math.max(...p99s), 0)} ms; webhooks received ${hooksTotal}\n`,
+    );
+    if (Object.keys(shared).length > 0) {
+      process.stdout.write(`WARNING: consumer groups shared with another cluster on the same Kafka (members): ${JSON.stringify(shared)}; the figures are not of this cluster alone\n`);
+    }
+    for (const c of checks) if (!c.passed) process.stdout.write(`FAILED ${c.name}: ${c.detail}\n`);
+
+    const passed = checks.filter((c) => c.passed).length;
+    const failed = checks.length - passed;
+    const report = {
+      started_at: new Date(t0).toISOString(),
+      options: { ...options, report: undefined },
+      machine,
+      limits: LIMITS,
+      thresholds_rule: 'tools/soak/flat.ts: ignore the first 20%; grows iff (median of last quarter − median of second quarter) > max(floor, fraction × mid) AND least-squares slope > that growth / (run/2)',
+      requests: { sent: result.sent, unfinished: result.unfinished, statuses: totals, by_op: byOp, failures },
+      webhooks_received: hooksTotal,
+      kafka_groups_shared: shared,
+      verdicts,
+      checks,
+      windows,
+      passed,
+      failed,
+    };
+    mkdirSync(dirname(options.report), { recursive: true });
+    writeFileSync(options.report, JSON.stringify(report, null, 2));
+    process.stdout.write(`report: ${options.report}; service logs: ${logDir}\n\n${passed} passed, ${failed} failed\n`);
+    return failed === 0 ? 0 : 1;
+  } finally {
+    if (cluster !== null) await cluster.stop();
+    receiver.server.closeAllConnections();
+    await new Promise<void>((r) => receiver.server.close(() => r()));
+    destroyAgents();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`soak: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n0 passed, 1 failed\n`);
+    process.exit(1);
+  },
+);
