@@ -22,7 +22,7 @@ export interface AppSpec {
   healthPath: string;
   /** Peers this app calls over HTTP: variable name → app. The NetworkPolicy lets exactly these in. */
   peers: Readonly<Record<string, AppName>>;
-  /** Secret variables beyond DATABASE_URL and PRINCIPAL_SECRET, which every app has. */
+  /** Secret variables beyond DATABASE_URL and PRINCIPAL_SECRET, which every app has (PRINCIPAL_SECRET_PREVIOUS: every app but the gateway). */
   secrets: readonly SecretRef[];
   /** Non-secret settings of this app alone (defaults of the code, written out so operators see them). */
   settings: Readonly<Record<string, string>>;

@@ -112,6 +112,11 @@ function httpProbe(path: string, periodSeconds: number, timeoutSeconds: number, 
   return { httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds, failureThreshold };
 }
 
+/** Every app but the gateway checks the principal the gateway signs. */
+function verifiesPrincipals(app: AppName): boolean {
+  return app !== 'gateway';
+}
+
 export function appContainer(app: AppName, sizing: Sizing): IContainer {
   const spec = APP_SPECS[app];
   const env: IEnvVar[] = [
@@ -126,6 +131,9 @@ export function appContainer(app: AppName, sizing: Sizing): IContainer {
     ...Object.entries(spec.peers).map(([name, peer]) => ({ name, value: `http://${peer}:${APP_PORT}` })),
     secretEnv('DATABASE_URL', databaseSecretName(app), 'DATABASE_URL'),
     secretEnv('PRINCIPAL_SECRET', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET'),
+    // Services verify principals and, during a rotation, accept the previous secret too (left blank
+    // otherwise); the gateway only signs, with PRINCIPAL_SECRET.
+    ...(verifiesPrincipals(app) ? [secretEnv('PRINCIPAL_SECRET_PREVIOUS', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET_PREVIOUS', true)] : []),
     ...spec.secrets.map((s) => secretEnv(s.variable, s.secret, s.key, s.optional === true)),
   ];
   return {
@@ -486,6 +494,7 @@ export function referencedSecrets(): Map<string, Set<string>> {
   for (const app of APPS) {
     add(databaseSecretName(app), 'DATABASE_URL');
     add(PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET');
+    if (verifiesPrincipals(app)) add(PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET_PREVIOUS');
     for (const s of APP_SPECS[app].secrets) add(s.secret, s.key);
   }
   add(ADMIN_SECRET_NAME, 'ADMIN_TOKEN');

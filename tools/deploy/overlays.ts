@@ -41,7 +41,7 @@ const DEV_SIZING: Sizing = { requests: { cpu: '50m', memory: '128Mi' }, limits: 
 /** Dev placeholders: obviously fake, valid in shape (the vault checks base64 lengths at boot). */
 function devSecrets(): K8sObject[] {
   const values: Record<string, Record<string, string>> = {
-    [SECRET_NAMES.PRINCIPAL_SECRET_NAME]: { PRINCIPAL_SECRET: 'dev-principal-secret-change-me-0123456789abcdef' },
+    [SECRET_NAMES.PRINCIPAL_SECRET_NAME]: { PRINCIPAL_SECRET: 'dev-principal-secret-change-me-0123456789abcdef', PRINCIPAL_SECRET_PREVIOUS: '' },
     [SECRET_NAMES.ADMIN_SECRET_NAME]: { ADMIN_TOKEN: 'dev-admin-token-change-me-0123456789' },
     [SECRET_NAMES.VAULT_KEYS_SECRET_NAME]: {
       VAULT_KEK: Buffer.from('dev-kek-change-me-32-bytes-long!').toString('base64'),

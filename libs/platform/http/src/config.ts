@@ -18,6 +18,13 @@ export function envSecret(env: NodeJS.ProcessEnv, name: string, minLength = 16):
   return value;
 }
 
+/** A secret that may be absent (unset or empty: undefined); when present, held to the same length rule. */
+export function envOptionalSecret(env: NodeJS.ProcessEnv, name: string, minLength = 16): string | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  return envSecret(env, name, minLength);
+}
+
 export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

@@ -10,5 +10,5 @@ export type { PrincipalPluginOptions } from './principal-plugin';
 export { ErrorBodySchema, ListEnvelope, listPage, Nullable, PagingQuery, RequestIdSchema } from './schemas';
 export type { ListPage } from './schemas';
 export { serve } from './serve';
-export { ConfigError, envInt, envSecret, envString } from './config';
+export { ConfigError, envInt, envOptionalSecret, envSecret, envString } from './config';
 export { validationToApiError } from './validation';

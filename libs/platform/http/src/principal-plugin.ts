@@ -10,7 +10,10 @@ declare module 'fastify' {
 }
 
 export interface PrincipalPluginOptions {
+  /** The gateway's PRINCIPAL_SECRET. */
   secret: string;
+  /** PRINCIPAL_SECRET_PREVIOUS during a rotation: principals signed with it are accepted too. */
+  previousSecret?: string;
   /** Routes answered without a principal (health checks). Matched against the route's URL pattern. */
   publicRoutes?: string[];
   nowMs?: () => number;
@@ -24,11 +27,12 @@ export const principalPlugin = fp(
   async (app: FastifyInstance, options: PrincipalPluginOptions) => {
     const publicRoutes = new Set(options.publicRoutes ?? []);
     const nowMs = options.nowMs ?? Date.now;
+    const secrets = options.previousSecret === undefined ? [options.secret] : [options.secret, options.previousSecret];
     app.decorateRequest('principal', null);
     app.addHook('onRequest', async (request: FastifyRequest) => {
       if (publicRoutes.has(request.routeOptions.url ?? '')) return;
       const header = request.headers[PRINCIPAL_HEADER];
-      const principal = verifyPrincipal(typeof header === 'string' ? header : undefined, options.secret, nowMs());
+      const principal = verifyPrincipal(typeof header === 'string' ? header : undefined, secrets, nowMs());
       if (principal === null) {
         throw new ApiError('principal_invalid', 'The request did not come through the gateway.');
       }

@@ -67,15 +67,22 @@ function parse(json: unknown): Principal | null {
   return null;
 }
 
-/** Returns the principal when the token is well formed, signed with `secret` and not expired; else null. */
-export function verifyPrincipal(token: string | undefined, secret: string, nowMs: number): Principal | null {
+/**
+ * Returns the principal when the token is well formed, signed with one of `secrets` and not expired;
+ * else null. More than one secret during a rotation: the current one and the previous one (PRINCIPAL_SECRET
+ * and PRINCIPAL_SECRET_PREVIOUS), so that a gateway still signing with either is believed.
+ */
+export function verifyPrincipal(token: string | undefined, secrets: string | readonly string[], nowMs: number): Principal | null {
   if (typeof token !== 'string' || token.length > 8192) return null;
   const dot = token.indexOf('.');
   if (dot <= 0) return null;
   const data = token.slice(0, dot);
   const given = Buffer.from(token.slice(dot + 1), 'base64url');
-  const expected = mac(secret, data);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const signedWithOne = (typeof secrets === 'string' ? [secrets] : secrets).some((secret) => {
+    const expected = mac(secret, data);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!signedWithOne) return null;
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));

@@ -1,6 +1,6 @@
 import { KafkaBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
-import { envInt, envSecret, envString } from '@pgw/platform-http';
+import { envInt, envOptionalSecret, envSecret, envString } from '@pgw/platform-http';
 import { HttpPeers } from './peers';
 import { startService, type ServiceDefinition } from './service';
 import { systemClock } from './clock';
@@ -29,9 +29,9 @@ export function peerUrlsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> 
 
 /**
  * The distributed mode's `main` for one service: its own schema of PostgreSQL (`DATABASE_URL`), Kafka
- * (`KAFKA_BROKERS`), the gateway's `PRINCIPAL_SECRET`, its peers' URLs, listening on `PORT`. On SIGTERM it
- * stops taking requests, lets the consumers, the relay and the background loops finish their round, then
- * closes the bus and the pool.
+ * (`KAFKA_BROKERS`), the gateway's `PRINCIPAL_SECRET` (and `PRINCIPAL_SECRET_PREVIOUS` during a rotation),
+ * its peers' URLs, listening on `PORT`. On SIGTERM it stops taking requests, lets the consumers, the relay
+ * and the background loops finish their round, then closes the bus and the pool.
  */
 export async function runServiceMain(definition: ServiceDefinition, options: { schema: string }): Promise<void> {
   const env = process.env;
@@ -41,11 +41,14 @@ export async function runServiceMain(definition: ServiceDefinition, options: { s
     clientId: definition.name,
     replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
   });
+  // Set only while PRINCIPAL_SECRET rotates (docs/runbook.md): principals signed with it are accepted too.
+  const previousSecret = envOptionalSecret(env, 'PRINCIPAL_SECRET_PREVIOUS');
   const service = await startService(definition, {
     db,
     bus,
     clock: systemClock,
     principalSecret: envSecret(env, 'PRINCIPAL_SECRET'),
+    ...(previousSecret !== undefined ? { principalSecretPrevious: previousSecret } : {}),
     peers: new HttpPeers(peerUrlsFromEnv(env)),
     env,
   });

@@ -13,6 +13,8 @@ export interface ServiceContext {
   clock: Clock;
   /** Shared with the gateway: verifies the signed principal on every request. */
   principalSecret: string;
+  /** During a rotation of PRINCIPAL_SECRET, the other secret a principal may be signed with. */
+  principalSecretPrevious?: string;
   /** Other services' internal base URLs or in-process apps, by service name (see `callService`). */
   peers: Peers;
   log?: AppOptions['log'];
@@ -89,7 +91,11 @@ export interface StartOptions {
 export async function startService(definition: ServiceDefinition, context: ServiceContext, options: StartOptions = {}): Promise<RunningService> {
   await context.db.migrate([busMigration, ...definition.migrations]);
   const app = buildApp({ name: definition.name, trustRequestIdHeader: true, ...(context.log ? { log: context.log } : {}) });
-  await app.register(principalPlugin, { secret: context.principalSecret, publicRoutes: ['/health', ...(definition.publicRoutes ?? [])] });
+  await app.register(principalPlugin, {
+    secret: context.principalSecret,
+    ...(context.principalSecretPrevious !== undefined ? { previousSecret: context.principalSecretPrevious } : {}),
+    publicRoutes: ['/health', ...(definition.publicRoutes ?? [])],
+  });
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), service: Type.String() }) } } }, async () => {
     // Ready only when both stores it depends on answer: its database and its broker.
     try {
