@@ -3,7 +3,7 @@ import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { uniqueName } from '@pgw/testing';
 import type { BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
-import { enqueue } from './outbox';
+import { enqueue, OutboxRelay } from './outbox';
 import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
 
 describe('outbox, relay and inbox on the embedded database with the in-process bus', () => {
@@ -45,6 +45,25 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(await appliedCount(consumer, 'ten_2')).toBe(1); // ...applied once
     expect(await unsentCount(producer)).toBe(0);
     await r.stop();
+  });
+
+  it('lets one relay at a time publish, renews its lease without a write every round, and hands it over on stop', async () => {
+    const { producer, consumer, bus, topic } = await setup();
+    const a = new OutboxRelay({ db: producer, bus, leaseMs: 60_000 });
+    const b = new OutboxRelay({ db: producer, bus, leaseMs: 60_000 });
+    const leaseExpiry = async () => String((await producer.read((q) => q('outbox_lease').where({ id: 1 }).first<{ expires_at: Date }>()))?.expires_at);
+    await writeEvent(producer, tenantEvent('ten_lease_1', 'Acme'), topic);
+    expect(await a.runOnce()).toBe(1);
+    const firstExpiry = await leaseExpiry();
+    await writeEvent(producer, tenantEvent('ten_lease_2', 'Acme'), topic);
+    expect(await b.runOnce()).toBe(0); // a holds the lease
+    expect(await a.runOnce()).toBe(1);
+    expect(await leaseExpiry()).toBe(firstExpiry); // a second round within half the lease did not renew it
+    await a.stop();
+    await writeEvent(producer, tenantEvent('ten_lease_3', 'Acme'), topic);
+    expect(await b.runOnce()).toBe(1); // a's stop handed the lease over without waiting for it to expire
+    await b.stop();
+    for (const id of ['ten_lease_1', 'ten_lease_2', 'ten_lease_3']) expect(await appliedCount(consumer, id)).toBe(1);
   });
 
   it('publishes nothing for a transaction that rolled back', async () => {

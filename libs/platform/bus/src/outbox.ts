@@ -126,6 +126,8 @@ export class OutboxRelay {
   private readonly batchSizeMax: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
+  /** Until this moment (performance.now()) the lease is surely ours: rounds before it skip renewing it. */
+  private leaseHeldUntil = 0;
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
@@ -156,6 +158,7 @@ export class OutboxRelay {
     kickers.delete(this.options.db);
     this.wake?.();
     await this.loop;
+    this.leaseHeldUntil = 0;
     // Hand the lease over at once rather than make the next relay wait for it to expire.
     await this.options.db
       .tx((trx) => trx('outbox_lease').where({ id: 1, holder: this.holder }).update({ expires_at: trx.raw('now()') }))
@@ -165,15 +168,26 @@ export class OutboxRelay {
   /** One round: take the lease, publish up to a batch, mark it sent. Returns how many were published. */
   async runOnce(): Promise<number> {
     const { db, bus } = this.options;
+    let renewedAt: number | null = null;
     const rows = await db.tx(async (trx) => {
-      const lease = await trx.raw(
-        `insert into outbox_lease (id, holder, expires_at) values (1, ?, now() + (? * interval '1 millisecond'))
-         on conflict (id) do update set holder = excluded.holder, expires_at = excluded.expires_at
-         where outbox_lease.holder = excluded.holder or outbox_lease.expires_at < now()
-         returning holder`,
-        [this.holder, this.leaseMs],
-      );
-      if (lease.rows.length === 0) return [];
+      // The lease is renewed at half its life, not every round: a renewal is a write (a WAL flush at commit),
+      // and rounds run several times a second per service. The database's now() at renewal is not earlier
+      // than `asked`, so the lease surely lasts until asked + leaseMs; we stop relying on it at half of that.
+      if (performance.now() >= this.leaseHeldUntil) {
+        const asked = performance.now();
+        const lease = await trx.raw(
+          `insert into outbox_lease (id, holder, expires_at) values (1, ?, now() + (? * interval '1 millisecond'))
+           on conflict (id) do update set holder = excluded.holder, expires_at = excluded.expires_at
+           where outbox_lease.holder = excluded.holder or outbox_lease.expires_at < now()
+           returning holder`,
+          [this.holder, this.leaseMs],
+        );
+        if (lease.rows.length === 0) {
+          this.leaseHeldUntil = 0;
+          return [];
+        }
+        renewedAt = asked;
+      }
       const result = await trx.raw(
         `select id, topic, key, event_id, event_type, payload, headers, (extract(epoch from (now() - created_at)) * 1000)::float8 as age_ms,
                 xid < pg_snapshot_xmin(pg_current_snapshot()) as visible
@@ -182,6 +196,8 @@ export class OutboxRelay {
       );
       return result.rows as OutboxRow[];
     });
+    // Only a committed renewal counts.
+    if (renewedAt !== null) this.leaseHeldUntil = renewedAt + this.leaseMs / 2;
     // A row committed while an older transaction (of any session) is still running waits for it: the relay
     // comes back within milliseconds rather than after the poll interval (see run()).
     const visible = rows.filter((r) => r.visible);
