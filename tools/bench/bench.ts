@@ -209,9 +209,12 @@ async function benchCharges(cluster: Cluster, seller: Seller, cardToken: string,
   row('charges', 'end to end / PG limit', `${round(ratio * 100)}%`, '', `${e2e.rate_per_s} / ${limit.rate_per_s}`, '≥ 30%', ratio >= 0.3);
   row('charges', 'PG commits per charge (all services)', perCharge.xact_commit ?? NaN, 'commits', `the limit's transaction: 1 commit, 3 inserts; here ${perCharge.tup_inserted} inserts, ${perCharge.tup_updated} updates`, '', null);
   row('charges', `closed-loop latency p50/p99 (c=${concurrency})`, `${e2e.p50_ms} / ${e2e.p99_ms}`, 'ms', `PG tx p50/p99 ${limit.p50_ms} / ${limit.p99_ms} ms`, '', null);
-  const delivered = `${open.ok}/${open.sent} ok at ${open.offered_per_s}/s offered, ${open.failed} failed`;
-  row('charges', `p50 at ${offered}/s offered (open loop)`, open.p50_ms, 'ms', delivered, '', null);
-  row('charges', `p99 at ${offered}/s offered (open loop)`, open.p99_ms, 'ms', `completed ${open.rate_per_s}/s`, '≤ 50 ms', open.p99_ms <= 50 && open.failed === 0);
+  // The gateway's admission control answers what is over its in-flight bound with 503 at once (shed, not
+  // failed late): the latencies are those of the charges answered 201.
+  const shed = open.statuses['503'] ?? 0;
+  const delivered = `${open.ok}/${open.sent} answered 201 at ${open.offered_per_s}/s offered; ${shed} shed with 503, ${open.failed - shed} failed otherwise`;
+  row('charges', `p50 at ${offered}/s offered (open loop, 201s)`, open.p50_ms, 'ms', delivered, '', null);
+  row('charges', `p99 at ${offered}/s offered (open loop, 201s)`, open.p99_ms, 'ms', `completed ${open.rate_per_s}/s`, '≤ 50 ms', open.p99_ms <= 50 && open.failed === 0);
 }
 
 /** Waits (bounded) until no outbox holds an unsent row and the ledger's journal stops growing. */
