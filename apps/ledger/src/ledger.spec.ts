@@ -6,6 +6,7 @@ import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
 import { InjectPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
 import { uniqueName } from '@pgw/testing';
+import { ledgerMigrations } from './migrations';
 import { ledgerService } from './service';
 
 jest.setTimeout(60_000);
@@ -26,9 +27,9 @@ afterAll(async () => {
 type Moved = EventMap['receivables.balance-moved.v1'];
 const type = 'receivables.balance-moved.v1';
 
-function movement(tenantId: string, sellerId: string, over: Partial<Moved>, occurredAtMs = Date.now()): BusMessage {
+function movement(tenantId: string, sellerId: string, over: Partial<Moved>, occurredAtMs = Date.now(), livemode = false): BusMessage {
   const event: Moved = {
-    envelope: newEnvelope(type, { producer: 'receivables', tenantId, livemode: false, occurredAtMs }),
+    envelope: newEnvelope(type, { producer: 'receivables', tenantId, livemode, occurredAtMs }),
     seller_id: sellerId,
     type: 'charge.sale',
     charge_id: 'ch_1',
@@ -85,6 +86,60 @@ describe('ledger', () => {
     expect(history).toMatchObject({ object: 'list', total: 2, page: 1, limit: 50, total_pages: 1 });
     expect(history.data.map((t: { amount_cents: number }) => t.amount_cents)).toEqual([100, 200]);
     expect((await get('/api/v1/balance', tenant)).json()).toMatchObject({ pending_cents: 200, available_cents: 100 });
+  });
+
+  it('pages the history with its total from the seller count kept per batch: every page, past the end, each seller and environment apart', async () => {
+    // Proves history_counts: written once per batch, a repeat and a move between the seller's own
+    // buckets not counted, and each page of the public paging contract (api-v1 list envelope) exact.
+    const tenant = uniqueName('ten');
+    const at = (minute: number) => Date.parse('2026-03-01T10:00:00Z') + minute * 60_000;
+    const sales = Array.from({ length: 7 }, (_, i) => sale(tenant, 100 + i, 1, at(i)));
+    const other = movement(tenant, 'seller_2', { pending_delta_cents: 50, fee_delta_cents: 1, gross_delta_cents: 51 }, at(3));
+    const live = movement(tenant, 'seller_1', { pending_delta_cents: 999, fee_delta_cents: 1, gross_delta_cents: 1000 }, at(4), true);
+    const released = movement(tenant, 'seller_1', { type: 'receivable.released', pending_delta_cents: -100, available_delta_cents: 100 }, at(8));
+    const historyWrites: string[] = [];
+    const count = (query: { sql: string }) => {
+      if (/"history_counts"/.test(query.sql)) historyWrites.push(query.sql);
+    };
+    knex.on('query', count);
+    await bus.publish([...sales.slice(0, 4), other, released]);
+    knex.off('query', count);
+    expect(historyWrites).toHaveLength(1);
+    await bus.publish([sales[0]!, ...sales.slice(4), sales[6]!, live]);
+
+    const counts = (await db.read((q) => q('history_counts').where({ tenant_id: tenant }).orderBy(['seller_id', 'livemode']))) as Array<Record<string, unknown>>;
+    expect(counts.map((c) => [c.seller_id, c.livemode, Number(c.entries)])).toEqual([['seller_1', false, 7], ['seller_1', true, 1], ['seller_2', false, 1]]);
+    const all = (await get('/api/v1/balance/history?limit=100', tenant)).json();
+    expect(all).toMatchObject({ total: 7, total_pages: 1 });
+    const pages = [];
+    for (let page = 1; page <= 4; page++) pages.push((await get(`/api/v1/balance/history?limit=3&page=${page}`, tenant)).json());
+    expect(pages.map((p) => [p.page, p.limit, p.total, p.total_pages, p.data.length])).toEqual([[1, 3, 7, 3, 3], [2, 3, 7, 3, 3], [3, 3, 7, 3, 1], [4, 3, 7, 3, 0]]);
+    expect(pages.flatMap((p) => p.data)).toEqual(all.data);
+    expect(all.data.map((t: { amount_cents: number }) => t.amount_cents)).toEqual([106, 105, 104, 103, 102, 101, 100]);
+    expect((await get('/api/v1/balance/history', tenant, 'seller_2')).json()).toMatchObject({ total: 1, data: [{ amount_cents: 50 }] });
+  });
+
+  it('counts the history already booked when the count arrives on an existing database', async () => {
+    // Proves migration 0002 on a ledger that has entries: the backfill counts exactly what journal_history lists.
+    const existing = sharedDb(knex, uniqueName('ledger'));
+    await existing.migrate(ledgerMigrations.slice(0, 1));
+    const tenant = uniqueName('ten');
+    const entry = (n: number, sellerId: string, livemode: boolean, amountCents: number) => ({
+      id: `ldge_${n}`, source_event_id: `evt_${n}`, tenant_id: tenant, livemode, seller_id: sellerId, type: amountCents > 0 ? 'charge.sale' : 'receivable.released',
+      amount_cents: amountCents, direction: amountCents > 0 ? 'credit' : null, created_at: new Date(Date.parse('2026-03-01T10:00:00Z') + n * 1000),
+    });
+    await existing.tx(async (trx) => {
+      await trx('journal_entries').insert([entry(1, 'seller_1', false, 10), entry(2, 'seller_1', false, 20), entry(3, 'seller_1', false, 0), entry(4, 'seller_1', true, 30), entry(5, 'seller_2', false, 40)]);
+    });
+    const other = await startService(ledgerService, { db: existing, bus: new InProcessBus(), clock: new ManualClock(new Date('2026-03-02T12:00:00Z')), principalSecret: SECRET, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    try {
+      const counts = (await existing.read((q) => q('history_counts').where({ tenant_id: tenant }).orderBy(['seller_id', 'livemode']))) as Array<Record<string, unknown>>;
+      expect(counts.map((c) => [c.seller_id, c.livemode, Number(c.entries)])).toEqual([['seller_1', false, 2], ['seller_1', true, 1], ['seller_2', false, 1]]);
+      const answer = await other.app.inject({ url: '/api/v1/balance/history?limit=1&page=2', headers: { [PRINCIPAL_HEADER]: signPrincipal({ kind: 'api_key', tenantId: tenant, sellerId: 'seller_1', keyId: 'key_x', permissions: ['balance:read'], livemode: false, requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }, SECRET) } });
+      expect(answer.json()).toMatchObject({ total: 2, total_pages: 2, page: 2, data: [{ id: 'ldge_1', amount_cents: 10 }] });
+    } finally {
+      await other.stop();
+    }
   });
 
   it('refuses a movement that does not balance: nothing of its batch is booked', async () => {

@@ -47,4 +47,25 @@ export const ledgerMigrations: Migration[] = [
       await trx.raw('create index postings_account on postings (tenant_id, livemode, account)');
     },
   },
+  {
+    name: '0002_history_counts',
+    async up(trx) {
+      // The length of each seller's balance history (entries with amount_cents > 0, as journal_history
+      // lists them), kept in the transaction that writes the entries, so that a history page's total is
+      // one row, not a count over every entry. Entries written by the ledger from now on count
+      // themselves (BatchBalances); SHARE blocks them while the backfill counts what is already there.
+      await trx.raw(`
+        create table history_counts (
+          tenant_id text not null,
+          livemode boolean not null,
+          seller_id text not null,
+          entries bigint not null check (entries >= 0),
+          primary key (tenant_id, livemode, seller_id)
+        )`);
+      await trx.raw('lock table journal_entries in share mode');
+      await trx.raw(`
+        insert into history_counts (tenant_id, livemode, seller_id, entries)
+        select tenant_id, livemode, seller_id, count(*) from journal_entries where amount_cents > 0 group by tenant_id, livemode, seller_id`);
+    },
+  },
 ];

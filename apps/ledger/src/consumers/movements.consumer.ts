@@ -32,7 +32,7 @@ export function movementsConsumer(clock: Clock): ConsumerDefinition {
         paidOutCents: event.paid_out_cents,
       };
       const postings = postingsFor(movement); // throws when the movement does not balance
-      const booked = await insertEntry(trx, {
+      const entry = {
         sourceEventId: envelope.event_id,
         tenantId: envelope.tenant_id,
         livemode: envelope.livemode,
@@ -44,11 +44,11 @@ export function movementsConsumer(clock: Clock): ConsumerDefinition {
         sellerEffectCents: sellerEffect(movement),
         createdAt: new Date(envelope.occurred_at),
         postings,
-      });
-      if (!booked) return;
+      };
+      if (!(await insertEntry(trx, entry))) return;
       const batch = batches.get(trx) ?? new BatchBalances();
       batches.set(trx, batch);
-      batch.add(envelope.tenant_id, envelope.livemode, postings);
+      batch.add(entry);
     },
     afterBatch: async (trx: Tx) => {
       const batch = batches.get(trx);

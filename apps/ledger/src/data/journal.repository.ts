@@ -29,32 +29,61 @@ interface BalanceDelta {
   deltaCents: number;
 }
 
+interface HistoryDelta {
+  tenantId: string;
+  livemode: boolean;
+  sellerId: string;
+  entries: number;
+}
+
+/** Whether an entry is one of the seller's balance transactions (journal_history's predicate, history_counts' rows). */
+const inHistory = (sellerEffectCents: number) => sellerEffectCents !== 0;
+
 /**
- * The balance changes of one batch's transaction, summed per account, so that a busy account (a hot
- * seller, the platform's fee and cash accounts) is written once per batch: `flush` runs last in the
- * batch's transaction (ConsumerDefinition.afterBatch).
+ * The balance changes of one batch's transaction, summed per account, and the entries added to each
+ * seller's history, so that a busy account (a hot seller, the platform's fee and cash accounts) and a
+ * busy seller's history count are written once per batch: `flush` runs last in the batch's
+ * transaction (ConsumerDefinition.afterBatch).
  */
 export class BatchBalances {
   private readonly deltas = new Map<string, BalanceDelta>();
+  private readonly histories = new Map<string, HistoryDelta>();
 
-  add(tenantId: string, livemode: boolean, postings: readonly Posting[]): void {
-    for (const p of postings) {
+  add(entry: Pick<JournalEntry, 'tenantId' | 'livemode' | 'sellerId' | 'sellerEffectCents' | 'postings'>): void {
+    const { tenantId, livemode } = entry;
+    for (const p of entry.postings) {
       const key = `${tenantId}\u0000${livemode}\u0000${p.account}`;
       const current = this.deltas.get(key) ?? { tenantId, livemode, account: p.account, sellerId: p.sellerId, deltaCents: 0 };
       current.deltaCents += p.amountCents;
       this.deltas.set(key, current);
     }
+    if (inHistory(entry.sellerEffectCents)) {
+      const key = `${tenantId}\u0000${livemode}\u0000${entry.sellerId}`;
+      const current = this.histories.get(key) ?? { tenantId, livemode, sellerId: entry.sellerId, entries: 0 };
+      current.entries++;
+      this.histories.set(key, current);
+    }
   }
 
   async flush(trx: Tx, now: Date): Promise<void> {
-    // One statement, rows in key order: two batches lock shared accounts in the same order.
-    const rows = [...this.deltas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d).filter((d) => d.deltaCents !== 0);
+    // One statement per table, rows in key order: two batches lock shared rows in the same order.
+    const inKeyOrder = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
+    const rows = inKeyOrder(this.deltas).filter((d) => d.deltaCents !== 0);
+    const histories = inKeyOrder(this.histories);
     this.deltas.clear();
-    if (rows.length === 0) return;
-    await trx('accounts')
-      .insert(rows.map((d) => ({ tenant_id: d.tenantId, livemode: d.livemode, account: d.account, seller_id: d.sellerId, balance_cents: d.deltaCents, updated_at: now })))
-      .onConflict(['tenant_id', 'livemode', 'account'])
-      .merge({ balance_cents: trx.raw('accounts.balance_cents + excluded.balance_cents'), updated_at: trx.raw('excluded.updated_at') });
+    this.histories.clear();
+    if (rows.length > 0) {
+      await trx('accounts')
+        .insert(rows.map((d) => ({ tenant_id: d.tenantId, livemode: d.livemode, account: d.account, seller_id: d.sellerId, balance_cents: d.deltaCents, updated_at: now })))
+        .onConflict(['tenant_id', 'livemode', 'account'])
+        .merge({ balance_cents: trx.raw('accounts.balance_cents + excluded.balance_cents'), updated_at: trx.raw('excluded.updated_at') });
+    }
+    if (histories.length > 0) {
+      await trx('history_counts')
+        .insert(histories.map((h) => ({ tenant_id: h.tenantId, livemode: h.livemode, seller_id: h.sellerId, entries: h.entries })))
+        .onConflict(['tenant_id', 'livemode', 'seller_id'])
+        .merge({ entries: trx.raw('history_counts.entries + excluded.entries') });
+    }
   }
 }
 
@@ -116,24 +145,43 @@ export interface BalanceTransaction {
   createdAt: Date;
 }
 
-/** The seller's balance transactions (entries that change what the seller has), most recent first. */
+/**
+ * The seller's balance transactions (entries that change what the seller has), most recent first, and
+ * how many there are. One statement, so one snapshot and one round trip: the total is the seller's
+ * history_counts row, and the page walks journal_history (its WHERE and ORDER BY) reading only the
+ * index for the rows OFFSET skips, then fetches the page's own rows by seq.
+ */
 export async function history(q: Knex | Tx, tenantId: string, livemode: boolean, sellerId: string, page: number, limit: number): Promise<{ data: BalanceTransaction[]; total: number }> {
-  const base = () => q('journal_entries').where({ tenant_id: tenantId, livemode, seller_id: sellerId }).andWhere('amount_cents', '>', 0);
-  const [{ count }] = (await base().count<{ count: string | number }[]>('* as count')) as [{ count: string | number }];
-  const rows = (await base()
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'seq', order: 'desc' }])
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .select('id', 'type', 'direction', 'amount_cents', 'charge_id', 'created_at')) as Row[];
+  const rows = (
+    await q.raw(
+      `with counted as (
+         select coalesce((select entries from history_counts where tenant_id = :tenantId and livemode = :livemode and seller_id = :sellerId), 0) as total
+       ),
+       page as (
+         select seq from journal_entries
+         where tenant_id = :tenantId and livemode = :livemode and seller_id = :sellerId and amount_cents > 0
+         order by created_at desc, seq desc
+         limit :limit offset :offset
+       )
+       select counted.total, e.id, e.type, e.direction, e.amount_cents, e.charge_id, e.created_at
+       from counted
+       left join (page join journal_entries e on e.seq = page.seq) on true
+       order by e.created_at desc, e.seq desc`,
+      { tenantId, livemode, sellerId, limit, offset: (page - 1) * limit },
+    )
+  ).rows as Row[];
   return {
-    total: int(count),
-    data: rows.map((r) => ({
-      id: String(r.id),
-      type: String(r.type),
-      direction: r.direction === 'credit' ? 'credit' : 'debit',
-      amountCents: int(r.amount_cents),
-      chargeId: typeof r.charge_id === 'string' ? r.charge_id : null,
-      createdAt: instant(r.created_at),
-    })),
+    // The one row of an empty page carries the total alone.
+    total: int(rows[0]?.total ?? 0),
+    data: rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: String(r.id),
+        type: String(r.type),
+        direction: r.direction === 'credit' ? 'credit' : 'debit',
+        amountCents: int(r.amount_cents),
+        chargeId: typeof r.charge_id === 'string' ? r.charge_id : null,
+        createdAt: instant(r.created_at),
+      })),
   };
 }
