@@ -1,5 +1,6 @@
 // charge-paid → receivables → ledger on the real PostgreSQL (a schema per service) and the real Kafka
-// broker (KafkaBus): the schedule, the release job and the balance, checked by the shared invariants.
+// broker (KafkaBus): the schedule, the release job, an anticipation, the balance and its history, checked
+// by the shared invariants.
 import { encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a test composition of receivables with the ledger, as the all-in-one composes them
@@ -10,6 +11,7 @@ import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
 import { HttpPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
 import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
 import { checkInvariants } from './scenarios/invariants';
+import { anticipationExecuted } from './scenarios/money.scenarios';
 import { receivablesService } from './service';
 
 /**
@@ -98,7 +100,7 @@ afterAll(async () => {
   }
 });
 
-it('schedules a paid 3x charge from Kafka, books it in the ledger, and releases it, on PostgreSQL and Kafka', async () => {
+it('schedules a paid 3x charge from Kafka, books it in the ledger, releases it and anticipates an installment, on PostgreSQL and Kafka', async () => {
   const seller = 'seller_it';
   await publish('gateway.seller-changed.v1', tenantId, {
     envelope: newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId, livemode: null }),
@@ -134,4 +136,14 @@ it('schedules a paid 3x charge from Kafka, books it in the ledger, and releases 
   expect(job.json()).toMatchObject({ job: 'receivables-release', processed: 1 });
   await waitFor(async () => ((await balance(seller)).available_cents === 3_234 ? true : undefined), 30_000, 'the release to reach the ledger');
   await checkInvariants(view, new Map([[chargeId, { grossCents: 10_000 }]]));
+
+  // The second installment anticipated (net 3233, fee 129): the seller's history is the sale and the fee.
+  const second = list.json().data.find((r: { installment: number }) => r.installment === 2);
+  await publish('anticipation.anticipation-executed.v1', seller, anticipationExecuted(tenantId, seller, [{ receivable: second, feeCents: 129, days: 60 }]));
+  await waitFor(async () => ((await balance(seller)).available_cents === 3_234 + 3_104 ? true : undefined), 30_000, 'the anticipation to reach the ledger');
+  await checkInvariants(view, new Map([[chargeId, { grossCents: 10_000 }]]));
+  const history = async (query: string) => (await ledger.app.inject({ url: `/api/v1/balance/history${query}`, headers: { [PRINCIPAL_HEADER]: principal(seller) } })).json();
+  expect(await history('?limit=1')).toMatchObject({ total: 2, total_pages: 2, page: 1, data: [{ type: 'anticipation.executed', direction: 'debit', amount_cents: 129 }] });
+  expect(await history('?limit=1&page=2')).toMatchObject({ total: 2, data: [{ type: 'charge.sale', direction: 'credit', amount_cents: 9_700 }] });
+  expect(await history('?limit=1&page=3')).toMatchObject({ total: 2, total_pages: 2, data: [] });
 });

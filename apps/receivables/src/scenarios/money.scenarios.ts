@@ -43,6 +43,42 @@ export interface AnticipationItem {
   days: number;
 }
 
+/**
+ * The anticipation service's execution of items on 2026-03-02 (test mode), as its relay writes it: each
+ * item's gross is the receivable's net as the anticipation priced it (a copy that may be stale on
+ * purpose), its net the gross less feeCents.
+ */
+export function anticipationExecuted(tenantId: string, sellerId: string, items: AnticipationItem[], anticipationId = newId('ant_')): EventMap['anticipation.anticipation-executed.v1'] {
+  const type = 'anticipation.anticipation-executed.v1';
+  const gross = items.reduce((s, i) => s + i.receivable.net_amount_cents, 0);
+  const fee = items.reduce((s, i) => s + i.feeCents, 0);
+  return {
+    envelope: newEnvelope(type, { producer: 'anticipation', tenantId, livemode: false }),
+    anticipation_id: anticipationId,
+    seller_id: sellerId,
+    status: 'succeeded',
+    executed_on: '2026-03-02',
+    gross_amount_cents: gross,
+    fee_amount_cents: fee,
+    net_amount_cents: gross - fee,
+    fee_bps_per_month: 199,
+    settlement_delay_days: 30,
+    pricing_plan_id: null,
+    items: items.map((i) => ({
+      receivable_id: i.receivable.id,
+      charge_id: i.receivable.charge_id,
+      due_date: i.receivable.due_date,
+      receivable_version: 1,
+      days_anticipated: i.days,
+      gross_amount_cents: i.receivable.net_amount_cents,
+      fee_amount_cents: i.feeCents,
+      net_amount_cents: i.receivable.net_amount_cents - i.feeCents,
+    })),
+    created_at: Date.parse('2026-03-02T18:00:00Z'),
+    resource_json: '{}',
+  };
+}
+
 export interface ApiAnswer {
   statusCode: number;
   body: any;
@@ -185,44 +221,9 @@ export class Money {
     ];
   }
 
-  /**
-   * The anticipation service's execution of items, as its relay writes it: each item's gross is the
-   * receivable's net as the anticipation priced it (`priced` copies may be stale on purpose), its net the
-   * gross less feeCents.
-   */
-  anticipated(sellerId: string, items: AnticipationItem[], anticipationId = newId('ant_'), executedOn = '2026-03-02'): [EventType, string, EventMap['anticipation.anticipation-executed.v1']] {
-    const type = 'anticipation.anticipation-executed.v1';
-    const gross = items.reduce((s, i) => s + i.receivable.net_amount_cents, 0);
-    const fee = items.reduce((s, i) => s + i.feeCents, 0);
-    return [
-      type,
-      sellerId,
-      {
-        envelope: newEnvelope(type, { producer: 'anticipation', tenantId: this.tenantId, livemode: false }),
-        anticipation_id: anticipationId,
-        seller_id: sellerId,
-        status: 'succeeded',
-        executed_on: executedOn,
-        gross_amount_cents: gross,
-        fee_amount_cents: fee,
-        net_amount_cents: gross - fee,
-        fee_bps_per_month: 199,
-        settlement_delay_days: 30,
-        pricing_plan_id: null,
-        items: items.map((i) => ({
-          receivable_id: i.receivable.id,
-          charge_id: i.receivable.charge_id,
-          due_date: i.receivable.due_date,
-          receivable_version: 1,
-          days_anticipated: i.days,
-          gross_amount_cents: i.receivable.net_amount_cents,
-          fee_amount_cents: i.feeCents,
-          net_amount_cents: i.receivable.net_amount_cents - i.feeCents,
-        })),
-        created_at: Date.parse(`${executedOn}T18:00:00Z`),
-        resource_json: '{}',
-      },
-    ];
+  /** The anticipation service's execution of items in this tenant (anticipationExecuted). */
+  anticipated(sellerId: string, items: AnticipationItem[], anticipationId = newId('ant_')): [EventType, string, EventMap['anticipation.anticipation-executed.v1']] {
+    return ['anticipation.anticipation-executed.v1', sellerId, anticipationExecuted(this.tenantId, sellerId, items, anticipationId)];
   }
 
   principal(options: { sellerId?: string | null; permissions?: string[]; tenantId?: string; livemode?: boolean } = {}): string {
