@@ -240,6 +240,11 @@ describe('webhook delivery to a real HTTP receiver', () => {
     const page1 = (await inject('GET', `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=2`)).json();
     expect(page1.data.map((d: { event_id: string }) => d.event_id)).toEqual([events[2]!.envelope.event_id, events[1]!.envelope.event_id]);
     expect((await inject('GET', `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries?status=failed`)).json().total).toBe(0);
+    // Paging is decimal digits only: ajv alone would read 0x10 as 16 and 1e3 as 1000.
+    for (const [name, junk] of [['page', '0x10'], ['page', '1e3'], ['page', ' 2'], ['page', '+2'], ['limit', '0x2']]) {
+      const res = await inject('GET', `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries?${name}=${encodeURIComponent(junk!)}`);
+      expect([junk, res.statusCode, res.json().error.code, res.json().error.param]).toEqual([junk, 422, 'parameter_invalid', name]);
+    }
 
     for (const [method, url] of [
       ['GET', '/admin/v1/webhook-endpoints/we_unknown/deliveries'],

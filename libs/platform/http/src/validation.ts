@@ -5,7 +5,7 @@ import { ApiError } from './errors';
 
 // Bodies are validated strictly: no type coercion (an amount sent as "100" is invalid, not 100), and
 // unknown fields are reported rather than silently removed. Query strings and path params arrive as
-// text, so there ajv coerces them to the declared types.
+// text, so there ajv coerces them to the declared types (integers only from decimal digits, below).
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: false,
@@ -21,9 +21,47 @@ function makeAjv(coerce: boolean): Ajv {
 const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv(true);
 
+type Validate = ReturnType<FastifySchemaCompiler<unknown>> & { errors?: ErrorObject[] | null };
+
+// ajv coerces a string to a number when `+string` is one, so `0x10` would be 16, `1e3` 1000, ` 5` and
+// `+5` 5. An integer in a query string or a path is written in decimal digits (an optional minus sign
+// first) and nothing else; the schema's own bounds are then ajv's to check.
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+function integerProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.keys(properties).filter((name) => {
+    const type = properties[name]?.type;
+    return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+  });
+}
+
+function notDecimal(value: unknown): boolean {
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  return values.some((v) => typeof v === 'string' && !DECIMAL_INTEGER.test(v));
+}
+
+/** Wraps a coercing validator so that its integer properties accept only decimal digits. */
+function decimalIntegersOnly(validate: Validate, integers: string[]): Validate {
+  const checked: Validate = (data: unknown) => {
+    const given = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+    const wrong = integers.find((name) => Object.hasOwn(given, name) && notDecimal(given[name]));
+    if (wrong !== undefined) {
+      checked.errors = [{ keyword: 'decimal', instancePath: `/${wrong}`, schemaPath: `#/properties/${wrong}`, params: {}, message: 'must be an integer written in decimal digits' }];
+      return false;
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors ?? null;
+    return ok;
+  };
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  if (httpPart === 'body') return strictAjv.compile(schema as object) as Validate;
+  const validate = coercingAjv.compile(schema as object) as Validate;
+  const integers = httpPart === 'querystring' || httpPart === 'params' ? integerProperties(schema) : [];
+  return integers.length === 0 ? validate : decimalIntegersOnly(validate, integers);
 };
 
 // `/buyer/address/zip_code` → `buyer.address.zip_code`; `/split/1/amount_cents` → `split.1.amount_cents`.
