@@ -1,4 +1,3 @@
 export { createWebhooksService, webhooksService } from './service';
 export type { WebhooksServiceOptions } from './service';
-export { EVENT_KIND_RULES, WEBHOOK_KINDS, webhookKindOf, webhookTopics } from './domain/event-kinds';
-export type { WebhookKind } from './domain/event-kinds';
+export { EVENT_KIND_RULES, webhookKindOf, webhookTopics } from './domain/event-kinds';

@@ -2,3 +2,5 @@ export { decodeEvent, encodeEvent, EVENT_TOPICS, isEventType, newEnvelope, newEv
 export type { ChargebackEvent, ChargebackSnapshot, ChargeEvent, ChargeSnapshot, RefundEvent, RefundSnapshot, SplitAllocation, EnvelopeInput, EventEnvelope, EventMap, EventType, KycStatus, PricingPlanChanged, SellerChanged, TenantChanged } from './events';
 export { eventTypeSchema, knownEventTypes, listSchemaFiles, parseSchema, SCHEMAS_DIR } from './registry';
 export type { SchemaFile } from './registry';
+export { EVERY_WEBHOOK_KIND, WEBHOOK_EVENT_FILTERS, WEBHOOK_KINDS } from './webhook-kinds';
+export type { WebhookKind } from './webhook-kinds';

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EVERY_WEBHOOK_KIND, WEBHOOK_EVENT_FILTERS } from '@pgw/contracts';
 import { isId, newId } from '@pgw/domain';
 import { notFound, RequestIdSchema, type App } from '@pgw/platform-http';
 import { randomBase62 } from '../auth/api-key-secret';
@@ -8,30 +9,11 @@ import { LIMITS } from '../directory/defaults';
 import { publishWebhookEndpointChanged } from '../directory/directory-events';
 import { DateTimeSchema, EnvironmentSchema, iso, StrictObject, type RouteContext } from './route-context';
 
-/** The event kinds of contract §7; '*' subscribes to every kind, including kinds added later. */
-export const WEBHOOK_EVENT_KINDS = [
-  '*',
-  'charge.created',
-  'charge.authorized',
-  'charge.paid',
-  'charge.refused',
-  'charge.failed',
-  'charge.canceled',
-  'charge.refunded',
-  'charge.partially_refunded',
-  'charge.chargeback',
-  'refund.succeeded',
-  'refund.failed',
-  'chargeback.opened',
-  'chargeback.won',
-  'chargeback.lost',
-  'anticipation.succeeded',
-  'settlement.paid',
-] as const;
 
 const CreateEndpointBody = StrictObject({
   url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: LIMITS.urlLengthMax }),
-  events: Type.Optional(Type.Array(Type.Union(WEBHOOK_EVENT_KINDS.map((k) => Type.Literal(k))), { minItems: 1, maxItems: WEBHOOK_EVENT_KINDS.length, uniqueItems: true })),
+  /** The kinds of contract §7 the endpoint receives; '*' (the default) is every kind, including kinds added later. */
+  events: Type.Optional(Type.Array(Type.Union(WEBHOOK_EVENT_FILTERS.map((k) => Type.Literal(k))), { minItems: 1, maxItems: WEBHOOK_EVENT_FILTERS.length, uniqueItems: true })),
   /**
    * Which events the endpoint receives: test (default) or live. A test event never reaches a live
    * endpoint, nor a live event a test one; the safe default is the one where no real money is involved.
@@ -85,7 +67,7 @@ export async function webhookEndpointRoutes(app: App, ctx: RouteContext): Promis
           id: newId('we_'),
           tenantId,
           url: body.url,
-          events: body.events === undefined ? ['*'] : [...body.events],
+          events: body.events === undefined ? [EVERY_WEBHOOK_KIND] : [...body.events],
           secret: `whsec_${randomBase62(32)}`,
           livemode: body.environment === 'live',
           version: 1,

@@ -1,5 +1,5 @@
-import { TOPICS } from '@pgw/contracts';
-import { endpointWants, EVENT_KIND_RULES, WEBHOOK_KINDS, webhookKindOf, webhookTopics } from './event-kinds';
+import { TOPICS, WEBHOOK_KINDS } from '@pgw/contracts';
+import { endpointWants, EVENT_KIND_RULES, webhookKindOf, webhookTopics } from './event-kinds';
 
 describe('the event kind table', () => {
   it('maps the charges events to the kinds of contract §7', () => {

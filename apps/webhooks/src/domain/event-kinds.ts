@@ -1,28 +1,8 @@
-import { EVENT_TOPICS, isEventType } from '@pgw/contracts';
+import { EVENT_TOPICS, EVERY_WEBHOOK_KIND, isEventType, type WebhookKind } from '@pgw/contracts';
 
-// Our Avro event types and the webhook event kinds of contract §7, in one table. An event type that is
-// not here, or whose rule says no, is not a webhook: it is consumed and ignored.
-
-export const WEBHOOK_KINDS = [
-  'charge.created',
-  'charge.authorized',
-  'charge.paid',
-  'charge.refused',
-  'charge.failed',
-  'charge.canceled',
-  'charge.refunded',
-  'charge.partially_refunded',
-  'charge.chargeback',
-  'refund.succeeded',
-  'refund.failed',
-  'chargeback.opened',
-  'chargeback.won',
-  'chargeback.lost',
-  'anticipation.succeeded',
-  'settlement.paid',
-] as const;
-
-export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+// Our Avro event types → the webhook event kinds of contract §7 (WEBHOOK_KINDS, in @pgw/contracts), in
+// one table. An event type that is not here, or whose rule says no, is not a webhook: it is consumed and
+// ignored.
 
 interface KindRule {
   kind: WebhookKind;
@@ -83,5 +63,5 @@ export function webhookTopics(): string[] {
 
 /** An endpoint's `events` filter: ['*'] is every kind, including kinds added later. */
 export function endpointWants(events: readonly string[], kind: WebhookKind): boolean {
-  return events.includes('*') || events.includes(kind);
+  return events.includes(EVERY_WEBHOOK_KIND) || events.includes(kind);
 }
