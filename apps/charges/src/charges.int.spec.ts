@@ -1,7 +1,7 @@
 import { addDays, newId } from '@pgw/domain';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { integrationEnv, uniqueName } from '@pgw/testing';
-import { asOperator, cardCharge, merchant, outboxEvents, post, startChargesOn, type Harness, type Merchant } from './testing/harness';
+import { asOperator, cardCharge, merchant, outboxEvents, post, startChargesOn, transactionsDuring, type Harness, type Merchant } from './testing/harness';
 
 // Charges on the real PostgreSQL with a pool of 10: requests really run side by side here, with row
 // locks and unique keys doing the work that PGlite's single connection does by serializing. The events
@@ -25,6 +25,15 @@ afterAll(async () => {
   await db.close();
 });
 
+/** A read on a pool of its own, so that it is not among the charges service's statements. */
+const otherConnection = async <T>(fn: (q: Db['knex']) => Promise<T>): Promise<T> => {
+  const other = createPgDb({ url: env.databaseUrl, schema, poolMax: 1 });
+  try {
+    return await fn(other.knex);
+  } finally {
+    await other.close();
+  }
+};
 const count = async (table: string, where: Record<string, unknown>) => Number((await db.read((q) => q(table).where(where).count<{ n: string }[]>({ n: '*' })))[0]!.n);
 
 describe('charges on PostgreSQL, concurrently', () => {
@@ -42,6 +51,29 @@ describe('charges on PostgreSQL, concurrently', () => {
       expect(h.acquirer.authorizeCalls.filter((r) => r === id)).toHaveLength(1);
       expect((await outboxEvents(h, id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
     }
+  });
+
+  it('a card charge with a key commits twice on PostgreSQL: the key with the intent, then the outcome with its answer', async () => {
+    // Proves issue 10's merge on the real database (it was three commits: the claim had its own), and
+    // that the intent is still committed before the acquirer is called.
+    const key = `int-${newId('ch_')}`;
+    const body = cardCharge(m.token(), { metadata: { key } });
+    let intentBeforeAcquirer: unknown = null;
+    let release!: () => void;
+    h.acquirer.authorizeGate = new Promise((resolve) => (release = resolve));
+    const calls = h.acquirer.authorizeCalls.length;
+    const { result, count } = await transactionsDuring(h, async () => {
+      const answer = post(h, '/api/v1/charges', { ...m.key, 'idempotency-key': key }, body);
+      while (h.acquirer.authorizeCalls.length === calls) await new Promise((r) => setTimeout(r, 5));
+      // Read on a connection of its own (not counted): what a crash at this point would leave.
+      intentBeforeAcquirer = await otherConnection((q) => q.raw(`select c.status, c.outcome_known, k.state, k.resource_id = c.id as attached from "${schema}".charges c join "${schema}".idempotency_keys k on k.key = ? where c.metadata_json like ?`, [key, `%${key}%`]));
+      h.acquirer.authorizeGate = null;
+      release();
+      return answer;
+    });
+    expect(result.statusCode).toBe(201);
+    expect((intentBeforeAcquirer as { rows: unknown[] }).rows).toEqual([{ status: 'pending', outcome_known: false, state: 'in_progress', attached: true }]);
+    expect(count).toEqual({ commits: 2, rollbacks: 0 });
   });
 
   it('without a key, 20 concurrent requests are 20 charges (the concurrency is real)', async () => {

@@ -3,7 +3,7 @@ import { createPgliteKnex } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER } from '@pgw/platform-http';
 import { requestHash } from '@pgw/platform-idempotency';
 import { waitFor } from '@pgw/testing';
-import { apiKey, cardCharge, merchant, outboxEvents, post, startCharges, type Harness, type Merchant } from '../testing/harness';
+import { apiKey, cardCharge, merchant, outboxEvents, post, startCharges, transactionsDuring, type Harness, type Merchant } from '../testing/harness';
 
 const knex = createPgliteKnex(null);
 let h: Harness;
@@ -65,16 +65,16 @@ describe('Idempotency-Key (contract §3)', () => {
   });
 
   it('answers 409 idempotency_key_in_use while the first request is still running', async () => {
-    // Proves a twin arriving mid-flight is told to wait, and the first still completes once.
+    // Proves a twin arriving mid-flight (the first is at the acquirer) is told to wait, and the first still completes once.
     const orderId = newId('ch_');
     const body = cardCharge(m.token(), { metadata: { order: orderId } });
     let release!: () => void;
-    h.vault.gate = new Promise((resolve) => (release = resolve));
-    const lookups = h.vault.lookups;
+    h.acquirer.authorizeGate = new Promise((resolve) => (release = resolve));
+    const calls = h.acquirer.authorizeCalls.length;
     const first = post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
-    await waitFor(() => (h.vault.lookups > lookups ? true : undefined), 5_000, 'the first request to reach the vault');
+    await waitFor(() => (h.acquirer.authorizeCalls.length > calls ? true : undefined), 5_000, 'the first request to reach the acquirer');
     const twin = await post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
-    h.vault.gate = null;
+    h.acquirer.authorizeGate = null;
     release();
     expect(twin.statusCode).toBe(409);
     expect(twin.json().error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_in_use' });
@@ -82,6 +82,61 @@ describe('Idempotency-Key (contract §3)', () => {
     const after = await post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
     expect(after.headers['idempotent-replayed']).toBe('true');
     expect(await chargesWith(orderId)).toBe(1);
+  });
+
+  it('a twin that arrives while the first is still looking up its token: one charge, the other in use or a replay', async () => {
+    // Proves that the lookups before the key is taken (vault, split recipients) let no twin through: both
+    // look the token up, only one takes the key with its intent.
+    const orderId = newId('ch_');
+    const body = cardCharge(m.token(), { metadata: { order: orderId } });
+    let release!: () => void;
+    h.vault.gate = new Promise((resolve) => (release = resolve));
+    const lookups = h.vault.lookups;
+    const first = post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
+    const twin = post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
+    await waitFor(() => (h.vault.lookups >= lookups + 2 ? true : undefined), 5_000, 'both requests to reach the vault');
+    h.vault.gate = null;
+    release();
+    const answers = await Promise.all([first, twin]);
+    const created = answers.filter((a) => a.statusCode === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((a) => a.json().id)).size).toBe(1);
+    for (const a of answers.filter((x) => x.statusCode !== 201)) expect(a.json().error.code).toBe('idempotency_key_in_use');
+    expect(await chargesWith(orderId)).toBe(1);
+    expect(h.acquirer.authorizeCalls.filter((r) => r === created[0]!.json().id)).toHaveLength(1);
+  });
+
+  it('a replay answers from the key even when the vault is down, and an unknown token replays rather than refuses', async () => {
+    // Proves that the token lookup, now before the key is taken, never changes what a replay answers.
+    const orderId = newId('ch_');
+    const token = m.token();
+    const body = cardCharge(token, { metadata: { order: orderId } });
+    const first = await post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
+    expect(first.statusCode).toBe(201);
+    h.vault.down = true;
+    const whileDown = await post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
+    h.vault.down = false;
+    expect(whileDown.statusCode).toBe(201);
+    expect(whileDown.headers['idempotent-replayed']).toBe('true');
+    expect(withoutRequestId(whileDown.json())).toEqual(withoutRequestId(first.json()));
+    h.vault.tokens.delete(token);
+    const forgotten = await post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
+    expect(forgotten.statusCode).toBe(201);
+    expect(forgotten.headers['idempotent-replayed']).toBe('true');
+    expect(await chargesWith(orderId)).toBe(1);
+  });
+
+  it('a card charge with a key commits twice: the key with the intent, then the outcome with its answer; a replay commits nothing', async () => {
+    // Proves issue 10's merge: the claim no longer has a transaction of its own (it was three commits).
+    const body = cardCharge(m.token());
+    const key = withKey(`k-${newId('ch_')}`);
+    const created = await transactionsDuring(h, () => post(h, '/api/v1/charges', key, body));
+    expect(created.result.statusCode).toBe(201);
+    expect(created.result.json().status).toBe('paid');
+    expect(created.count).toEqual({ commits: 2, rollbacks: 0 });
+    const replayed = await transactionsDuring(h, () => post(h, '/api/v1/charges', key, body));
+    expect(replayed.result.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.count.commits).toBe(0);
   });
 
   it('20 concurrent identical requests make one charge: each answer is the charge or 409 in use', async () => {

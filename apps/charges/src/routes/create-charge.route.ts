@@ -74,10 +74,11 @@ export const CreateChargeBody = Type.Object(
 const PERMISSION = 'charges:create';
 
 /**
- * POST /api/v1/charges: validate → (key) → load the token and the split recipients → save the intent and
- * commit → ask the provider → save the outcome with its events and the key's answer. The provider is
- * never called inside a transaction, and the intent is committed before it is called, so a crash in
- * between leaves a pending charge that the recovery resolves by reference (charge-states.md).
+ * POST /api/v1/charges: validate → load the token and the split recipients (reads only) → take the key
+ * and save the intent, and commit → ask the provider → save the outcome with its events and the key's
+ * answer, and commit. Two commits per charge. The provider is never called inside a transaction, and the
+ * intent is committed before it is called, so a crash in between leaves a pending charge that the
+ * recovery resolves by reference (charge-states.md).
  */
 export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps): void {
   app.post<{ Body: CreateChargeRequest }>(
@@ -146,7 +147,11 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
           created_at: now,
           updated_at: now,
         };
+        // The key, the intent and the link between them commit together, before the provider is called:
+        // a twin waits on the key's row and then finds it in use, and a crash after this commit leaves an
+        // intent that the recovery resolves and whose key it completes.
         await deps.db.tx(async (trx) => {
+          await session.claim(trx);
           await insertCharge(trx, intent);
           await session.attach(trx, intent.id);
         });
@@ -158,7 +163,7 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
         const charge = await deps.db.tx((trx) => settleIntent(deps, trx, intent.id, outcome, { db: deps.db, requestId: request.id }, session));
         request.log.info({ charge_id: charge.id, status: charge.status, payment_method: charge.payment_method }, 'charge created');
         return createdOutcome(charge);
-      }, identifying);
+      }, { hashed: identifying, claim: 'with-work' });
     },
   );
 }

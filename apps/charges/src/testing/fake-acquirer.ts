@@ -57,6 +57,8 @@ export class FakeAcquirer {
   readonly authorizeCalls: string[] = [];
   /** The security code each authorize request carried (the acquirer's side of "forwarded at sale time"). */
   readonly securityCodes = new Map<string, string | null>();
+  /** While set, authorize requests wait for it once recorded: a test holds a charge at the acquirer. */
+  authorizeGate: Promise<void> | null = null;
   private readonly held = new Set<() => void>();
 
   addCard(pan: string): string {
@@ -118,6 +120,7 @@ export class FakeAcquirer {
     app.post<{ Body: AuthorizeRequestBody }>(SIM_PATHS.authorizations, { schema: { body: AuthorizeRequest } }, async (request, reply) => {
       const body = request.body;
       this.authorizeCalls.push(body.reference);
+      if (this.authorizeGate !== null) await this.authorizeGate;
       this.securityCodes.set(body.reference, body.security_code ?? null);
       const existing = this.authorizations.get(body.reference);
       if (existing !== undefined) {

@@ -236,3 +236,32 @@ export async function outboxEvents(h: Harness, key?: string): Promise<OutboxEven
     return { type: row.event_type, key: row.key, event: decodeEvent(row.event_type, Buffer.from(row.payload)) };
   });
 }
+
+export interface TransactionCount {
+  /** COMMITs sent, plus statements sent outside any transaction (PostgreSQL commits each of those alone). */
+  commits: number;
+  rollbacks: number;
+}
+
+/**
+ * What `fn` costs the charges database in transactions, counted from the statements knex sends on it.
+ * The outbox relay is paused meanwhile (and the background recovery is off in the harness), so nothing
+ * else of this service runs on the database; the spec's own reads must stay outside `fn`.
+ */
+export async function transactionsDuring<T>(h: Harness, fn: () => Promise<T>): Promise<{ result: T; count: TransactionCount }> {
+  await h.charges.relay.stop();
+  const count: TransactionCount = { commits: 0, rollbacks: 0 };
+  const listener = (query: { sql: string; __knexTxId?: string }) => {
+    const sql = query.sql.trim().toUpperCase();
+    if (sql.startsWith('COMMIT')) count.commits++;
+    else if (sql.startsWith('ROLLBACK')) count.rollbacks++;
+    else if (query.__knexTxId === undefined && !sql.startsWith('BEGIN')) count.commits++;
+  };
+  h.db.knex.on('query', listener);
+  try {
+    return { result: await fn(), count };
+  } finally {
+    h.db.knex.off('query', listener);
+    h.charges.startRelay();
+  }
+}

@@ -1,9 +1,10 @@
 // Idempotency-Key (contract §3), kept beside the business rows it protects, in each service's own schema
-// (table `idempotency_keys`, made by `createIdempotencyKeysTable` in the service's migration): the key is
-// taken (in_progress) in its own short transaction before any work, so that a concurrent twin sees it; the
-// business code then attaches the resource it creates and stores the answer in the same transaction as
-// the outcome it answers (Stripe's design; ARCHITECTURE "Idempotency keys live beside the business row
-// they protect").
+// (table `idempotency_keys`, made by `createIdempotencyKeysTable` in the service's migration). The key is
+// taken (in_progress) before the request changes anything, so that a concurrent twin sees it: either in
+// its own short transaction before the work (the default), or in the work's first transaction, together
+// with the resource it creates (`claim: 'with-work'`, one commit fewer). The business code then attaches
+// the resource and stores the answer in the same transaction as the outcome it answers (Stripe's design;
+// ARCHITECTURE "Idempotency keys live beside the business row they protect").
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterCommit, type Db, type Tx } from '@pgw/platform-db';
@@ -54,15 +55,41 @@ export function canonicalJson(value: unknown): string {
 
 export const requestHash = (body: unknown): string => createHash('sha256').update(canonicalJson(body ?? {})).digest('hex');
 
+/** What a key already held answers for this request. */
+type Found = { kind: 'replay'; status: number; body: object } | { kind: 'reused' } | { kind: 'in_use' };
+
+/** Thrown by `IdempotencySession.claim` when the key is not free: it rolls the work's transaction back. */
+class KeyTaken extends Error {
+  constructor(readonly found: Found) {
+    super(`idempotency key taken: ${found.kind}`);
+    this.name = 'KeyTaken';
+  }
+}
+
 /**
  * What the business code does with the key inside its own transactions. Without a key every method is a
  * no-op, so the same code serves requests with and without one.
  */
 export class IdempotencySession {
+  private claimedKey: boolean;
+  /** The transaction that is claiming the key, until it commits. */
+  private claiming: Tx | null = null;
   private attachedResource = false;
   private done = false;
 
-  constructor(private readonly id: KeyId | null) {}
+  constructor(
+    private readonly id: KeyId | null,
+    private readonly hash: string,
+    private readonly now: () => Date,
+    claimed: boolean,
+  ) {
+    this.claimedKey = claimed;
+  }
+
+  /** The key is this request's (committed). */
+  get claimed(): boolean {
+    return this.claimedKey;
+  }
 
   get completed(): boolean {
     return this.done;
@@ -73,11 +100,29 @@ export class IdempotencySession {
   }
 
   /**
+   * Takes the key in `trx`, the work's first transaction (`claim: 'with-work'`), before anything else is
+   * written in it. When the key is not free (a replay, another body, a twin in flight), it throws, which
+   * rolls `trx` back, and `idempotent` answers from the key. A no-op when the key is already this
+   * request's (the default mode claims it before the work) or when there is no key.
+   */
+  async claim(trx: Tx): Promise<void> {
+    if (this.id === null || this.claimedKey || this.claiming === trx) return;
+    const started = await begin(trx, this.id, this.hash, this.now());
+    if (started.kind !== 'new') throw new KeyTaken(started);
+    this.claiming = trx;
+    afterCommit(trx, () => {
+      this.claimedKey = true;
+      this.claiming = null;
+    });
+  }
+
+  /**
    * Links the key to the resource this request created: the key is then never given back, and a recovery
    * completes it (`completeKeysOf`) if the process dies before the answer is stored.
    */
   async attach(trx: Tx, resourceId: string): Promise<void> {
     if (this.id === null) return;
+    this.mustHold(trx);
     await trx('idempotency_keys').where(this.id).update({ resource_id: resourceId });
     afterCommit(trx, () => (this.attachedResource = true));
   }
@@ -85,6 +130,7 @@ export class IdempotencySession {
   /** Stores the answer, in the transaction of the outcome it reports. 5xx answers are never kept. */
   async complete(trx: Tx, outcome: Outcome): Promise<void> {
     if (this.id === null) return;
+    this.mustHold(trx);
     if (outcome.status >= 500) throw new Error('5xx answers are not kept under an idempotency key');
     await trx('idempotency_keys').where(this.id).update({ state: 'completed', response_status: outcome.status, response_json: JSON.stringify(outcome.body) });
     afterCommit(trx, () => (this.done = true));
@@ -93,34 +139,60 @@ export class IdempotencySession {
   /** Gives the key back (the request failed with nothing done): the client retries with the same key. */
   async release(trx: Tx): Promise<void> {
     if (this.id === null) return;
+    this.mustHold(trx);
     await trx('idempotency_keys').where(this.id).delete();
     afterCommit(trx, () => (this.done = true));
   }
+
+  private mustHold(trx: Tx): void {
+    // Writing to a key this request does not hold would change another request's answer.
+    if (!this.claimedKey && this.claiming !== trx) throw new Error('the Idempotency-Key must be claimed (session.claim) before it is written');
+  }
 }
 
-type Begin = { kind: 'new' } | { kind: 'replay'; status: number; body: object } | { kind: 'reused' } | { kind: 'in_use' };
+type Begin = { kind: 'new' } | Found;
 
+/** What an existing key means for this request: taken (Found), or free again (expired, or left stale by a crash). */
+function judge(row: KeyRow, hash: string, now: Date): Found | 'expired' | 'stale' {
+  // Kept 24 hours: an older key is a new key.
+  if (new Date(row.created_at).getTime() <= now.getTime() - KEY_TTL_MS) return 'expired';
+  if (row.request_hash !== hash) return { kind: 'reused' };
+  if (row.state === 'completed') {
+    if (row.response_status === null || row.response_json === null) throw new Error('completed idempotency key without its answer');
+    return { kind: 'replay', status: row.response_status, body: JSON.parse(row.response_json) as object };
+  }
+  if (row.resource_id === null && new Date(row.locked_at).getTime() <= now.getTime() - STALE_IN_PROGRESS_MS) return 'stale';
+  return { kind: 'in_use' };
+}
+
+/**
+ * Takes the key, or says why not. A twin's uncommitted claim makes the insert wait for it (PostgreSQL's
+ * unique index), then the row is read as that twin left it.
+ */
 async function begin(trx: Tx, id: KeyId, hash: string, now: Date): Promise<Begin> {
   const fresh = { ...id, request_hash: hash, state: 'in_progress', response_status: null, response_json: null, resource_id: null, locked_at: now, created_at: now };
   const inserted = await trx('idempotency_keys').insert(fresh).onConflict(['tenant_id', 'livemode', 'method', 'path', 'key']).ignore().returning('key');
   if (inserted.length > 0) return { kind: 'new' };
   const row = await trx('idempotency_keys').where(id).forUpdate().first<KeyRow | undefined>();
   if (row === undefined) throw new Error('idempotency key row vanished between insert and select');
-  if (new Date(row.created_at).getTime() <= now.getTime() - KEY_TTL_MS) {
-    // Kept 24 hours: an older key is a new key.
+  const found = judge(row, hash, now);
+  if (found === 'expired') {
     await trx('idempotency_keys').where(id).update(fresh);
     return { kind: 'new' };
   }
-  if (row.request_hash !== hash) return { kind: 'reused' };
-  if (row.state === 'completed') {
-    if (row.response_status === null || row.response_json === null) throw new Error('completed idempotency key without its answer');
-    return { kind: 'replay', status: row.response_status, body: JSON.parse(row.response_json) as object };
-  }
-  if (row.resource_id === null && new Date(row.locked_at).getTime() <= now.getTime() - STALE_IN_PROGRESS_MS) {
+  if (found === 'stale') {
     await trx('idempotency_keys').where(id).update({ locked_at: now });
     return { kind: 'new' };
   }
-  return { kind: 'in_use' };
+  return found;
+}
+
+/** What the key answers without taking it (one read): null when it is free. */
+async function peek(db: Db, id: KeyId, hash: string, now: Date): Promise<Found | null> {
+  const row = await db.read((q) => q('idempotency_keys').where(id).first<KeyRow | undefined>());
+  if (row === undefined) return null;
+  const found = judge(row, hash, now);
+  return found === 'expired' || found === 'stale' ? null : found;
 }
 
 /**
@@ -147,11 +219,26 @@ export interface IdempotencyDeps {
   clock: { now(): Date };
 }
 
+export interface IdempotentOptions {
+  /** What identifies the request, when not the whole body (POST /charges leaves the security code out). */
+  hashed?: unknown;
+  /**
+   * When the key is taken. `'before'` (the default): in its own transaction before `work` runs. `'with-work'`:
+   * `work` takes it with `session.claim(trx)` as the first step of its first writing transaction, so the
+   * claim commits with what that transaction writes (one commit fewer). What `work` does before that claim
+   * must change nothing (reads, calls that only look things up): a twin may be doing it at the same time,
+   * and only one of them will get the key.
+   */
+  claim?: 'before' | 'with-work';
+}
+
 /**
  * Runs `work` under the request's Idempotency-Key, if it has one, and sends its answer. A replay answers
  * the stored status and body with `Idempotent-Replayed: true`; a key in use or reused answers 409. A 4xx
  * is kept (the same request would fail the same way); a 5xx or a bug gives the key back, unless a
- * resource was attached, whose outcome recovery will store.
+ * resource was attached, whose outcome recovery will store. With `claim: 'with-work'`, a request that
+ * ends before `work` claimed the key answers from the key if another request holds it (so a replay does
+ * not depend on what `work` looked up first), and otherwise keeps its 4xx in one transaction.
  */
 export async function idempotent(
   request: FastifyRequest,
@@ -159,12 +246,12 @@ export async function idempotent(
   deps: IdempotencyDeps,
   scope: { tenantId: string; livemode: boolean },
   work: (session: IdempotencySession) => Promise<Outcome>,
-  /** What identifies the request, when not the whole body (POST /charges leaves the security code out). */
-  hashed: unknown = request.body,
+  options: IdempotentOptions = {},
 ): Promise<FastifyReply> {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  const now = () => deps.clock.now();
   if (header === undefined) {
-    const outcome = await work(new IdempotencySession(null));
+    const outcome = await work(new IdempotencySession(null, '', now, true));
     return reply.code(outcome.status).send(outcome.body);
   }
   const key = Array.isArray(header) ? header.join(', ') : header;
@@ -172,27 +259,59 @@ export async function idempotent(
     throw new ApiError('parameter_invalid', `Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_CHARS_MAX} characters`, 'Idempotency-Key');
   }
   const id: KeyId = { tenant_id: scope.tenantId, livemode: scope.livemode, method: request.method, path: request.url.split('?')[0] ?? request.url, key };
-  const started = await deps.db.tx((trx) => begin(trx, id, requestHash(hashed), deps.clock.now()));
-  switch (started.kind) {
-    case 'replay':
-      return reply.code(started.status).header(REPLAYED_HEADER, 'true').send(started.body);
-    case 'reused':
-      throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
-    case 'in_use':
-      throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
-    case 'new':
-      break;
+  const hash = requestHash('hashed' in options ? options.hashed : request.body);
+  const answerFromKey = (found: Found): FastifyReply => {
+    switch (found.kind) {
+      case 'replay':
+        return reply.code(found.status).header(REPLAYED_HEADER, 'true').send(found.body);
+      case 'reused':
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+      case 'in_use':
+        throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
+    }
+  };
+
+  const session = new IdempotencySession(id, hash, now, false);
+  if (options.claim !== 'with-work') {
+    try {
+      await deps.db.tx((trx) => session.claim(trx));
+    } catch (error) {
+      if (error instanceof KeyTaken) return answerFromKey(error.found);
+      throw error;
+    }
   }
 
-  const session = new IdempotencySession(id);
+  /** Stores the answer of a request that ended before claiming the key, in one transaction; or says who holds the key. */
+  const keepUnclaimed = async (outcome: Outcome): Promise<Found | null> => {
+    try {
+      await deps.db.tx(async (trx) => {
+        await session.claim(trx);
+        await session.complete(trx, outcome);
+      });
+      return null;
+    } catch (error) {
+      if (error instanceof KeyTaken) return error.found;
+      throw error;
+    }
+  };
+
   let outcome: Outcome;
   try {
     outcome = await work(session);
   } catch (error) {
+    if (error instanceof KeyTaken) return answerFromKey(error.found);
     if (!session.completed) {
       if (error instanceof ApiError && error.status < 500) {
         const body = { error: { type: error.type, code: error.code, message: error.message, param: error.param } };
-        await deps.db.tx((trx) => session.complete(trx, { status: error.status, body }));
+        if (session.claimed) {
+          await deps.db.tx((trx) => session.complete(trx, { status: error.status, body }));
+        } else {
+          const found = await keepUnclaimed({ status: error.status, body });
+          if (found !== null) return answerFromKey(found);
+        }
+      } else if (!session.claimed) {
+        const found = await peek(deps.db, id, hash, now());
+        if (found !== null) return answerFromKey(found);
       } else if (!session.attached) {
         await deps.db.tx((trx) => session.release(trx));
       }
@@ -200,7 +319,12 @@ export async function idempotent(
     throw error;
   }
   if (!session.completed) {
-    await deps.db.tx((trx) => (outcome.status < 500 ? session.complete(trx, outcome) : session.release(trx)));
+    if (!session.claimed) {
+      const found = outcome.status < 500 ? await keepUnclaimed(outcome) : await peek(deps.db, id, hash, now());
+      if (found !== null) return answerFromKey(found);
+    } else {
+      await deps.db.tx((trx) => (outcome.status < 500 ? session.complete(trx, outcome) : session.release(trx)));
+    }
   }
   return reply.code(outcome.status).send(outcome.body);
 }

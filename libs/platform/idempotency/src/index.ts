@@ -11,5 +11,5 @@ export {
   requestHash,
   STALE_IN_PROGRESS_MS,
 } from './idempotency';
-export type { IdempotencyDeps, Outcome } from './idempotency';
+export type { IdempotencyDeps, IdempotentOptions, Outcome } from './idempotency';
 export { createIdempotencyKeysTable } from './migration';
