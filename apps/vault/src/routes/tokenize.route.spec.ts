@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { luhnCheckDigit } from '@pgw/domain';
 import { createPgliteKnex } from '@pgw/platform-db';
+import { vaultKeysForAllInOne } from '../config';
+import { openDetails, type TokenRow } from '../data/token.repository';
 import { approvedSeller, principal, publishSeller, startVault, validCard, type VaultHarness } from '../testing/harness';
+import { METADATA_DEPTH_MAX } from './tokenize.route';
 
 // PGlite boots in seconds, more on a busy machine: the default 5 s per hook or test is too tight.
 jest.setTimeout(30_000);
@@ -169,6 +172,38 @@ describe('POST /api/v1/payment-methods/tokenize: refused inputs', () => {
       expect([what, res.statusCode, res.json().error]).toEqual([what, 422, expect.objectContaining({ type: 'invalid_request_error', code, param })]);
     }
     expect(await tokenCount()).toBe(before);
+  });
+
+  it(`keeps metadata ${METADATA_DEPTH_MAX} levels deep, refuses one level more with 422 metadata before the card store, and answers 422, not 500, at depths JSON.stringify cannot serialize`, async () => {
+    // Proves the bound protects something: without it 10,000 levels (a 60 KB body) overflowed the stack
+    // while sealing, answering 500 after the PAN had been sent to the card store.
+    const nested = (depth: number, kind: 'object' | 'array') => (kind === 'object' ? '{"a":' : '[').repeat(depth) + '"leaf"' + (kind === 'object' ? '}' : ']').repeat(depth);
+    const raw = (metadata: string) => `{"card":${JSON.stringify(validCard())},"metadata":${metadata}}`;
+    const send = (body: string) => h.vault.app.inject({ method: 'POST', url: '/api/v1/payment-methods/tokenize', headers: { 'x-gateway-principal': principal(seller), 'content-type': 'application/json' }, payload: body });
+
+    const deepest = nested(METADATA_DEPTH_MAX, 'object');
+    const kept = await send(raw(deepest));
+    expect(kept.statusCode).toBe(201);
+    const row = await h.db.read((q) => q('tokens').where({ id: kept.json().id }).first<TokenRow>());
+    expect(openDetails((await vaultKeysForAllInOne({}, h.db)).keyring, row!).metadata).toEqual(JSON.parse(deepest));
+
+    const before = await tokenCount();
+    const sentToCardStore = h.cardStore.received.length;
+    for (const [what, metadata] of [
+      ['one level more', nested(METADATA_DEPTH_MAX + 1, 'object')],
+      ['arrays inside', `{"list":${nested(METADATA_DEPTH_MAX, 'array')}}`],
+      ['3,000 levels', nested(3_000, 'object')],
+      ['100,000 levels of arrays', `{"x":${nested(100_000, 'array')}}`],
+    ] as const) {
+      const res = await send(raw(metadata));
+      expect([what, res.statusCode, res.json().error]).toEqual([
+        what,
+        422,
+        { type: 'invalid_request_error', code: 'parameter_invalid', message: `metadata: must not nest objects and arrays more than ${METADATA_DEPTH_MAX} levels deep`, param: 'metadata' },
+      ]);
+    }
+    expect(await tokenCount()).toBe(before);
+    expect(h.cardStore.received.length).toBe(sentToCardStore);
   });
 
   it('answers invalid_json for a body that is not JSON', async () => {

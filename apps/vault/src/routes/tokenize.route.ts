@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { AcquirerPort } from '@pgw/acquirer';
 import { detectBrand, fingerprint, luhnValid, newId, normalizePan } from '@pgw/domain';
 import type { Db } from '@pgw/platform-db';
-import { ApiError, RequestIdSchema, sellerPrincipal, type ApiKeyPrincipal } from '@pgw/platform-http';
+import { ApiError, nestsDeeperThan, RequestIdSchema, sellerPrincipal, type ApiKeyPrincipal } from '@pgw/platform-http';
 import type { Clock } from '@pgw/platform-service';
 import type { VaultKeys } from '../config';
 import { Secret } from '../crypto/secret';
@@ -14,6 +14,13 @@ export const TOKENIZE_PATH = '/api/v1/payment-methods/tokenize';
 export const TOKEN_ID_PATTERN = '^tok_[A-Za-z0-9_\\-]+$';
 
 const strict = { additionalProperties: false } as const;
+
+/**
+ * Levels of objects and arrays in `metadata`, itself the first. api-v1 leaves metadata free-form; this
+ * bound is not a taste but a stack: sealing serializes it with JSON.stringify, which overflows at ~10,000
+ * levels (a 60 KB body) and answered 500 after the card had already gone to the card store.
+ */
+export const METADATA_DEPTH_MAX = 32;
 
 // api-v1 "POST /payment-methods/tokenize": every rule of the table, unknown fields refused at every level.
 const CardSchema = Type.Object(
@@ -107,11 +114,17 @@ export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock
       const holderName = card.holder_name;
       dropCardData(request.body);
 
+      if (metadata !== undefined && nestsDeeperThan(metadata, METADATA_DEPTH_MAX)) {
+        throw new ApiError('parameter_invalid', `metadata: must not nest objects and arrays more than ${METADATA_DEPTH_MAX} levels deep`, 'metadata');
+      }
       const digits = pan.expose();
       if (digits === null) throw new ApiError('card_number_invalid', 'card.number: must have 12 to 19 digits', 'card.number');
       if (!luhnValid(digits)) throw new ApiError('card_number_invalid', 'card.number: is not a valid card number', 'card.number');
 
       const id = newId('tok_');
+      const scope = { tenantId: principal.tenantId, livemode: principal.livemode };
+      // Sealed before the PAN leaves: nothing that can fail on the extras happens after the card is stored.
+      const sealed = sealDetails(keys.keyring, id, scope, { billing_address: billingAddress ?? null, metadata: metadata ?? null });
       const stored = await acquirer.storeCard({ reference: id, number: digits, expMonth: card.exp_month, expYear: card.exp_year, holderName });
       if (!stored.ok) {
         if (stored.kind === 'rejected' && stored.code === 'card_number_invalid') {
@@ -121,7 +134,6 @@ export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock
         throw new ApiError('provider_unavailable', 'The card store is unavailable; try again.');
       }
 
-      const scope = { tenantId: principal.tenantId, livemode: principal.livemode };
       const row = {
         id,
         tenant_id: principal.tenantId,
@@ -134,7 +146,7 @@ export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock
         exp_year: card.exp_year,
         holder_name: holderName,
         fingerprint: fingerprint(digits, keys.fingerprintKey.expose()),
-        ...sealDetails(keys.keyring, id, scope, { billing_address: billingAddress ?? null, metadata: metadata ?? null }),
+        ...sealed,
         created_at: clock.now(),
       };
       await db.tx((trx) => insertToken(trx, row));

@@ -12,3 +12,4 @@ export type { ListPage } from './schemas';
 export { serve } from './serve';
 export { ConfigError, envInt, envOptionalSecret, envSecret, envString } from './config';
 export { validationToApiError } from './validation';
+export { nestsDeeperThan } from './json-depth';
