@@ -200,7 +200,7 @@ export interface Seller {
   key: string;
 }
 
-export const ALL_PERMISSIONS = ['payment_methods:tokenize', 'charges:create', 'charges:read', 'balance:read', 'receivables:read', 'anticipations:read', 'anticipations:create'];
+export const ALL_PERMISSIONS = ['payment_methods:tokenize', 'charges:create', 'charges:read', 'refunds:create', 'balance:read', 'receivables:read', 'settlements:read', 'chargebacks:read', 'anticipations:read', 'anticipations:create'];
 
 export async function provisionSeller(cluster: Cluster, tenantId?: string): Promise<Seller> {
   const admin = { authorization: `Bearer ${cluster.adminToken}` };
