@@ -1,16 +1,17 @@
 // Is a series flat? The rule of the soak run, apart from the run so that it can be tested on made-up
-// series. A process's RSS climbs while it warms up (JIT, V8 growing its heap to the working set, pools
-// filling) and then moves with the garbage collector, so the rule ignores the warm-up, compares medians
-// (not single samples) and asks the least-squares slope for the same answer:
-//  - warm-up: the first `warmupFraction` of the run (default 20%) is ignored;
-//  - mid = median of the second quarter of the run, end = median of the last quarter;
-//  - growth = end − mid; slope = least-squares slope per minute over the samples after the warm-up;
+// series. A Node process's RSS climbs while it warms up (JIT, V8 growing its heap to the working set,
+// pools filling), and V8 grows the heap in steps, sometimes minutes into a steady load; afterwards RSS
+// moves with the garbage collector (a saw-tooth of up to 150 MB here). A leak differs from both in that
+// it is still rising at the end. So:
+//  - warm-up: the first quarter of the run is not judged (only shown as `start`);
+//  - mid = median of the second quarter, end = median of the last quarter; growth = end − mid;
+//  - slope = least-squares slope per minute over the second half of the run ("still rising at the end?");
 //  - the series GROWS (fails) when growth > allowed growth AND slope > allowed slope. Both must agree:
-//    a leak moves both, while one GC spike or one step moves the medians or the slope, rarely both.
+//    a leak moves both; a one-time step (the heap grown once, then a plateau) moves only the medians; a
+//    saw-tooth's rising edge or a late spike moves only the slope.
 // The allowed growth is max(absolute floor, fraction of mid); the allowed slope is that growth spread
-// over the time between the two quarters' centres (half the run): one figure, "this much growth over the
-// measured part of the run", said twice. A short run therefore tolerates a steeper slope: it can only
-// catch gross leaks, and says so in its thresholds.
+// over half the run (the distance between the two quarters' centres): one figure, "this much growth over
+// the judged part of the run", said twice. A short run therefore tolerates a steeper slope.
 
 export interface Sample {
   /** Seconds since the load started. */
@@ -23,7 +24,6 @@ export interface Limits {
   growthFloor: number;
   /** …or this fraction of mid, whichever is larger. */
   growthFraction: number;
-  warmupFraction: number;
 }
 
 export interface Verdict {
@@ -39,6 +39,21 @@ export interface Verdict {
   flat: boolean;
   /** Why it is not flat, or why there is nothing to judge. */
   reason: string;
+}
+
+/**
+ * The soak run's thresholds. A full run (5 minutes or more): RSS may grow between the second and
+ * the last quarter's medians by 16 MB or 10% of the mid value, whichever is larger (a service settles at
+ * 150–370 MB here, with a GC saw-tooth of up to 150 MB); descriptors by 8 or 10% (sockets to PostgreSQL,
+ * Kafka, peers and clients come and go with the pools and keep-alive). A short run (under 5 minutes, CI's)
+ * lies inside the services' heap warm-up — in the full runs V8 grows the heaps for the first 2–5 minutes
+ * at this load, the charges service from 130 to 340 MB in 2 — so its RSS limit is 64 MB or 50%: it only
+ * catches a gross leak (tens of MB a minute, e.g. every request's body kept), not a slow one.
+ * Descriptors have no such warm-up (the pools fill in seconds) and keep the same limits.
+ */
+export function limitsFor(minutes: number): { kind: 'full' | 'short'; rss: Limits; fds: Limits } {
+  const fds = { growthFloor: 8, growthFraction: 0.1 };
+  return minutes >= 5 ? { kind: 'full', rss: { growthFloor: 16, growthFraction: 0.1 }, fds } : { kind: 'short', rss: { growthFloor: 64, growthFraction: 0.5 }, fds };
 }
 
 export function median(values: number[]): number {
@@ -67,11 +82,11 @@ export function judge(samples: Sample[], runSeconds: number, limits: Limits): Ve
   const inRange = (from: number, to: number) => samples.filter((s) => s.t >= from * runSeconds && s.t <= to * runSeconds).map((s) => s.v);
   const q2 = inRange(0.25, 0.5);
   const q4 = inRange(0.75, 1);
-  const measured = samples.filter((s) => s.t >= limits.warmupFraction * runSeconds);
+  const lastHalf = samples.filter((s) => s.t >= 0.5 * runSeconds);
   const mid = median(q2);
   const end = median(q4);
   const growth = end - mid;
-  const slope = slopePerMinute(measured);
+  const slope = slopePerMinute(lastHalf);
   const allowedGrowth = Math.max(limits.growthFloor, limits.growthFraction * mid);
   const allowedSlopePerMin = allowedGrowth / (runSeconds / 2 / 60);
   const base = {
@@ -85,7 +100,7 @@ export function judge(samples: Sample[], runSeconds: number, limits: Limits): Ve
     allowedSlopePerMin,
     samples: samples.length,
   };
-  if (q2.length < 2 || q4.length < 2 || measured.length < 4) {
+  if (q2.length < 2 || q4.length < 2 || lastHalf.length < 4) {
     return { ...base, flat: false, reason: `too few samples to judge (${q2.length} in the second quarter, ${q4.length} in the last)` };
   }
   const grows = growth > allowedGrowth && slope > allowedSlopePerMin;

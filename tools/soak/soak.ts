@@ -1,4 +1,4 @@
-// npm run soak [-- --minutes 10 --rate 10 --sample 5 --report file.json --seed 1 --tsx]
+// npm run soak [-- --minutes 10 --rate 10 --sample 5 --report file.json --seed 1 --tsx --heap-snapshots charges,webhooks]
 // The distributed mode (every service its own process, from its bundle as the images run it) under a
 // steady open-loop load of a realistic mix (tools/soak/mix.ts) for --minutes, with a webhook endpoint
 // pointing at a receiver in this process. Every --sample seconds: each service's RSS, open file
@@ -7,14 +7,14 @@
 // request failed (5xx, timeout, or an answer the operation does not expect), and one that webhooks were
 // still delivered at the end. Prints a table, writes a JSON report, ends with "N passed, N failed", exits
 // non-zero on any failure. Loads 127.0.0.1 only; everything it starts it stops.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { ALL_PERMISSIONS, APPS, provisionSeller, ROOT, startCluster, tokenize, type App, type Cluster, type Seller } from '../bench/cluster';
 import { destroyAgents, json, percentile, round, sleep } from '../bench/load';
-import { judge, median, type Limits, type Sample, type Verdict } from './flat';
+import { judge, limitsFor, median, type Sample, type Verdict } from './flat';
 import { buildMix, picker, seeded, type Op, type Outcome } from './mix';
 
 interface Options {
@@ -24,6 +24,8 @@ interface Options {
   report: string;
   seed: number;
   runner: 'tsx' | 'bundle';
+  /** Services that write a V8 heap snapshot at the end of the warm-up and at the end of the load (to find a leak). */
+  heapSnapshots: App[];
 }
 
 function parseArgs(argv: string[]): Options {
@@ -46,20 +48,13 @@ function parseArgs(argv: string[]): Options {
     report: value('--report') ?? join(ROOT, '.cache', 'soak', `soak-${stamp}.json`),
     seed: num('--seed', 1),
     runner: argv.includes('--tsx') ? 'tsx' : 'bundle',
+    heapSnapshots: (value('--heap-snapshots') ?? '').split(',').filter((a): a is App => {
+      if (a === '') return false;
+      if (!(APPS as readonly string[]).includes(a)) throw new Error(`--heap-snapshots: unknown service ${a}; services: ${APPS.join(',')}`);
+      return true;
+    }),
   };
 }
-
-/**
- * Thresholds (see flat.ts for the rule). RSS: a Node service settles at 60–200 MB here and its GC
- * moves it by a few MB from sample to sample: the allowed growth between the second and last quarter's
- * medians is 16 MB or 10% of the mid value, whichever is larger. fds: sockets to PostgreSQL (pooled),
- * Kafka, peers and clients, which come and go with keep-alive: 8 descriptors or 10%. The same figures
- * serve a short run; there the allowed slope is steeper, since the growth is allowed over less time.
- */
-const LIMITS: Record<'rss' | 'fds', Limits> = {
-  rss: { growthFloor: 16, growthFraction: 0.1, warmupFraction: 0.2 },
-  fds: { growthFloor: 8, growthFraction: 0.1, warmupFraction: 0.2 },
-};
 
 interface ProcSample {
   rssMb: number;
@@ -208,6 +203,25 @@ async function provision(cluster: Cluster, receiverUrl: string): Promise<{ key: 
   return { key: key.secret, tokens, refusedToken };
 }
 
+/** Waits (up to 2 min) until `count` snapshots are in dir and none has grown for 2 s: the services are stopped after. */
+async function snapshotsWritten(dir: string, count: number): Promise<void> {
+  if (count === 0) return;
+  const sizes = () =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.heapsnapshot'))
+      .map((f) => statSync(join(dir, f)).size);
+  const deadline = Date.now() + 120_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    const now = sizes();
+    const key = now.join(',');
+    if (now.length >= count && key === last) return;
+    last = key;
+    await sleep(2000);
+  }
+  process.stdout.write(`  heap snapshots: fewer than ${count} complete after 2 min\n`);
+}
+
 interface Completed {
   op: string;
   done: number;
@@ -263,10 +277,11 @@ async function main(): Promise<number> {
   const logDir = join(ROOT, '.cache', 'soak', 'logs');
   rmSync(logDir, { recursive: true, force: true });
   const durationMs = options.minutes * 60_000;
+  const limits = limitsFor(options.minutes);
   const timeoutMs = 10_000;
   const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? '?', memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version };
   process.stdout.write(
-    `soak: ${options.minutes} min at ${options.rate} req/s, samples every ${options.sampleSeconds} s, ${options.runner} runner; ${machine.cpus} cpus, load ${loadavg()
+    `soak: ${options.minutes} min at ${options.rate} req/s, samples every ${options.sampleSeconds} s, ${options.runner} runner, ${limits.kind}-run limits; ${machine.cpus} cpus, load ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}\n`,
   );
@@ -275,7 +290,15 @@ async function main(): Promise<number> {
   let cluster: Cluster | null = null;
   const t0 = Date.now();
   try {
-    cluster = await startCluster({ logDir, kafkaBrokers: brokers.join(','), database: 'gateway_soak', portBase: 18300, apps: APPS, runner: options.runner });
+    // A snapshot blocks the service for seconds and doubles its memory while written: only when asked.
+    const heapDir = join(ROOT, '.cache', 'soak', 'heap');
+    const nodeArgs: Partial<Record<App, string[]>> = {};
+    for (const app of options.heapSnapshots) nodeArgs[app] = ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`];
+    if (options.heapSnapshots.length > 0) {
+      rmSync(heapDir, { recursive: true, force: true });
+      mkdirSync(heapDir, { recursive: true });
+    }
+    cluster = await startCluster({ logDir, kafkaBrokers: brokers.join(','), database: 'gateway_soak', portBase: 18300, apps: APPS, runner: options.runner, nodeArgs });
     process.stdout.write(`cluster up in ${round((Date.now() - t0) / 1000)} s: ${APPS.map((a) => `${a} ${cluster?.services[a]?.pid() ?? '—'}`).join(', ')}\n`);
     const setup = await provision(cluster, receiver.url);
     process.stdout.write(`provisioned in ${round((Date.now() - t0) / 1000)} s\n`);
@@ -327,6 +350,15 @@ async function main(): Promise<number> {
     };
     sample(); // t = 0: before the first request
     const sampler = setInterval(sample, options.sampleSeconds * 1000);
+    const snapshot = (when: string) => {
+      for (const app of options.heapSnapshots) {
+        const pid = cluster?.services[app]?.pid();
+        if (pid === undefined) continue;
+        process.kill(pid, 'SIGUSR2');
+        process.stdout.write(`  heap snapshot of ${app} (pid ${pid}) ${when}, in ${heapDir}\n`);
+      }
+    };
+    const firstSnapshot = setTimeout(() => snapshot('at the end of the warm-up'), 0.25 * durationMs);
     const midGroups = setTimeout(() => {
       sharedGroups(brokers).then(
         (g) => Object.assign(groupsAtStart, g),
@@ -346,6 +378,9 @@ async function main(): Promise<number> {
     });
     clearInterval(sampler);
     clearTimeout(midGroups);
+    clearTimeout(firstSnapshot);
+    snapshot('at the end of the load');
+    await snapshotsWritten(heapDir, options.heapSnapshots.length * 2);
     // The samples judged are those of the load: the last one at its end (before the drain is counted).
     const runSeconds = durationMs / 1000;
     if (current.length > 0 || windows[windows.length - 1]?.t !== runSeconds) sample();
@@ -363,8 +398,8 @@ async function main(): Promise<number> {
           const s = w.services[app];
           return s == null ? [] : [{ t: Math.min(w.t, runSeconds), v: f(s) }];
         });
-      const rss = judge(series((s) => s.rssMb), runSeconds, LIMITS.rss);
-      const fds = judge(series((s) => s.fds), runSeconds, LIMITS.fds);
+      const rss = judge(series((s) => s.rssMb), runSeconds, limits.rss);
+      const fds = judge(series((s) => s.fds), runSeconds, limits.fds);
       const threads = series((s) => s.threads).map((s) => s.v);
       verdicts[app] = { rss, fds, threads: { start: threads[0] ?? NaN, end: threads[threads.length - 1] ?? NaN, max: Math.max(...threads) }, died };
       const diedNote = died ? `process gone in ${windows.length - present.length} of ${windows.length} samples` : '';
@@ -417,8 +452,9 @@ async function main(): Promise<number> {
       started_at: new Date(t0).toISOString(),
       options: { ...options, report: undefined },
       machine,
-      limits: LIMITS,
-      thresholds_rule: 'tools/soak/flat.ts: ignore the first 20%; grows iff (median of last quarter − median of second quarter) > max(floor, fraction × mid) AND least-squares slope > that growth / (run/2)',
+      limits,
+      thresholds_rule:
+        'tools/soak/flat.ts: the first quarter is warm-up; grows iff (median of the last quarter − median of the second) > max(floor, fraction × mid) AND the least-squares slope over the second half > that growth / (run/2)',
       requests: { sent: result.sent, unfinished: result.unfinished, statuses: totals, by_op: byOp, failures },
       webhooks_received: hooksTotal,
       kafka_groups_shared: shared,
