@@ -1,4 +1,4 @@
-// Random histories of sales, refunds, chargebacks, releases and settlements (fast-check): whatever the
+// Random histories of sales, refunds, chargebacks, anticipations, releases and settlements (fast-check): whatever the
 // order, after every step the shared invariant checker finds the ledger and the receivables agreeing to
 // the cent, every journal entry balanced, no bucket negative, and each charge's gross equal to its amount
 // less refunds and chargebacks. Each history runs with every event delivered twice.
@@ -19,6 +19,7 @@ type Step =
   | { kind: 'pay'; seller: number; method: 'credit_card' | 'debit_card' | 'pix' | 'boleto'; amount: number; installments: number; split: number[] }
   | { kind: 'refund'; charge: number; fraction: number }
   | { kind: 'chargeback'; charge: number; fraction: number; outcome: 'won' | 'lost' | 'open' }
+  | { kind: 'anticipate'; seller: number; picks: number[]; feeShare: number }
   | { kind: 'release'; days: number }
   | { kind: 'settle' };
 
@@ -26,6 +27,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('pay' as const), seller: fc.nat(2), method: fc.constantFrom('credit_card' as const, 'debit_card' as const, 'pix' as const, 'boleto' as const), amount: fc.integer({ min: 1, max: 2_000_000 }), installments: fc.integer({ min: 1, max: 12 }), split: fc.array(fc.double({ min: 0, max: 0.5, noNaN: true }), { maxLength: 2 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('refund' as const), charge: fc.nat(20), fraction: fc.double({ min: 0, max: 1, noNaN: true }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('chargeback' as const), charge: fc.nat(20), fraction: fc.double({ min: 0, max: 1, noNaN: true }), outcome: fc.constantFrom('won' as const, 'lost' as const, 'open' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('anticipate' as const), seller: fc.nat(2), picks: fc.array(fc.nat(50), { minLength: 1, maxLength: 3 }), feeShare: fc.double({ min: 0, max: 0.1, noNaN: true }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), days: fc.integer({ min: 0, max: 120 }) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'settle' as const }) },
 );
@@ -69,6 +71,17 @@ it('keeps every invariant through random histories delivered twice (property)', 
             c.chargebackOpen = s.outcome === 'open';
             if (s.outcome !== 'open') await money.publish(money.chargeback(s.outcome, c.snapshot, id, amount));
             if (s.outcome === 'won') c.remaining += amount;
+          } else if (s.kind === 'anticipate') {
+            // The anticipation service's execution of some of the seller's pending receivables (eligible: pending, not anticipated).
+            const seller = SELLERS[s.seller]!;
+            const pending = (await money.receivablesDb.read((q) => q('receivables').where({ tenant_id: money.tenantId, livemode: false, seller_id: seller, status: 'pending' }).whereNull('anticipation_id').orderBy('seq'))) as Array<Record<string, unknown>>;
+            const picked = [...new Set(s.picks.map((i) => pending[i % Math.max(1, pending.length)]).filter((r) => r !== undefined))];
+            if (picked.length === 0) continue;
+            const items = picked.map((r) => {
+              const receivable = { id: String(r.id), charge_id: String(r.charge_id), due_date: String(r.due_date), net_amount_cents: Number(r.net_amount_cents) };
+              return { receivable, feeCents: Math.floor(receivable.net_amount_cents * s.feeShare), days: 30 };
+            });
+            await money.publish(money.anticipated(seller, items));
           } else if (s.kind === 'release') {
             date = addDays(date, s.days);
             await money.job('receivables-release', date);
