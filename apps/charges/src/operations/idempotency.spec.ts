@@ -126,7 +126,7 @@ describe('Idempotency-Key (contract §3)', () => {
     expect(await chargesWith(orderId)).toBe(1);
   });
 
-  it('a card charge with a key commits twice: the key with the intent, then the outcome with its answer; a replay commits nothing', async () => {
+  it('a card charge with a key commits twice: the key with the intent, then the outcome with its answer; a replay commits nothing; a refund commits twice', async () => {
     // Proves issue 10's merge: the claim no longer has a transaction of its own (it was three commits).
     const body = cardCharge(m.token());
     const key = withKey(`k-${newId('ch_')}`);
@@ -137,6 +137,12 @@ describe('Idempotency-Key (contract §3)', () => {
     const replayed = await transactionsDuring(h, () => post(h, '/api/v1/charges', key, body));
     expect(replayed.result.headers['idempotent-replayed']).toBe('true');
     expect(replayed.count.commits).toBe(0);
+
+    // A card refund has the same shape (key + refund row, acquirer, outcome + answer): two commits too.
+    const refundKey = withKey(`rf-${created.result.json().id}`);
+    const refunded = await transactionsDuring(h, () => post(h, `/api/v1/charges/${created.result.json().id}/refund`, refundKey, { amount_cents: 1_000 }));
+    expect(refunded.result.json()).toMatchObject({ status: 'succeeded', amount_cents: 1_000 });
+    expect(refunded.count).toEqual({ commits: 2, rollbacks: 0 });
   });
 
   it('20 concurrent identical requests make one charge: each answer is the charge or 409 in use', async () => {

@@ -29,9 +29,10 @@ interface RefundRequest {
 }
 
 /**
- * POST /api/v1/charges/{id}/refund (contract §4): under the charge's row lock, the refund takes at most
- * what is neither refunded nor in flight, and is saved `processing` before the acquirer is called; so two
- * racing refunds of the whole remainder cannot both pass. Then the acquirer decides: succeeded or failed
+ * POST /api/v1/charges/{id}/refund (contract §4): in one transaction, the Idempotency-Key is taken and,
+ * under the charge's row lock, the refund takes at most what is neither refunded nor in flight and is
+ * saved `processing`, before the acquirer is called; so two racing refunds of the whole remainder cannot
+ * both pass. Then the acquirer decides: succeeded or failed
  * (201); unreachable (502, the refund canceled, nothing half-done); no answer (201 processing, resolved
  * by the refund-reconciliation job). Pix and boleto refunds have no provider call in the simulator:
  * they succeed at once.
@@ -49,7 +50,10 @@ export function refundChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
       const announcer: Announcer = { db: deps.db, requestId: request.id };
       return idempotent(request, reply, deps, principal, async (session) => {
         const id = requireId('ch_', request.params.id, 'charge');
+        // The key is taken in the refund's own transaction (one commit fewer than a transaction of its own):
+        // a twin waits on the key's row, then finds it in use or answered.
         const started = await deps.db.tx(async (trx): Promise<{ charge: ChargeRow; refund: RefundRow }> => {
+          await session.claim(trx);
           const charge = await lockCharge(trx, scope, id);
           if (charge === undefined) throw notFound('charge');
           if (!isRefundable(charge.status)) throw new ApiError('charge_not_refundable', `A ${charge.status} charge cannot be refunded; only paid or partially refunded ones.`);
@@ -106,7 +110,7 @@ export function refundChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
             return answer;
           }
         }
-      });
+      }, { claim: 'with-work' });
     },
   );
 }
