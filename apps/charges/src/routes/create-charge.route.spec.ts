@@ -217,6 +217,15 @@ describe('POST /api/v1/charges: every field rule accepted, normalized as the con
     }
   });
 
+  it('refuses metadata nested 20,000 levels deep with 422 metadata, not a 500 from a serializer out of stack', async () => {
+    // Written by hand: the test's own JSON.stringify would overflow on such a value.
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const card = JSON.stringify(cardCharge(token));
+    const payload = `${card.slice(0, -1)},"metadata":${deep}}`;
+    const res = await h.app.inject({ method: 'POST', url: '/api/v1/charges', headers: { ...m.key, 'content-type': 'application/json', 'idempotency-key': newId('idem_') }, payload });
+    expect([res.statusCode, res.json().error?.code, res.json().error?.param]).toEqual([422, 'parameter_invalid', 'metadata']);
+  });
+
   it('keeps metadata of exactly 4096 serialized characters as sent, keys in order', async () => {
     // Proves the metadata limit's accepted edge and that metadata is returned unchanged.
     const metadata = { zeta: 1, alpha: { nested: [1, 'two'] }, note: '' };
