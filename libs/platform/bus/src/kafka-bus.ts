@@ -20,6 +20,8 @@ const SEND_TIMEOUT_MS = 10_000;
 const HEALTH_CACHE_MS = 5_000;
 const RETRY = { initialRetryTime: 200, maxRetryTime: 5_000, retries: 5 };
 const TOPIC_ATTEMPTS_MAX = 10;
+const SESSION_TIMEOUT_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 1_000;
 const STALE_METADATA = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
 
 // Messages a consumer group has yet to read on a partition, seen at each batch: growing lag means the
@@ -39,14 +41,26 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
   return out;
 }
 
+/** One JSON line per warning on stderr (pino's shape), for the services that give the bus no logger. */
+function stderrLog(service: string): NonNullable<KafkaBusOptions['log']> {
+  const line = (level: number) => (obj: object, msg: string) => {
+    const err = (obj as { err?: unknown }).err;
+    const fields = err instanceof Error ? { ...obj, err: { type: err.name, message: err.message } } : obj;
+    process.stderr.write(`${JSON.stringify({ level, time: Date.now(), service, ...fields, msg })}\n`);
+  };
+  return { warn: line(40), error: line(50) };
+}
+
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
   private producer: Producer | null = null;
   private producerReady: Promise<Producer> | null = null;
-  private readonly consumers = new Set<Consumer>();
+  private readonly subscriptions = new Set<Subscription>();
   private readonly knownTopics = new Set<string>();
+  private readonly log: NonNullable<KafkaBusOptions['log']>;
 
   constructor(private readonly options: KafkaBusOptions) {
+    this.log = options.log ?? stderrLog(options.clientId);
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -146,58 +160,94 @@ export class KafkaBus implements Bus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     await this.ensureTopics(options.topics);
-    const consumer = this.kafka.consumer({
-      groupId: options.groupId,
-      sessionTimeout: 30_000,
-      heartbeatInterval: 3_000,
-      rebalanceTimeout: 30_000,
-      // A fetch returns as soon as one message arrives (minBytes 1): the wait bounds only idle polling, which
-      // at 50 ms cost every consumer 20 fetches a second (a third of the services' idle CPU).
-      maxWaitTimeInMs: 500,
-      allowAutoTopicCreation: false,
-      retry: {
-        ...RETRY,
-        // A consumer that crashed (broker gone, handler failing) restarts after the back-off above; the
-        // offsets it did not commit are read again and the inbox drops what was already applied.
-        restartOnFailure: async (error: Error) => {
-          this.options.log?.warn({ err: error, group: options.groupId }, 'kafka consumer restarting');
-          return true;
-        },
-      },
-    });
-    await consumer.connect();
-    await consumer.subscribe({ topics: options.topics, fromBeginning: true });
-    await consumer.run({
-      autoCommit: true,
-      eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
-        if (!isRunning() || isStale() || batch.messages.length === 0) return;
-        const messages: BusMessage[] = batch.messages.map((m) => ({
-          topic: batch.topic,
-          key: m.key?.toString('utf8') ?? '',
-          value: m.value ?? Buffer.alloc(0),
-          headers: headersToStrings(m.headers),
-        }));
-        recordConsumerLag(Number(batch.offsetLag()), { group: options.groupId, topic: batch.topic });
-        await options.handle(messages);
-        const last = batch.messages[batch.messages.length - 1];
-        if (last !== undefined) resolveOffset(last.offset);
-        await commitOffsetsIfNecessary();
-        await heartbeat();
-      },
-    });
-    this.consumers.add(consumer);
-    return {
+    let current = await this.startConsumer(options);
+    let stopped = false;
+    let restarting: Promise<void> | null = null;
+    // kafkajs restarts a crashed consumer only when the cause is retriable; a crash it does not restart
+    // (a non-retriable error, or one without cause, after a broker stop) leaves the group without this
+    // member for good, and its events unread. This consumer is then replaced, until it starts again.
+    const supervise = (consumer: Consumer) => {
+      consumer.on(consumer.events.CRASH, (event: { payload: { error: Error; restart: boolean } }) => {
+        const { error, restart } = event.payload;
+        this.log.warn({ err: error, group: options.groupId, restart }, restart ? 'kafka consumer crashed, kafkajs restarts it' : 'kafka consumer crashed, replacing it');
+        if (restart || stopped || restarting !== null) return;
+        restarting = (async () => {
+          await consumer.disconnect().catch(() => undefined);
+          for (let attempt = 1; !stopped; attempt++) {
+            await new Promise((r) => setTimeout(r, Math.min(RETRY.maxRetryTime, RETRY.initialRetryTime * 2 ** attempt)));
+            if (stopped) break;
+            try {
+              current = await this.startConsumer(options);
+              supervise(current);
+              if (stopped) await current.disconnect();
+              break;
+            } catch (err) {
+              this.log.warn({ err, group: options.groupId, attempt }, 'kafka consumer could not start again, retrying');
+            }
+          }
+        })().finally(() => {
+          restarting = null;
+        });
+      });
+    };
+    supervise(current);
+    const subscription: Subscription = {
       stop: async () => {
-        this.consumers.delete(consumer);
-        await consumer.disconnect();
+        stopped = true;
+        this.subscriptions.delete(subscription);
+        await restarting;
+        await current.disconnect();
       },
     };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  private async startConsumer(options: SubscribeOptions): Promise<Consumer> {
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      // A member that died (kill -9) holds its partitions until its session expires: the replica that
+      // replaces it waits that long to join. Heartbeats go out between batches, at most every second.
+      sessionTimeout: SESSION_TIMEOUT_MS,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+      rebalanceTimeout: 30_000,
+      maxWaitTimeInMs: 50, // low latency over fewer fetches: events should land within milliseconds
+      allowAutoTopicCreation: false,
+      // A consumer that crashed (broker gone, handler failing) restarts after the back-off above; the
+      // offsets it did not commit are read again and the inbox drops what was already applied.
+      retry: RETRY,
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+      await consumer.run({
+        autoCommit: true,
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+          if (!isRunning() || isStale() || batch.messages.length === 0) return;
+          const messages: BusMessage[] = batch.messages.map((m) => ({
+            topic: batch.topic,
+            key: m.key?.toString('utf8') ?? '',
+            value: m.value ?? Buffer.alloc(0),
+            headers: headersToStrings(m.headers),
+          }));
+          recordConsumerLag(Number(batch.offsetLag()), { group: options.groupId, topic: batch.topic });
+          await options.handle(messages);
+          const last = batch.messages[batch.messages.length - 1];
+          if (last !== undefined) resolveOffset(last.offset);
+          await commitOffsetsIfNecessary();
+          await heartbeat();
+        },
+      });
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    return consumer;
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
-    this.consumers.clear();
+    await Promise.allSettled([...this.subscriptions].map((s) => s.stop()));
     if (this.producer !== null) await this.producer.disconnect().catch(() => undefined);
     this.producer = null;
     this.producerReady = null;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { KafkaJSNonRetriableError } from 'kafkajs';
 import { outboxMessage } from '@pgw/contracts';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { integrationEnv, uniqueName } from '@pgw/testing';
@@ -53,6 +54,30 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
       await fresh.close();
     }
   }, 120_000);
+
+  it('replaces a consumer that kafkajs gave up on after a crash it does not restart, and applies the event', async () => {
+    // Proves a crash without a retriable cause (as after a broker stop) does not leave the group without
+    // its consumer for good: the first delivery fails with such an error, the replaced consumer applies it.
+    const crashTopic = uniqueName('it.crash');
+    const crashBus = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-crash', log: { warn: () => undefined, error: () => undefined } });
+    let failures = 0;
+    const applied: string[] = [];
+    try {
+      await crashBus.subscribe({
+        groupId: uniqueName('it-crash-group'),
+        topics: [crashTopic],
+        handle: async (batch) => {
+          if (failures++ === 0) throw new KafkaJSNonRetriableError('poisoned once');
+          applied.push(...batch.map((m) => m.key));
+        },
+      });
+      await bus.publish([{ topic: crashTopic, key: 'k1', value: Buffer.from('v'), headers: {} }]);
+      expect(await waitFor(() => (applied.includes('k1') ? applied.length : undefined), 60_000, 'the replaced consumer to apply k1')).toBe(1);
+      expect(failures).toBe(2);
+    } finally {
+      await crashBus.close();
+    }
+  }, 90_000);
 
   it('delivers an event committed in one service, Avro-encoded through Kafka, to another service that applies it once', async () => {
     const r = relay(producer, bus);
