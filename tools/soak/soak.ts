@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { ALL_PERMISSIONS, APPS, provisionSeller, ROOT, startCluster, tokenize, type App, type Cluster, type Seller } from '../bench/cluster';
+import { APPS, provisionSeller, ROOT, startCluster, tokenize, type App, type Cluster, type Seller } from '../bench/cluster';
 import { destroyAgents, json, percentile, round, sleep } from '../bench/load';
 import { judge, limitsFor, median, type Sample, type Verdict } from './flat';
 import { buildMix, picker, seeded, type Op, type Outcome } from './mix';
@@ -176,16 +176,6 @@ async function provision(cluster: Cluster, receiverUrl: string): Promise<{ key: 
     body: JSON.stringify({ anticipation_limit_cents: 1e12 }),
   });
   if (patched.status !== 200) throw new Error(`PATCH seller: ${patched.status} ${(await patched.text()).slice(0, 300)}`);
-  // provisionSeller's key has no refunds:create; the mix refunds.
-  const key = await json<{ secret: string }>(
-    {
-      method: 'POST',
-      url: `${g}/admin/v1/api-keys`,
-      headers: admin,
-      body: JSON.stringify({ tenant_id: tenant.id, seller_id: seller.sellerId, environment: 'test', permissions: [...ALL_PERMISSIONS, 'refunds:create'] }),
-    },
-    201,
-  );
   await json({ method: 'POST', url: `${g}/admin/v1/tenants/${tenant.id}/webhook-endpoints`, headers: admin, body: JSON.stringify({ url: receiverUrl }) }, 201);
   const tokens = [await firstToken(cluster, seller)];
   const card = (number: string) =>
@@ -193,14 +183,14 @@ async function provision(cluster: Cluster, receiverUrl: string): Promise<{ key: 
       {
         method: 'POST',
         url: `${g}/api/v1/payment-methods/tokenize`,
-        headers: { authorization: `Bearer ${key.secret}` },
+        headers: { authorization: `Bearer ${seller.key}` },
         body: JSON.stringify({ card: { number, exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } }),
       },
       201,
     );
   tokens.push((await card('5555 5555 5555 4444')).id);
   const refusedToken = (await card('4000 0000 0000 0002')).id;
-  return { key: key.secret, tokens, refusedToken };
+  return { key: seller.key, tokens, refusedToken };
 }
 
 /** Waits (up to 2 min) until `count` snapshots are in dir and none has grown for 2 s: the services are stopped after. */
