@@ -62,6 +62,7 @@ const ERROR_ANSWERS: Record<string, string> = {
   '429': 'rate_limit_error: rate_limited',
   '500': 'api_error: internal_error',
   '502': 'provider_error: provider_unavailable',
+  '503': 'api_error: service_unavailable — the service is over its in-flight bound or not answering; retry after Retry-After seconds (with the same Idempotency-Key)',
 };
 
 const IDEMPOTENT = new Set(['POST /api/v1/charges', 'POST /api/v1/charges/:id/capture', 'POST /api/v1/charges/:id/refund', 'POST /api/v1/anticipations']);
@@ -97,7 +98,8 @@ function operationOf(route: PublicRoute, schema: RouteSchema): JsonSchema {
   for (const [status, body] of Object.entries(schema.response ?? {})) {
     responses[status] = { description: 'Success', content: { 'application/json': { schema: body } } };
   }
-  const errors = ['401', '403', '404', '422', '429', '500'];
+  // Every forwarded route can be shed by the gateway's admission control, or find its service down: 503.
+  const errors = ['401', '403', '404', '422', '429', '500', '503'];
   if (IDEMPOTENT.has(`${route.method} ${route.url}`)) errors.push('409');
   if (route.service === 'charges' && route.method === 'POST') errors.push('502');
   for (const status of errors.sort()) responses[status] = { $ref: `#/components/responses/Error${status}` };
@@ -134,7 +136,11 @@ export function buildDocument(captured: readonly CapturedRoute[]): JsonSchema {
   const errorResponses = Object.fromEntries(
     Object.entries(ERROR_ANSWERS).map(([status, description]) => [
       `Error${status}`,
-      { description, headers: { 'X-Request-Id': { schema: { type: 'string' } } }, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      {
+        description,
+        headers: { 'X-Request-Id': { schema: { type: 'string' } }, ...(status === '503' ? { 'Retry-After': { schema: { type: 'integer' } } } : {}) },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     ]),
   );
   return {
