@@ -13,7 +13,7 @@ export interface Answer {
 }
 
 export interface Req {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   url: string;
   headers?: Record<string, string>;
   body?: string;
