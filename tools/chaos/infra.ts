@@ -1,0 +1,100 @@
+// The fault run's own PostgreSQL and Kafka broker, on ports of their own and in a temp directory, so that
+// stopping and restarting them never touches the shared ones (5432, 9092) the other runs use.
+import { execFile } from 'node:child_process';
+import { chownSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { ROOT } from '../bench/cluster';
+
+const run = promisify(execFile);
+
+async function sh(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  try {
+    const { stdout, stderr } = await run(file, args, { env, maxBuffer: 16 * 1024 * 1024 });
+    return `${stdout}${stderr}`;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${file} ${args.join(' ')}: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`.slice(0, 4000));
+  }
+}
+
+export interface PrivatePostgres {
+  adminUrl: string;
+  /** `immediate` is the crash (no checkpoint, recovery on start); `fast` a clean stop. */
+  restart(mode: 'immediate' | 'fast'): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** initdb + pg_ctl as the postgres user, in dir/pg, listening on 127.0.0.1:port only. */
+export async function startPostgres(dir: string, port: number): Promise<PrivatePostgres> {
+  const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  if (versions.length === 0) throw new Error('no PostgreSQL under /usr/lib/postgresql');
+  const bin = (name: string) => join('/usr/lib/postgresql', versions[0] as string, 'bin', name);
+  const data = join(dir, 'pg');
+  const socketDir = join(dir, 'pg-socket');
+  mkdirSync(data, { recursive: true });
+  mkdirSync(socketDir, { recursive: true });
+  const uid = Number((await sh('id', ['-u', 'postgres'])).trim());
+  const gid = Number((await sh('id', ['-g', 'postgres'])).trim());
+  for (const d of [dir, data, socketDir]) chownSync(d, uid, gid);
+  const asPostgres = (args: string[]) => sh('runuser', ['-u', 'postgres', '--', ...args]);
+  await asPostgres([bin('initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  // Eight services with pools of ten, the checks and the load: more than the default 100 connections.
+  writeFileSync(join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${socketDir}'\nmax_connections = 300\n`);
+  chownSync(join(data, 'postgresql.auto.conf'), uid, gid);
+  const log = join(dir, 'postgres.log');
+  const pgCtl = (args: string[]) => asPostgres([bin('pg_ctl'), '-D', data, '-l', log, '-w', '-t', '60', ...args]);
+  await pgCtl(['start']);
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let stopped = false;
+  return {
+    adminUrl,
+    async restart(mode) {
+      const t0 = performance.now();
+      await pgCtl(['restart', '-m', mode]);
+      return performance.now() - t0;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await pgCtl(['stop', '-m', 'immediate']).catch(() => undefined);
+    },
+  };
+}
+
+export interface PrivateKafka {
+  brokers: string;
+  start(keepData: boolean): Promise<number>;
+  stop(): Promise<number>;
+}
+
+/** tools/kafka/start and stop on the given ports, with dir/kafka as the run directory. */
+export function privateKafka(dir: string, port: number): PrivateKafka {
+  const env = { ...process.env, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(port + 1), KAFKA_RUN_DIR: join(dir, 'kafka') };
+  const script = (name: string) => join(ROOT, 'tools', 'kafka', name);
+  return {
+    brokers: `127.0.0.1:${port}`,
+    async start(keepData) {
+      const t0 = performance.now();
+      await sh(script('start'), [], { ...env, KAFKA_KEEP_DATA: keepData ? '1' : '0' });
+      return performance.now() - t0;
+    },
+    async stop() {
+      const t0 = performance.now();
+      await sh(script('stop'), [], env);
+      return performance.now() - t0;
+    },
+  };
+}
+
+/** Reads with a short-lived client (the checks), so that a restarted server costs nothing to the next read. */
+export async function query<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
