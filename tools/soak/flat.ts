@@ -1,17 +1,22 @@
 // Is a series flat? The rule of the soak run, apart from the run so that it can be tested on made-up
 // series. A Node process's RSS climbs while it warms up (JIT, V8 growing its heap to the working set,
-// pools filling), and V8 grows the heap in steps, sometimes minutes into a steady load; afterwards RSS
-// moves with the garbage collector (a saw-tooth of up to 150 MB here). A leak differs from both in that
-// it is still rising at the end. So:
+// pools filling); V8 grows the heap in steps, sometimes minutes into a steady load; and RSS moves with
+// the garbage collector in a saw-tooth (here up to 130 MB deep, one tooth every 2–5 minutes). A leak
+// differs from all three: its troughs and its peaks keep rising, to the end. So:
 //  - warm-up: the first quarter of the run is not judged (only shown as `start`);
-//  - mid = median of the second quarter, end = median of the last quarter; growth = end − mid;
+//  - the judged part is cut in two halves, A (25–62.5% of the run) and B (62.5–100%), each longer than
+//    one tooth of the saw-tooth in a 10-minute run: mid = median of A, end = median of B;
+//  - growth = the smaller of (median B − median A) and (peak B − peak A): a saw-tooth has the same peaks
+//    in both halves whatever its phase, a leak raises both its median and its peaks;
 //  - slope = least-squares slope per minute over the second half of the run ("still rising at the end?");
-//  - the series GROWS (fails) when growth > allowed growth AND slope > allowed slope. Both must agree:
-//    a leak moves both; a one-time step (the heap grown once, then a plateau) moves only the medians; a
-//    saw-tooth's rising edge or a late spike moves only the slope.
-// The allowed growth is max(absolute floor, fraction of mid); the allowed slope is that growth spread
-// over half the run (the distance between the two quarters' centres): one figure, "this much growth over
-// the judged part of the run", said twice. A short run therefore tolerates a steeper slope.
+//  - the series GROWS (fails) when growth > allowed growth AND slope > allowed slope. Both must agree: a
+//    one-time step (the heap grown once, then a plateau) moves the growth, not the slope at the end; a
+//    late spike or a tooth's rising edge moves the slope, not the peaks.
+// The allowed growth is max(absolute floor, fraction of mid); the allowed slope is that growth spread over
+// the distance between the halves' centres (37.5% of the run): one figure said twice. A short run
+// therefore tolerates a steeper slope. What the rule cannot see is a leak smaller than the noise: on a
+// 10-minute run, about the allowed growth / 3.75 per minute on a smooth series (4–10 MB/min here), and
+// under a 125 MB saw-tooth with 3-minute teeth one of 10 MB/min can hide, one of 20 cannot (the spec).
 
 export interface Sample {
   /** Seconds since the load started. */
@@ -80,28 +85,29 @@ export function slopePerMinute(samples: Sample[]): number {
 
 export function judge(samples: Sample[], runSeconds: number, limits: Limits): Verdict {
   const inRange = (from: number, to: number) => samples.filter((s) => s.t >= from * runSeconds && s.t <= to * runSeconds).map((s) => s.v);
-  const q2 = inRange(0.25, 0.5);
-  const q4 = inRange(0.75, 1);
+  const a = inRange(0.25, 0.625);
+  const b = inRange(0.625, 1);
   const lastHalf = samples.filter((s) => s.t >= 0.5 * runSeconds);
-  const mid = median(q2);
-  const end = median(q4);
-  const growth = end - mid;
+  const peak = (values: number[]) => values.reduce((m, v) => Math.max(m, v), -Infinity);
+  const mid = median(a);
+  const end = median(b);
+  const growth = Math.min(end - mid, peak(b) - peak(a));
   const slope = slopePerMinute(lastHalf);
   const allowedGrowth = Math.max(limits.growthFloor, limits.growthFraction * mid);
-  const allowedSlopePerMin = allowedGrowth / (runSeconds / 2 / 60);
+  const allowedSlopePerMin = allowedGrowth / ((0.375 * runSeconds) / 60);
   const base = {
     start: samples[0]?.v ?? NaN,
     mid,
     end,
-    max: samples.reduce((m, s) => Math.max(m, s.v), -Infinity),
+    max: peak(samples.map((s) => s.v)),
     growth,
     slopePerMin: slope,
     allowedGrowth,
     allowedSlopePerMin,
     samples: samples.length,
   };
-  if (q2.length < 2 || q4.length < 2 || lastHalf.length < 4) {
-    return { ...base, flat: false, reason: `too few samples to judge (${q2.length} in the second quarter, ${q4.length} in the last)` };
+  if (a.length < 2 || b.length < 2 || lastHalf.length < 4) {
+    return { ...base, flat: false, reason: `too few samples to judge (${a.length} in the first judged half, ${b.length} in the second)` };
   }
   const grows = growth > allowedGrowth && slope > allowedSlopePerMin;
   return {
