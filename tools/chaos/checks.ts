@@ -217,15 +217,25 @@ export async function runChecks(ctx: CheckContext, after: string): Promise<Check
     const captured = charges.filter((c) => ['paid', 'partially_refunded', 'refunded'].includes(String(c.status)));
     for (const c of captured) if ((per.get(String(c.id)) ?? []).length !== n(c.installments)) problems.push(`${String(c.id)}: ${(per.get(String(c.id)) ?? []).length} receivables for ${String(c.installments)} installments`);
     for (const id of per.keys()) if (!captured.some((c) => c.id === id)) problems.push(`receivables for ${id}, not a captured charge (${String(byId.get(id)?.status)})`);
-    // Anticipation outputs: one per item.
+    // Anticipations: one new receivable per item, and each original anticipated by it, unless a refund
+    // reached the original first (then it stays as the refund left it, and the difference is debt).
     const items = await query<Row>(url, `select i.receivable_id, i.anticipation_id from anticipation.anticipation_items i join anticipation.anticipations a on a.id = i.anticipation_id where a.tenant_id = $1`, [tenantId]);
-    const outputs = await query<Row>(url, `select anticipation_id, count(*) filter (where status = 'anticipated') as originals, count(*) filter (where status <> 'anticipated') as outputs from receivables.receivables where tenant_id = $1 and anticipation_id is not null group by anticipation_id`, [tenantId]);
-    const itemCount = new Map<string, number>();
-    for (const i of items) itemCount.set(String(i.anticipation_id), (itemCount.get(String(i.anticipation_id)) ?? 0) + 1);
-    for (const [id, count] of itemCount) {
-      const o = outputs.find((x) => x.anticipation_id === id);
-      if (n(o?.originals) !== count || n(o?.outputs) !== count) problems.push(`${id}: ${count} items, ${n(o?.originals)} anticipated, ${n(o?.outputs)} created`);
+    const touched = await query<Row>(url, `select id, status, anticipation_id from receivables.receivables where tenant_id = $1 and (anticipation_id is not null or id = any($2))`, [tenantId, items.map((i) => String(i.receivable_id))]);
+    const rowOf = new Map(touched.map((r) => [String(r.id), r]));
+    const itemsOf = new Map<string, string[]>();
+    for (const i of items) itemsOf.set(String(i.anticipation_id), [...(itemsOf.get(String(i.anticipation_id)) ?? []), String(i.receivable_id)]);
+    let movedFirst = 0;
+    for (const [id, receivableIds] of itemsOf) {
+      const outputs = touched.filter((r) => r.anticipation_id === id && !receivableIds.includes(String(r.id))).length;
+      if (outputs !== receivableIds.length) problems.push(`${id}: ${receivableIds.length} items, ${outputs} receivables created`);
+      for (const rid of receivableIds) {
+        const r = rowOf.get(rid);
+        if (r?.anticipation_id === id && r.status === 'anticipated') continue;
+        if (r !== undefined && r.anticipation_id === null && r.status !== 'pending') movedFirst++;
+        else problems.push(`${id}: original ${rid} is ${r === undefined ? 'missing' : `${String(r.status)} (anticipation ${String(r.anticipation_id)})`}`);
+      }
     }
+    for (const r of touched) if (r.anticipation_id !== null && !itemsOf.has(String(r.anticipation_id))) problems.push(`${String(r.id)}: anticipation ${String(r.anticipation_id)} unknown to the anticipation service`);
     // The ledger: one entry per balance movement the receivables published, none of another.
     const moved = await query<Row>(url, `select event_id from receivables.outbox where event_type = 'receivables.balance-moved.v1'`);
     const entries = await query<Row>(url, `select source_event_id from ledger.journal_entries`);
@@ -255,7 +265,7 @@ export async function runChecks(ctx: CheckContext, after: string): Promise<Check
         }
       }
     }
-    add('every event applied once: receivables, ledger entries, inboxes', problems, `${originals.length} receivables, ${entries.length} ledger entries, ${events.length} events, ${consumers} consumers`);
+    add('every event applied once: receivables, ledger entries, inboxes', problems, `${originals.length} receivables, ${itemsOf.size} anticipations (${movedFirst} originals a refund reached first), ${entries.length} ledger entries, ${events.length} events, ${consumers} consumers`);
   });
 
   await guarded('outboxes drained, consumers at the end of every topic', async () => {
