@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the services are built as the images build them; the bundler imports nothing of the workspace
 import { bundleApps } from '../deploy/bundle';
 import { json, send, sleep } from './load';
 

@@ -222,7 +222,7 @@ describe('POST /api/v1/charges: every field rule accepted, normalized as the con
     const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
     const card = JSON.stringify(cardCharge(token));
     const payload = `${card.slice(0, -1)},"metadata":${deep}}`;
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/charges', headers: { ...m.key, 'content-type': 'application/json', 'idempotency-key': newId('idem_') }, payload });
+    const res = await h.app.inject({ method: 'POST', url: '/api/v1/charges', headers: { ...m.key, 'content-type': 'application/json', 'idempotency-key': newId('req_') }, payload });
     expect([res.statusCode, res.json().error?.code, res.json().error?.param]).toEqual([422, 'parameter_invalid', 'metadata']);
   });
 
