@@ -444,7 +444,7 @@ async function main(): Promise<number> {
       machine,
       limits,
       thresholds_rule:
-        'tools/soak/flat.ts: the first quarter is warm-up; grows iff (median of the last quarter − median of the second) > max(floor, fraction × mid) AND the least-squares slope over the second half > that growth / (run/2)',
+        'tools/soak/flat.ts: the first quarter is warm-up; halves A (25–62.5%) and B (62.5–100%); grows iff min(median B − median A, peak B − peak A) > max(floor, fraction × median A) AND the least-squares slope over the second half of the run > that growth / (37.5% of the run)',
       requests: { sent: result.sent, unfinished: result.unfinished, statuses: totals, by_op: byOp, failures },
       webhooks_received: hooksTotal,
       kafka_groups_shared: shared,
