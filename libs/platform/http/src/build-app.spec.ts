@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
+import knex from 'knex';
 import { ApiError } from './errors';
 import { buildApp } from './build-app';
 
@@ -112,6 +113,25 @@ describe('buildApp', () => {
     expect(res.json().error).toEqual({ type: 'api_error', code: 'internal_error', message: 'An internal error occurred.', param: null });
     expect(res.body).not.toMatch(/SELECT|4111|at .*\.ts/);
     await app.close();
+  });
+
+  it('answers a database it cannot reach (refused connection, knex out of pooled connections) with 503 and Retry-After, not 500', async () => {
+    const app = buildApp({ name: 'test', log: { stream: capture().stream } });
+    // Nothing listens on port 1: the real error pg and knex raise when PostgreSQL is down or restarting.
+    const refused = knex({ client: 'pg', connection: { host: '127.0.0.1', port: 1, user: 'postgres' }, pool: { min: 0, max: 1 } });
+    const starved = knex({ client: 'pg', connection: { host: '127.0.0.1', port: 1, user: 'postgres' }, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 50 });
+    app.get('/refused', async () => refused.raw('select 1'));
+    app.get('/starved', async () => starved.raw('select 1'));
+    try {
+      for (const url of ['/refused', '/starved']) {
+        const res = await app.inject({ method: 'GET', url });
+        expect([url, res.statusCode, res.headers['retry-after'], res.json().error.code]).toEqual([url, 503, '1', 'service_unavailable']);
+      }
+    } finally {
+      await refused.destroy();
+      await starved.destroy();
+      await app.close();
+    }
   });
 
   it('coerces and validates query strings: page=abc is a 422 on param page', async () => {

@@ -128,6 +128,12 @@ export function buildApp(options: AppOptions): App {
       if (apiError.status >= 500) request.log.warn({ code: apiError.code }, apiError.message);
       return sendError(reply, apiError);
     }
+    // The database going away (a restart, a failover, no connection to be had) is an outage, not a bug:
+    // 503 with Retry-After tells the client to retry, with the same Idempotency-Key, a moment later.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(reply, new ApiError('service_unavailable', 'The service cannot reach its database; retry shortly.', null, { 'Retry-After': '1' }));
+    }
     // A bug, not an operating error: log it with its stack for us, answer without any of it.
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, new ApiError('internal_error', 'An internal error occurred.'));
@@ -136,4 +142,18 @@ export function buildApp(options: AppOptions): App {
   app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
 
   return app;
+}
+
+/** SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, starting up). */
+const DATABASE_GONE_CODES = /^(08[0-9A-Z]{3}|57P0[1-4]|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/;
+
+/** Whether an error says the database cannot be reached now (pg, knex's pool), rather than a bug. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  // Read by shape, not instanceof: Node's socket errors may come from another realm (jest's vm modules).
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && DATABASE_GONE_CODES.test(code)) return true;
+  // knex gave up waiting for a pooled connection; pg's client lost its socket, or is broken since it did.
+  const lost = typeof message === 'string' && (message.startsWith('Connection terminated') || message.startsWith('Client has encountered a connection error'));
+  return name === 'KnexTimeoutError' || lost;
 }
