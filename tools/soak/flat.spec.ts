@@ -87,9 +87,10 @@ describe('the soak run flat rule', () => {
     expect(short.allowedSlopePerMin).toBeCloseTo(16 / 0.75);
   });
 
-  it('too few samples is not flat', () => {
+  it('too few samples is no verdict, and not flat', () => {
     const v = judge([{ t: 0, v: 1 }, { t: 60, v: 1 }], RUN_S, RSS);
     expect(v.flat).toBe(false);
+    expect(v.judged).toBe(false);
     expect(v.reason).toMatch(/too few samples/);
   });
 });

@@ -1,5 +1,7 @@
 // Is a series flat? The rule of the soak run, apart from the run so that it can be tested on made-up
-// series. A Node process's RSS climbs while it warms up (JIT, V8 growing its heap to the working set,
+// series. It judges three series per service: the live heap after each full GC (the memory verdict, with
+// tight limits: no saw-tooth there), RSS (a loose bound against a gross leak) and descriptors. What
+// follows was written for RSS, the hardest of the three. A Node process's RSS climbs while it warms up (JIT, V8 growing its heap to the working set,
 // pools filling); V8 grows the heap in steps, sometimes minutes into a steady load; and RSS moves with
 // the garbage collector in a saw-tooth (here up to 130 MB deep, one tooth every 2–5 minutes). A leak
 // differs from all three: its troughs and its peaks keep rising, to the end. So:
@@ -29,6 +31,14 @@ export interface Limits {
   growthFloor: number;
   /** …or this fraction of mid, whichever is larger. */
   growthFraction: number;
+  /**
+   * Fewest samples to judge: in each judged half, and in the second half of the run (for the slope).
+   * Default 2 and 4 (periodic samples of RSS and fds). The live heap is sampled by the full GCs, which are
+   * sparse (V8 runs one when the old generation reaches its limit) but each a trough, without the
+   * saw-tooth: one in each judged half and two in the second half of the run are enough there.
+   */
+  minPerHalf?: number;
+  minLastHalf?: number;
 }
 
 export interface Verdict {
@@ -41,24 +51,34 @@ export interface Verdict {
   allowedGrowth: number;
   allowedSlopePerMin: number;
   samples: number;
+  /** False when there were too few samples: no verdict (and not flat). */
+  judged: boolean;
   flat: boolean;
   /** Why it is not flat, or why there is nothing to judge. */
   reason: string;
 }
 
 /**
- * The soak run's thresholds. A full run (5 minutes or more): RSS may grow between the second and
- * the last quarter's medians by 16 MB or 10% of the mid value, whichever is larger (a service settles at
- * 150–370 MB here, with a GC saw-tooth of up to 150 MB); descriptors by 8 or 10% (sockets to PostgreSQL,
- * Kafka, peers and clients come and go with the pools and keep-alive). A short run (under 5 minutes, CI's)
- * lies inside the services' heap warm-up — in the full runs V8 grows the heaps for the first 2–5 minutes
- * at this load, the charges service from 130 to 340 MB in 2 — so its RSS limit is 64 MB or 50%: it only
- * catches a gross leak (tens of MB a minute, e.g. every request's body kept), not a slow one.
- * Descriptors have no such warm-up (the pools fill in seconds) and keep the same limits.
+ * The soak run's thresholds.
+ *  - heap (the memory verdict): the live heap after each full GC (tools/soak/gc-trace.ts), 33–45 MB per
+ *    service here, moving by 1–2 MB between full GCs with nothing leaking. A full run (5 minutes or more)
+ *    allows 4 MB or 10% of mid, whichever is larger; a short run (under 5 minutes, CI's) lies partly in the
+ *    services' warm-up, when caches and pools still fill the heap, and allows 8 MB or 25%. The full GCs are
+ *    sparse: one in each judged half and two in the second half of the run are enough (each is a trough).
+ *  - rss: a loose bound against a gross leak, 64 MB or 50% in either run. The live heap is the measure of a
+ *    leak; RSS adds V8's sizing of its heap (a saw-tooth up to 130 MB deep, new high-water marks minutes
+ *    into a steady load) and memory outside the heap (Buffers, native handles), which only RSS sees: this
+ *    bound catches a leak there of tens of MB a minute, not a slow one.
+ *  - fds: 8 or 10% of mid (sockets to PostgreSQL, Kafka, peers and clients come and go with the pools and
+ *    keep-alive); the pools fill in seconds, so a short run keeps the same limits.
  */
-export function limitsFor(minutes: number): { kind: 'full' | 'short'; rss: Limits; fds: Limits } {
+export function limitsFor(minutes: number): { kind: 'full' | 'short'; heap: Limits; rss: Limits; fds: Limits } {
   const fds = { growthFloor: 8, growthFraction: 0.1 };
-  return minutes >= 5 ? { kind: 'full', rss: { growthFloor: 16, growthFraction: 0.1 }, fds } : { kind: 'short', rss: { growthFloor: 64, growthFraction: 0.5 }, fds };
+  const rss = { growthFloor: 64, growthFraction: 0.5 };
+  const sparse = { minPerHalf: 1, minLastHalf: 2 };
+  return minutes >= 5
+    ? { kind: 'full', heap: { growthFloor: 4, growthFraction: 0.1, ...sparse }, rss, fds }
+    : { kind: 'short', heap: { growthFloor: 8, growthFraction: 0.25, ...sparse }, rss, fds };
 }
 
 export function median(values: number[]): number {
@@ -106,12 +126,20 @@ export function judge(samples: Sample[], runSeconds: number, limits: Limits): Ve
     allowedSlopePerMin,
     samples: samples.length,
   };
-  if (a.length < 2 || b.length < 2 || lastHalf.length < 4) {
-    return { ...base, flat: false, reason: `too few samples to judge (${a.length} in the first judged half, ${b.length} in the second)` };
+  const minPerHalf = limits.minPerHalf ?? 2;
+  const minLastHalf = limits.minLastHalf ?? 4;
+  if (a.length < minPerHalf || b.length < minPerHalf || lastHalf.length < minLastHalf) {
+    return {
+      ...base,
+      judged: false,
+      flat: false,
+      reason: `no verdict: too few samples to judge (${a.length} in the first judged half, ${b.length} in the second, ${lastHalf.length} in the second half of the run; needs ${minPerHalf}, ${minPerHalf}, ${minLastHalf})`,
+    };
   }
   const grows = growth > allowedGrowth && slope > allowedSlopePerMin;
   return {
     ...base,
+    judged: true,
     flat: !grows,
     reason: grows ? `grew ${fmt(growth)} (allowed ${fmt(allowedGrowth)}) at ${fmt(slope)}/min (allowed ${fmt(allowedSlopePerMin)}/min)` : '',
   };

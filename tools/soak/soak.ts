@@ -1,9 +1,11 @@
 // npm run soak [-- --minutes 10 --rate 10 --sample 5 --report file.json --seed 1 --tsx --heap-snapshots charges,webhooks]
 // The distributed mode (every service its own process, from its bundle as the images run it) under a
 // steady open-loop load of a realistic mix (tools/soak/mix.ts) for --minutes, with a webhook endpoint
-// pointing at a receiver in this process. Every --sample seconds: each service's RSS, open file
-// descriptors and threads (/proc/<pid>), and the requests' outcomes and latency in that window. Then a
-// verdict per service for RSS and fds (tools/soak/flat.ts: the rule and its thresholds), a check that no
+// pointing at a receiver in this process. Every service runs with --trace-gc: its live heap after each
+// full GC is read from its log (tools/soak/gc-trace.ts). Every --sample seconds: each service's RSS, open
+// file descriptors and threads (/proc/<pid>), and the requests' outcomes and latency in that window. Then
+// verdicts per service — live heap flat (the memory verdict), RSS within a loose bound against a gross
+// leak, fds flat (tools/soak/flat.ts: the rule and its thresholds) — a check that no
 // request failed (5xx, timeout, or an answer the operation does not expect), and one that webhooks were
 // still delivered at the end. Prints a table, writes a JSON report, ends with "N passed, N failed", exits
 // non-zero on any failure. Loads 127.0.0.1 only; everything it starts it stops.
@@ -15,6 +17,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { APPS, provisionSeller, ROOT, startCluster, tokenize, type App, type Cluster, type Seller } from '../bench/cluster';
 import { destroyAgents, json, percentile, round, sleep } from '../bench/load';
 import { judge, limitsFor, median, type Sample, type Verdict } from './flat';
+import { gcCounts, liveHeapSeries, processStartEpochMs, readGcLog, type Collector } from './gc-trace';
 import { buildMix, picker, seeded, type Op, type Outcome } from './mix';
 
 interface Options {
@@ -282,14 +285,23 @@ async function main(): Promise<number> {
   try {
     // A snapshot blocks the service for seconds and doubles its memory while written: only when asked.
     const heapDir = join(ROOT, '.cache', 'soak', 'heap');
+    // --trace-gc: one line per GC in the service's log, the live heap after each full GC (gc-trace.ts).
     const nodeArgs: Partial<Record<App, string[]>> = {};
-    for (const app of options.heapSnapshots) nodeArgs[app] = ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`];
+    for (const app of APPS) nodeArgs[app] = ['--trace-gc'];
+    for (const app of options.heapSnapshots) nodeArgs[app] = ['--trace-gc', '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`];
     if (options.heapSnapshots.length > 0) {
       rmSync(heapDir, { recursive: true, force: true });
       mkdirSync(heapDir, { recursive: true });
     }
     cluster = await startCluster({ logDir, kafkaBrokers: brokers.join(','), database: 'gateway_soak', portBase: 18300, apps: APPS, runner: options.runner, nodeArgs });
     process.stdout.write(`cluster up in ${round((Date.now() - t0) / 1000)} s: ${APPS.map((a) => `${a} ${cluster?.services[a]?.pid() ?? '—'}`).join(', ')}\n`);
+    // Each process's start on the wall clock: V8's --trace-gc times are milliseconds since then.
+    const started: Partial<Record<App, { pid: number; epochMs: number }>> = {};
+    for (const app of APPS) {
+      const pid = cluster.services[app]?.pid();
+      const epochMs = pid === undefined ? null : processStartEpochMs(pid);
+      if (pid !== undefined && epochMs !== null) started[app] = { pid, epochMs };
+    }
     const setup = await provision(cluster, receiver.url);
     process.stdout.write(`provisioned in ${round((Date.now() - t0) / 1000)} s\n`);
     const random = seeded(options.seed);
@@ -304,6 +316,7 @@ async function main(): Promise<number> {
     const failures: { op: string; t: number; what: string }[] = [];
     let failureCount = 0;
     const loadStart = performance.now();
+    const loadStartEpochMs = Date.now();
     const sample = (): void => {
       const done = current;
       current = [];
@@ -379,7 +392,10 @@ async function main(): Promise<number> {
 
     // ——— verdicts ———
     const checks: Check[] = [];
-    const verdicts: Record<string, { rss: Verdict; fds: Verdict; threads: { start: number; end: number; max: number }; died: boolean }> = {};
+    const verdicts: Record<
+      string,
+      { heap: Verdict; rss: Verdict; fds: Verdict; gc: Record<Collector, number>; live_heap_mb: Sample[]; threads: { start: number; end: number; max: number }; died: boolean }
+    > = {};
     for (const app of APPS) {
       const present = windows.filter((w) => w.services[app] != null);
       const died = present.length < windows.length;
@@ -388,12 +404,18 @@ async function main(): Promise<number> {
           const s = w.services[app];
           return s == null ? [] : [{ t: Math.min(w.t, runSeconds), v: f(s) }];
         });
+      const proc = started[app];
+      const events = proc === undefined ? [] : readGcLog(join(logDir, `${app}.log`), proc.pid);
+      const live = proc === undefined ? [] : liveHeapSeries(events, proc.epochMs, loadStartEpochMs, runSeconds);
+      const gc = proc === undefined ? { Scavenge: 0, 'Mark-Compact': 0, 'Minor Mark-Sweep': 0 } : gcCounts(events, proc.epochMs, loadStartEpochMs, runSeconds);
+      const heap = judge(live, runSeconds, limits.heap);
       const rss = judge(series((s) => s.rssMb), runSeconds, limits.rss);
       const fds = judge(series((s) => s.fds), runSeconds, limits.fds);
       const threads = series((s) => s.threads).map((s) => s.v);
-      verdicts[app] = { rss, fds, threads: { start: threads[0] ?? NaN, end: threads[threads.length - 1] ?? NaN, max: Math.max(...threads) }, died };
+      verdicts[app] = { heap, rss, fds, gc, live_heap_mb: live, threads: { start: threads[0] ?? NaN, end: threads[threads.length - 1] ?? NaN, max: Math.max(...threads) }, died };
       const diedNote = died ? `process gone in ${windows.length - present.length} of ${windows.length} samples` : '';
-      checks.push({ name: `${app} rss flat`, passed: rss.flat && !died, detail: diedNote || rss.reason });
+      checks.push({ name: `${app} live heap flat`, passed: heap.flat && !died, detail: diedNote || heap.reason });
+      checks.push({ name: `${app} rss within bound`, passed: rss.flat && !died, detail: diedNote || rss.reason });
       checks.push({ name: `${app} fds flat`, passed: fds.flat && !died, detail: diedNote || fds.reason });
     }
     const errorDetail = failureCount === 0 && result.unfinished === 0 ? '' : `${failureCount} failed, ${result.unfinished} unfinished after the 15 s drain; first: ${failures.map((f) => `${f.op}@${f.t}s ${f.what}`).join(' | ')}`;
@@ -411,12 +433,15 @@ async function main(): Promise<number> {
       const v = verdicts[app];
       if (v === undefined) continue;
       for (const [metric, j, unit] of [
+        ['heap MB', v.heap, 'MB'],
         ['rss MB', v.rss, 'MB'],
         ['fds', v.fds, ''],
       ] as const) {
         const ok = j.flat && !v.died;
+        const word = ok ? (metric === 'rss MB' ? 'within' : 'flat') : v.died ? 'FAILED' : j.judged ? 'GROWS' : 'NO VERDICT';
+        const count = metric === 'heap MB' ? `  (${v.gc['Mark-Compact']} full GCs, ${v.gc.Scavenge} scavenges)` : '';
         process.stdout.write(
-          `${app.padEnd(14)}${pad(metric, 8)}${pad(fmt(j.start), 9)}${pad(fmt(j.mid), 9)}${pad(fmt(j.end), 9)}${pad(fmt(j.max), 9)}${pad(fmt(j.slopePerMin, 2), 11)}${pad(`+${fmt(j.allowedGrowth, 0)}${unit}|${fmt(j.allowedSlopePerMin, 1)}/m`, 16)}  ${ok ? 'flat' : 'GROWS'}${ok ? '' : ` (${v.died ? 'process died' : j.reason})`}\n`,
+          `${app.padEnd(14)}${pad(metric, 8)}${pad(fmt(j.start), 9)}${pad(fmt(j.mid), 9)}${pad(fmt(j.end), 9)}${pad(fmt(j.max), 9)}${pad(fmt(j.slopePerMin, 2), 11)}${pad(`+${fmt(j.allowedGrowth, 0)}${unit}|${fmt(j.allowedSlopePerMin, 1)}/m`, 16)}  ${word}${ok ? '' : ` (${v.died ? 'process died' : j.reason})`}${count}\n`,
         );
       }
       process.stdout.write(`${app.padEnd(14)}${pad('threads', 8)}${pad(String(v.threads.start), 9)}${pad('', 9)}${pad(String(v.threads.end), 9)}${pad(String(v.threads.max), 9)}\n`);
@@ -444,7 +469,7 @@ async function main(): Promise<number> {
       machine,
       limits,
       thresholds_rule:
-        'tools/soak/flat.ts: the first quarter is warm-up; halves A (25–62.5%) and B (62.5–100%); grows iff min(median B − median A, peak B − peak A) > max(floor, fraction × median A) AND the least-squares slope over the second half of the run > that growth / (37.5% of the run)',
+        'tools/soak/flat.ts: the first quarter is warm-up; halves A (25–62.5%) and B (62.5–100%); grows iff min(median B − median A, peak B − peak A) > max(floor, fraction × median A) AND the least-squares slope over the second half of the run > that growth / (37.5% of the run); too few samples (limits.*.minPerHalf/minLastHalf, default 2 and 4) is no verdict and fails. Memory: the live heap after each full GC (--trace-gc Mark-Compact lines, tools/soak/gc-trace.ts) must be flat; RSS stays within a loose bound (a gross leak, or one outside the heap); fds flat.',
       requests: { sent: result.sent, unfinished: result.unfinished, statuses: totals, by_op: byOp, failures },
       webhooks_received: hooksTotal,
       kafka_groups_shared: shared,
