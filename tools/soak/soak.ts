@@ -414,7 +414,10 @@ async function main(): Promise<number> {
       const threads = series((s) => s.threads).map((s) => s.v);
       verdicts[app] = { heap, rss, fds, gc, live_heap_mb: live, threads: { start: threads[0] ?? NaN, end: threads[threads.length - 1] ?? NaN, max: Math.max(...threads) }, died };
       const diedNote = died ? `process gone in ${windows.length - present.length} of ${windows.length} samples` : '';
-      checks.push({ name: `${app} live heap flat`, passed: heap.flat && !died, detail: diedNote || heap.reason });
+      // Too few full GCs to judge: a full run fails (10 minutes give 7–15 a service here); a short run's memory
+      // claim is only "no gross leak", which its RSS check makes: there the heap's no verdict is said, not failed.
+      const heapOk = !died && (heap.flat || (!heap.judged && limits.kind === 'short'));
+      checks.push({ name: `${app} live heap flat`, passed: heapOk, detail: diedNote || (heap.flat ? '' : heapOk ? `${heap.reason} (short run: not counted; the RSS bound stands)` : heap.reason) });
       checks.push({ name: `${app} rss within bound`, passed: rss.flat && !died, detail: diedNote || rss.reason });
       checks.push({ name: `${app} fds flat`, passed: fds.flat && !died, detail: diedNote || fds.reason });
     }
@@ -437,11 +440,11 @@ async function main(): Promise<number> {
         ['rss MB', v.rss, 'MB'],
         ['fds', v.fds, ''],
       ] as const) {
-        const ok = j.flat && !v.died;
-        const word = ok ? (metric === 'rss MB' ? 'within' : 'flat') : v.died ? 'FAILED' : j.judged ? 'GROWS' : 'NO VERDICT';
+        const ok = (j.flat || (metric === 'heap MB' && !j.judged && limits.kind === 'short')) && !v.died;
+        const word = !j.judged && !v.died ? 'NO VERDICT' : ok ? (metric === 'rss MB' ? 'within' : 'flat') : v.died ? 'FAILED' : 'GROWS';
         const count = metric === 'heap MB' ? `  (${v.gc['Mark-Compact']} full GCs, ${v.gc.Scavenge} scavenges)` : '';
         process.stdout.write(
-          `${app.padEnd(14)}${pad(metric, 8)}${pad(fmt(j.start), 9)}${pad(fmt(j.mid), 9)}${pad(fmt(j.end), 9)}${pad(fmt(j.max), 9)}${pad(fmt(j.slopePerMin, 2), 11)}${pad(`+${fmt(j.allowedGrowth, 0)}${unit}|${fmt(j.allowedSlopePerMin, 1)}/m`, 16)}  ${word}${ok ? '' : ` (${v.died ? 'process died' : j.reason})`}${count}\n`,
+          `${app.padEnd(14)}${pad(metric, 8)}${pad(fmt(j.start), 9)}${pad(fmt(j.mid), 9)}${pad(fmt(j.end), 9)}${pad(fmt(j.max), 9)}${pad(fmt(j.slopePerMin, 2), 11)}${pad(`+${fmt(j.allowedGrowth, 0)}${unit}|${fmt(j.allowedSlopePerMin, 1)}/m`, 16)}  ${word}${ok && j.judged ? '' : ` (${v.died ? 'process died' : j.reason})`}${count}\n`,
         );
       }
       process.stdout.write(`${app.padEnd(14)}${pad('threads', 8)}${pad(String(v.threads.start), 9)}${pad('', 9)}${pad(String(v.threads.end), 9)}${pad(String(v.threads.max), 9)}\n`);
