@@ -58,7 +58,7 @@ const LEAK_PATTERNS: RegExp[] = [
   /\bat (?:async )?\/?[\w./-]+\.[jt]s:\d+/,
   /node:internal|node_modules|\.ts:\d+:\d+|\.js:\d+:\d+/,
   /\bselect\s.+\sfrom\b|\binsert into\b|\bupdate \w+ set\b|\bdelete from\b/i,
-  /\brelation "|\bsyntax error at|\bduplicate key value|\bviolates .* constraint|pglite|knex/i,
+  /\brelation "|\bsyntax error at|\bduplicate key value|\bviolates .* constraint|\bpglite\b|\bknex\b/i, // whole words: a random id may spell "kneX"
   /TypeError|ReferenceError|RangeError|Cannot read propert|is not a function|undefined is not/,
 ];
 
