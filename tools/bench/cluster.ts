@@ -218,13 +218,15 @@ export async function provisionSeller(cluster: Cluster, tenantId?: string): Prom
   return { tenantId: tenant, sellerId: seller.id, keyId: key.id, key: key.secret };
 }
 
-export async function tokenize(cluster: Cluster, seller: Seller): Promise<string> {
+/** A card token of the seller's; the first waits (up to `waitMs`) for the seller to reach the vault. */
+export async function tokenize(cluster: Cluster, seller: Seller, options: { number?: string; waitMs?: number } = {}): Promise<string> {
   // The seller reaches the vault through the directory event: retry until the gateway lets the key in.
-  const body = JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } });
-  for (let attempt = 0; ; attempt++) {
+  const body = JSON.stringify({ card: { number: options.number ?? '4111 1111 1111 1111', exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } });
+  const deadline = Date.now() + (options.waitMs ?? 10_000);
+  for (;;) {
     const a = await send({ method: 'POST', url: `${cluster.gatewayUrl}/api/v1/payment-methods/tokenize`, headers: { authorization: `Bearer ${seller.key}` }, body });
     if (a.status === 201) return (JSON.parse(a.body) as { id: string }).id;
-    if (attempt > 100) throw new Error(`tokenize: ${a.status} ${a.body.slice(0, 300)}`);
+    if (Date.now() > deadline) throw new Error(`tokenize: ${a.status} ${a.body.slice(0, 300)}`);
     await sleep(100);
   }
 }

@@ -148,6 +148,37 @@ export async function closedLoop(
  * Requests at a fixed arrival rate for durationMs; latency from each request's scheduled time. Waits for
  * the stragglers up to drainMs, then counts what is still outstanding as failed ("unfinished").
  */
+/**
+ * Fires `fire(i, scheduledMs)` at a fixed arrival rate whatever the answers do, then waits (at most
+ * `drainMs`) for what is still pending: the open loop of openLoop and of the soak's mixed load.
+ */
+export async function arrivals(
+  options: { ratePerSecond: number; durationMs: number; drainMs: number },
+  fire: (i: number, scheduledMs: number) => Promise<void>,
+): Promise<{ sent: number; unfinished: number; startMs: number; sendEndMs: number }> {
+  const total = Math.floor((options.ratePerSecond * options.durationMs) / 1000);
+  const interval = 1000 / options.ratePerSecond;
+  const start = performance.now();
+  const pending = new Set<Promise<void>>();
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
+    while (sent < due) {
+      const i = sent++;
+      const p = fire(i, start + i * interval);
+      pending.add(p);
+      void p.finally(() => pending.delete(p));
+    }
+    const next = start + sent * interval;
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(5, next - performance.now()))));
+  }
+  const sendEndMs = performance.now();
+  let drainTimer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(pending), new Promise((r) => (drainTimer = setTimeout(r, options.drainMs)))]);
+  clearTimeout(drainTimer);
+  return { sent, unfinished: pending.size, startMs: start, sendEndMs };
+}
+
 export async function openLoop(
   make: (i: number) => Req,
   options: { ratePerSecond: number; durationMs: number; okStatus?: number; maxSockets?: number; drainMs?: number; onOk?: (a: Answer, i: number, scheduledMs: number, doneMs: number) => void },
@@ -156,55 +187,35 @@ export async function openLoop(
   const latencies: number[] = [];
   let ok = 0;
   let failed = 0;
-  const total = Math.floor((options.ratePerSecond * options.durationMs) / 1000);
-  const interval = 1000 / options.ratePerSecond;
-  const start = performance.now();
-  const pending = new Set<Promise<void>>();
-  let sent = 0;
-  while (sent < total) {
-    const now = performance.now();
-    const due = Math.min(total, Math.floor((now - start) / interval) + 1);
-    while (sent < due) {
-      const i = sent++;
-      const scheduled = start + i * interval;
-      const p = send(make(i), { maxSockets: options.maxSockets ?? 512, timeoutMs: 15_000 }).then(
-        (a) => {
-          const done = performance.now();
-          tally(statuses, String(a.status));
-          if (a.status === (options.okStatus ?? 200)) {
-            ok++;
-            latencies.push(done - scheduled);
-            options.onOk?.(a, i, scheduled, done);
-          } else failed++;
-        },
-        (err: unknown) => {
-          failed++;
-          tally(statuses, err instanceof Error ? err.message : 'error');
-        },
-      );
-      pending.add(p);
-      void p.finally(() => pending.delete(p));
-    }
-    const next = start + sent * interval;
-    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(5, next - performance.now()))));
-  }
-  const sendEnd = performance.now();
-  let drainTimer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(pending), new Promise((r) => (drainTimer = setTimeout(r, options.drainMs ?? 15_000)))]);
-  clearTimeout(drainTimer);
-  const unfinished = pending.size;
+  const { sent, unfinished, startMs, sendEndMs } = await arrivals({ ...options, drainMs: options.drainMs ?? 15_000 }, (i, scheduled) =>
+    send(make(i), { maxSockets: options.maxSockets ?? 512, timeoutMs: 15_000 }).then(
+      (a) => {
+        const done = performance.now();
+        tally(statuses, String(a.status));
+        if (a.status === (options.okStatus ?? 200)) {
+          ok++;
+          latencies.push(done - scheduled);
+          options.onOk?.(a, i, scheduled, done);
+        } else failed++;
+      },
+      (err: unknown) => {
+        failed++;
+        tally(statuses, err instanceof Error ? err.message : 'error');
+      },
+    ),
+  );
   if (unfinished > 0) {
     failed += unfinished;
     statuses.unfinished = unfinished;
   }
-  const duration = (performance.now() - start) / 1000;
+  const duration = (performance.now() - startMs) / 1000;
   return {
     ...summarize(latencies),
     ok,
     failed,
     statuses: { ...statuses },
     sent,
-    offered_per_s: round(sent / ((sendEnd - start) / 1000)),
+    offered_per_s: round(sent / ((sendEndMs - startMs) / 1000)),
     duration_s: round(duration),
     rate_per_s: round(ok / duration),
   };

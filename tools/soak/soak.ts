@@ -14,8 +14,8 @@ import { createServer, type Server } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { APPS, provisionSeller, ROOT, startCluster, tokenize, type App, type Cluster, type Seller } from '../bench/cluster';
-import { destroyAgents, json, percentile, round, sleep } from '../bench/load';
+import { APPS, provisionSeller, ROOT, startCluster, tokenize, type App, type Cluster } from '../bench/cluster';
+import { arrivals, destroyAgents, json, percentile, round, sleep } from '../bench/load';
 import { judge, limitsFor, median, type Sample, type Verdict } from './flat';
 import { gcCounts, liveHeapSeries, processStartEpochMs, readGcLog, type Collector } from './gc-trace';
 import { buildMix, picker, seeded, type Op, type Outcome } from './mix';
@@ -151,48 +151,18 @@ async function sharedGroups(brokers: string[]): Promise<Record<string, number>> 
   }
 }
 
-/**
- * tokenize() waits about 10 s for the new seller to reach the vault (the directory event); a consumer
- * group that is rebalancing (services that just started, or another cluster's that just left) can take
- * longer to get its partitions: up to 90 s here.
- */
-async function firstToken(cluster: Cluster, seller: Seller): Promise<string> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      return await tokenize(cluster, seller);
-    } catch (err) {
-      if (Date.now() > deadline || !String(err).includes('seller_kyc_required')) throw err;
-    }
-  }
-}
-
 async function provision(cluster: Cluster, receiverUrl: string): Promise<{ key: string; tokens: string[]; refusedToken: string }> {
   const admin = { authorization: `Bearer ${cluster.adminToken}` };
   const g = cluster.gatewayUrl;
   // A treasury and an anticipation limit large enough that executions are never refused for them.
   const tenant = await json<{ id: string }>({ method: 'POST', url: `${g}/admin/v1/tenants`, headers: admin, body: JSON.stringify({ name: 'Soak tenant', treasury_available_cash_cents: 1e12 }) }, 201);
   const seller = await provisionSeller(cluster, tenant.id);
-  const patched = await fetch(`${g}/admin/v1/sellers/${seller.sellerId}`, {
-    method: 'PATCH',
-    headers: { ...admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ anticipation_limit_cents: 1e12 }),
-  });
-  if (patched.status !== 200) throw new Error(`PATCH seller: ${patched.status} ${(await patched.text()).slice(0, 300)}`);
+  await json({ method: 'PATCH', url: `${g}/admin/v1/sellers/${seller.sellerId}`, headers: admin, body: JSON.stringify({ anticipation_limit_cents: 1e12 }) }, 200);
   await json({ method: 'POST', url: `${g}/admin/v1/tenants/${tenant.id}/webhook-endpoints`, headers: admin, body: JSON.stringify({ url: receiverUrl }) }, 201);
-  const tokens = [await firstToken(cluster, seller)];
-  const card = (number: string) =>
-    json<{ id: string }>(
-      {
-        method: 'POST',
-        url: `${g}/api/v1/payment-methods/tokenize`,
-        headers: { authorization: `Bearer ${seller.key}` },
-        body: JSON.stringify({ card: { number, exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } }),
-      },
-      201,
-    );
-  tokens.push((await card('5555 5555 5555 4444')).id);
-  const refusedToken = (await card('4000 0000 0000 0002')).id;
+  // The first waits for the seller to reach the vault; a consumer group that is rebalancing (services that
+  // just started, or another cluster's that just left) can take up to 90 s to get its partitions.
+  const tokens = [await tokenize(cluster, seller, { waitMs: 90_000 }), await tokenize(cluster, seller, { number: '5555 5555 5555 4444' })];
+  const refusedToken = await tokenize(cluster, seller, { number: '4000 0000 0000 0002' });
   return { key: seller.key, tokens, refusedToken };
 }
 
@@ -222,38 +192,19 @@ interface Completed {
   outcome: Outcome | { status: string; unexpected: string };
 }
 
-/**
- * A fixed arrival rate whatever the answers do (load.ts's openLoop is the same idea, but takes one Req
- * and one expected status; each operation here checks its own answer and feeds the pools); latency from
- * each request's scheduled time, so a saturated system shows as latency, not as a lower rate.
- */
+/** The mix at a fixed arrival rate (load.ts's open loop): each operation checks its own answer. */
 async function steadyLoad(nextOp: () => Op, ratePerSecond: number, durationMs: number, drainMs: number, onDone: (c: Completed) => void): Promise<{ sent: number; unfinished: number }> {
-  const interval = 1000 / ratePerSecond;
-  const total = Math.floor((ratePerSecond * durationMs) / 1000);
-  const start = performance.now();
-  const pending = new Set<Promise<void>>();
-  let sent = 0;
-  while (sent < total) {
-    const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
-    while (sent < due) {
-      const scheduled = start + sent++ * interval;
-      const op = nextOp();
-      const p = op.run().then(
-        (outcome) => onDone({ op: op.name, done: performance.now(), latencyMs: performance.now() - scheduled, outcome }),
-        (err: unknown) => {
-          const message = err instanceof Error ? err.message : String(err);
-          onDone({ op: op.name, done: performance.now(), latencyMs: performance.now() - scheduled, outcome: { status: message, unexpected: message } });
-        },
-      );
-      pending.add(p);
-      void p.finally(() => pending.delete(p));
-    }
-    await sleep(Math.max(0, Math.min(5, start + sent * interval - performance.now())));
-  }
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(pending), new Promise((r) => (timer = setTimeout(r, drainMs)))]);
-  clearTimeout(timer);
-  return { sent, unfinished: pending.size };
+  const { sent, unfinished } = await arrivals({ ratePerSecond, durationMs, drainMs }, (_i, scheduled) => {
+    const op = nextOp();
+    return op.run().then(
+      (outcome) => onDone({ op: op.name, done: performance.now(), latencyMs: performance.now() - scheduled, outcome }),
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        onDone({ op: op.name, done: performance.now(), latencyMs: performance.now() - scheduled, outcome: { status: message, unexpected: message } });
+      },
+    );
+  });
+  return { sent, unfinished };
 }
 
 interface Check {

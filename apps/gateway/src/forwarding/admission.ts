@@ -16,6 +16,7 @@ export type Release = () => void;
 
 export class Admission {
   private readonly inFlightByService = new Map<ServiceName, number>();
+  private readonly rejected = metrics.getMeter('@pgw/gateway').createCounter('gateway.admission.rejected', { description: 'requests answered 503 because their service had no free slot' });
 
   constructor(readonly inFlightMax: number) {
     if (!Number.isSafeInteger(inFlightMax) || inFlightMax < 1) throw new Error(`inFlightMax must be a positive integer, got ${inFlightMax}`);
@@ -25,7 +26,7 @@ export class Admission {
   tryEnter(service: ServiceName): Release | null {
     const inFlight = this.inFlight(service);
     if (inFlight >= this.inFlightMax) {
-      metrics.getMeter('@pgw/gateway').createCounter('gateway.admission.rejected', { description: 'requests answered 503 because their service had no free slot' }).add(1, { service });
+      this.rejected.add(1, { service });
       return null;
     }
     this.inFlightByService.set(service, inFlight + 1);
