@@ -11,11 +11,13 @@ import { anticipationService } from '@pgw/anticipation';
 import { encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type BusMessage } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
-import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
+import { generatePrincipalKeys, PRINCIPAL_HEADER, requestBinding, signPrincipal } from '@pgw/platform-http';
 import { InjectPeers, ManualClock, startService } from '@pgw/platform-service';
 /* eslint-enable @nx/enforce-module-boundaries */
 
-const SECRET = 'bench-principal-secret-0123456789abcdef';
+/** The bench plays the gateway: it signs with the private key, the service holds the public key. */
+const KEYS = generatePrincipalKeys();
+const SIMULATE = requestBinding('POST', '/api/v1/anticipations/simulate');
 const TENANT = 'ten_bench';
 const SELLER = 'seller_bench';
 const NOW = new Date('2026-03-02T12:00:00.000Z');
@@ -46,7 +48,7 @@ async function main(): Promise<void> {
   const bus = new InProcessBus();
   const clock = new ManualClock(NOW);
   const db = sharedDb(knex, 'anticipation');
-  const service = await startService(anticipationService, { db, bus, clock, principalSecret: SECRET, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+  const service = await startService(anticipationService, { db, bus, clock, principalPublicKey: KEYS.publicKey, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
   try {
     const seedStart = performance.now();
     await bus.publish([
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
     const seedMs = performance.now() - seedStart;
 
     const principal = () =>
-      signPrincipal({ kind: 'api_key', tenantId: TENANT, sellerId: SELLER, keyId: 'key_bench', permissions: ['anticipations:read'], livemode: false, requestId: 'req_bench', expiresAtMs: Date.now() + 60_000 }, SECRET);
+      signPrincipal({ kind: 'api_key', tenantId: TENANT, sellerId: SELLER, keyId: 'key_bench', permissions: ['anticipations:read'], livemode: false, requestId: 'req_bench', expiresAtMs: Date.now() + 60_000 }, SIMULATE, KEYS.privateKey);
     const simulate = async (body?: unknown) => {
       const started = performance.now();
       const res = await service.app.inject({

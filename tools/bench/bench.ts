@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { createHmac } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { BENCH_DB, PG_ADMIN_URL, chargeBody, provisionSeller, ROOT, spawnLogged, startCluster, stopChild, tokenize, type App, type Cluster, type Seller } from './cluster';
 import { summarizeProfiles, type ProfileSummary } from './profile';
 import { closedLoop, destroyAgents, json, openLoop, round, send, sleep, summarize, type Req } from './load';
@@ -48,34 +48,39 @@ function row(section: Section, metric: string, value: number | string, unit: str
 }
 
 /**
- * The gateway's signed principal, as libs/platform/http/src/principal.ts makes it (a tool tagged
- * type:testing may not import that library): base64url(JSON) "." base64url(HMAC-SHA256(secret, that)).
+ * The gateway's signed principal for one GET, as libs/platform/http/src/principal.ts makes it (a tool
+ * tagged type:testing may not import that library): base64url(JSON, bound to the method, the canonical
+ * path and query) "." base64url(Ed25519 signature). The bench's paths are plain ASCII: canonical as written.
  */
-function signPrincipal(principal: Record<string, unknown>, secret: string): string {
-  const data = Buffer.from(JSON.stringify(principal)).toString('base64url');
-  return `${data}.${createHmac('sha256', secret).update(data).digest('base64url')}`;
+function signPrincipal(principal: Record<string, unknown>, url: string, privateKey: KeyObject): string {
+  const mark = url.indexOf('?');
+  const request = { method: 'GET', path: mark === -1 ? url : url.slice(0, mark), query: mark === -1 ? '' : new URLSearchParams(url.slice(mark + 1)).toString() };
+  const data = Buffer.from(JSON.stringify({ ...principal, request })).toString('base64url');
+  return `${data}.${sign(null, Buffer.from(data), privateKey).toString('base64url')}`;
 }
 
-function principalFor(cluster: Cluster, seller: Seller, permissions: string[]): () => string {
-  let cached = '';
-  let until = 0;
-  return () => {
+/** A principal per path (the service refuses one signed for another request), signed again every second. */
+function principalFor(cluster: Cluster, seller: Seller, permissions: string[]): (url: string) => string {
+  const privateKey = createPrivateKey(cluster.principalPrivateKeyPem);
+  const cached = new Map<string, { token: string; untilMs: number }>();
+  return (url) => {
     const now = Date.now();
-    if (now > until) {
-      cached = signPrincipal(
-        { kind: 'api_key', tenantId: seller.tenantId, sellerId: seller.sellerId, keyId: seller.keyId, permissions, livemode: false, requestId: `req_bench${now}`, expiresAtMs: now + 50_000 },
-        cluster.principalSecret,
-      );
-      until = now + 1000;
-    }
-    return cached;
+    const hit = cached.get(url);
+    if (hit !== undefined && now <= hit.untilMs) return hit.token;
+    const token = signPrincipal(
+      { kind: 'api_key', tenantId: seller.tenantId, sellerId: seller.sellerId, keyId: seller.keyId, permissions, livemode: false, requestId: `req_bench${now}`, expiresAtMs: now + 50_000 },
+      url,
+      privateKey,
+    );
+    cached.set(url, { token, untilMs: now + 1000 });
+    return token;
   };
 }
 
 // ——— Gateway overhead ———
 async function benchGateway(cluster: Cluster, seller: Seller, quick: boolean): Promise<void> {
   const principal = principalFor(cluster, seller, ['balance:read']);
-  const direct = (): Req => ({ method: 'GET', url: `${cluster.urls.ledger}/api/v1/balance`, headers: { 'x-gateway-principal': principal() } });
+  const direct = (): Req => ({ method: 'GET', url: `${cluster.urls.ledger}/api/v1/balance`, headers: { 'x-gateway-principal': principal('/api/v1/balance') } });
   const viaGateway = (): Req => ({ method: 'GET', url: `${cluster.gatewayUrl}/api/v1/balance`, headers: { authorization: `Bearer ${seller.key}` } });
   const durationMs = quick ? 3000 : 10_000;
   const concurrency = 32;
@@ -364,7 +369,7 @@ async function benchLedger(cluster: Cluster, quick: boolean): Promise<void> {
     }
     return { ...summarize(lat), failed };
   };
-  const direct = (path: string) => () => ({ method: 'GET' as const, url: `${cluster.urls.ledger}${path}`, headers: { 'x-gateway-principal': principal() } });
+  const direct = (path: string) => () => ({ method: 'GET' as const, url: `${cluster.urls.ledger}${path}`, headers: { 'x-gateway-principal': principal(path) } });
   const via = (path: string) => () => ({ method: 'GET' as const, url: `${cluster.gatewayUrl}${path}`, headers: { authorization: `Bearer ${seller.key}` } });
   await timed(direct('/api/v1/balance'), 50);
   const balD = await timed(direct('/api/v1/balance'), n);
@@ -475,6 +480,10 @@ async function serviceColdStart(app: string): Promise<void> {
     const t0 = performance.now();
     execFileSync(process.execPath, ['--import', 'tsx', join('tools', 'deploy', 'bundle.ts'), app, tmp], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
     const bundleS = round((performance.now() - t0) / 1000, 2);
+    // The gateway signs principals, a service verifies them: each gets only its half of a fresh pair.
+    const pair = generateKeyPairSync('ed25519');
+    const coldStartKeys =
+      app === 'gateway' ? { PRINCIPAL_PRIVATE_KEY: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() } : { PRINCIPAL_PUBLIC_KEY: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString() };
     const startOnce = async (args: string[], label: string) => {
       const admin = new Pool({ connectionString: PG_ADMIN_URL, max: 1 });
       const dbName = 'gateway_bench_cold';
@@ -487,7 +496,7 @@ async function serviceColdStart(app: string): Promise<void> {
       const started = performance.now();
       const child = spawnLogged(
         args,
-        { ...process.env, DATABASE_URL: u.toString(), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', PRINCIPAL_SECRET: 'b'.repeat(64), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        { ...process.env, DATABASE_URL: u.toString(), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', ...coldStartKeys, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
         join(tmp, `${label}.log`),
       );
       let ms = NaN;

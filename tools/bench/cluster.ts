@@ -2,7 +2,7 @@
 // on a fresh PostgreSQL database (dropped and created again), Kafka, the gateway in front. Every child is
 // started here and stopped here, by its own pid; each can be killed (any signal) and started again.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -31,7 +31,9 @@ export interface ManagedService {
 
 export interface Cluster {
   databaseUrl: string;
-  principalSecret: string;
+  /** The gateway's key pair of this cluster (PEM): the bench signs direct calls to a service with the private key. */
+  principalPrivateKeyPem: string;
+  principalPublicKeyPem: string;
   adminToken: string;
   urls: Record<string, string>;
   gatewayUrl: string;
@@ -119,7 +121,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   mkdirSync(options.logDir, { recursive: true });
   const apps = APPS.filter((a) => (options.apps ?? APPS.filter((x) => x !== 'webhooks')).includes(a));
   const databaseUrl = await recreateDatabase(options.pgAdminUrl ?? PG_ADMIN_URL, options.database ?? BENCH_DB);
-  const principalSecret = randomBytes(32).toString('hex');
+  // A key pair per cluster: the gateway alone gets the private key, every service the public one.
+  const principalKeys = generateKeyPairSync('ed25519');
+  const principalPrivateKeyPem = principalKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const principalPublicKeyPem = principalKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const adminToken = randomBytes(24).toString('hex');
   const portBase = options.portBase ?? 18200;
   const urls: Record<string, string> = {};
@@ -132,13 +137,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     ...process.env,
     DATABASE_URL: databaseUrl,
     KAFKA_BROKERS: options.kafkaBrokers,
-    PRINCIPAL_SECRET: principalSecret,
+    PRINCIPAL_PUBLIC_KEY: principalPublicKeyPem,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     HOST: '127.0.0.1',
     ...peerEnv,
     VAULT_KEK: randomBytes(32).toString('base64'),
     VAULT_KEK_ID: 'kbench1',
     VAULT_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
+    // Every receiver of these runs (the soak's) listens on 127.0.0.1: contract §7 allows it only when told.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     ...options.env,
   };
   delete base.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -152,6 +159,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   for (const app of apps) {
     const env: NodeJS.ProcessEnv = { ...base, PORT: String(ports[app]) };
     if (app === 'gateway') {
+      env.PRINCIPAL_PRIVATE_KEY = principalPrivateKeyPem;
       env.ADMIN_TOKEN = adminToken;
       // The per-key limit (default 100/s) would cap a single-key load test: raised unless the caller sets it.
       env.RATE_LIMIT_PER_SECOND = options.env?.RATE_LIMIT_PER_SECOND ?? '1000000';
@@ -191,7 +199,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await stop();
     throw err;
   }
-  return { databaseUrl, principalSecret, adminToken, urls, gatewayUrl: urls.gateway as string, services, skipped, stop };
+  return { databaseUrl, principalPrivateKeyPem, principalPublicKeyPem, adminToken, urls, gatewayUrl: urls.gateway as string, services, skipped, stop };
 }
 
 export interface Seller {

@@ -1,4 +1,4 @@
-import { judge, median, slopePerMinute, type Limits, type Sample } from './flat';
+import { heapCheckOutcome, judge, limitsFor, median, slopePerMinute, type Limits, type Sample } from './flat';
 
 // The soak run's rule on made-up series: a warm-up ramp and GC noise pass, a steady leak fails, and a
 // run too short to have two quarters of samples is not called flat.
@@ -92,5 +92,20 @@ describe('the soak run flat rule', () => {
     expect(v.flat).toBe(false);
     expect(v.judged).toBe(false);
     expect(v.reason).toMatch(/too few samples/);
+  });
+
+  // Proves issue 16 item 12: a check that judged nothing is never counted as passed, and a leak fails a short run.
+  it('the live-heap check: a leak fails, flat passes, no verdict is skipped in a short run and fails a full one', () => {
+    const minutes = 2;
+    const { heap } = limitsFor(minutes);
+    const every5s = (f: (t: number) => number) => Array.from({ length: (minutes * 60) / 5 + 1 }, (_, i) => ({ t: i * 5, v: f(i * 5) }));
+    const leaking = judge(every5s((t) => 40 + (t / 60) * 30), minutes * 60, heap);
+    const flat = judge(every5s((t) => 40 + (t % 15 === 0 ? 1 : 0)), minutes * 60, heap);
+    const unjudged = judge([{ t: 100, v: 40 }], minutes * 60, heap);
+    expect(heapCheckOutcome(leaking, false, 'short')).toBe('failed');
+    expect(heapCheckOutcome(flat, false, 'short')).toBe('passed');
+    expect(heapCheckOutcome(unjudged, false, 'short')).toBe('skipped');
+    expect(heapCheckOutcome(unjudged, false, 'full')).toBe('failed');
+    expect(heapCheckOutcome(flat, true, 'short')).toBe('failed');
   });
 });

@@ -148,3 +148,16 @@ export function judge(samples: Sample[], runSeconds: number, limits: Limits): Ve
 function fmt(x: number): string {
   return Math.abs(x) >= 10 ? x.toFixed(0) : x.toFixed(1);
 }
+
+/** A check's outcome: a verdict that judged nothing is skipped, never passed. */
+export type CheckOutcome = 'passed' | 'failed' | 'skipped';
+
+/**
+ * The live-heap check of one service: flat passes, growing fails, a process that died fails; too few
+ * samples fails a full run (10 minutes must judge) and is skipped in a short one (its RSS bound stands).
+ */
+export function heapCheckOutcome(heap: Verdict, died: boolean, kind: 'full' | 'short'): CheckOutcome {
+  if (died) return 'failed';
+  if (heap.judged) return heap.flat ? 'passed' : 'failed';
+  return kind === 'short' ? 'skipped' : 'failed';
+}
