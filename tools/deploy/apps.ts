@@ -18,11 +18,11 @@ export interface SecretRef {
 
 export interface AppSpec {
   name: AppName;
-  /** The probe path: services answer /health after a database round trip; the gateway only /api/v1/health. */
+  /** The readiness path (compose's healthcheck, Kubernetes' readinessProbe): the database and the broker answer. */
   healthPath: string;
   /** Peers this app calls over HTTP: variable name → app. The NetworkPolicy lets exactly these in. */
   peers: Readonly<Record<string, AppName>>;
-  /** Secret variables beyond DATABASE_URL and PRINCIPAL_SECRET, which every app has (PRINCIPAL_SECRET_PREVIOUS: every app but the gateway). */
+  /** Secret variables beyond DATABASE_URL and the principal keys (the gateway's private key; every service's public keys). */
   secrets: readonly SecretRef[];
   /** Non-secret settings of this app alone (defaults of the code, written out so operators see them). */
   settings: Readonly<Record<string, string>>;
@@ -34,7 +34,18 @@ export interface AppSpec {
 export function databaseSecretName(app: AppName): string {
   return `pgw-${app}-db`;
 }
+/** The Secret holding the DATABASE_URL of the app's migration role (DDL rights), read by its migrate Job only. */
+export function migrationSecretName(app: AppName): string {
+  return `pgw-${app}-db-migrate`;
+}
+/** The liveness path: the process alone, so a database or broker outage restarts no pod. */
+export const LIVENESS_PATH = '/livez';
+/** The TLS certificate of the gateway's public host (a kubernetes.io/tls Secret; docs/runbook.md). */
+export const GATEWAY_TLS_SECRET_NAME = 'pgw-gateway-tls';
+/** The principal's public keys, which every service verifies with (docs/runbook.md). */
 export const PRINCIPAL_SECRET_NAME = 'pgw-principal';
+/** The principal's private key: the gateway alone signs. */
+export const PRINCIPAL_SIGNING_SECRET_NAME = 'pgw-principal-signing';
 export const ADMIN_SECRET_NAME = 'pgw-admin';
 export const VAULT_KEYS_SECRET_NAME = 'pgw-vault-keys';
 export const ACQUIRER_KEY_SECRET_NAME = 'pgw-acquirer-sim-key';
@@ -55,7 +66,7 @@ export const GATEWAY_UPSTREAMS: Readonly<Record<string, AppName>> = {
 export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
   gateway: {
     name: 'gateway',
-    healthPath: '/health',
+    healthPath: '/readyz',
     peers: GATEWAY_UPSTREAMS,
     secrets: [{ variable: 'ADMIN_TOKEN', secret: ADMIN_SECRET_NAME, key: 'ADMIN_TOKEN' }],
     settings: { RATE_LIMIT_PER_SECOND: '100', UPSTREAM_TIMEOUT_MS: '30000', UPSTREAM_IN_FLIGHT_MAX: '64' },
@@ -63,7 +74,7 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
   },
   vault: {
     name: 'vault',
-    healthPath: '/health',
+    healthPath: '/readyz',
     peers: { ACQUIRER_SIM_URL: 'acquirer-sim' },
     secrets: [
       { variable: 'VAULT_KEK', secret: VAULT_KEYS_SECRET_NAME, key: 'VAULT_KEK' },
@@ -77,18 +88,18 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
   },
   charges: {
     name: 'charges',
-    healthPath: '/health',
+    healthPath: '/readyz',
     peers: { VAULT_URL: 'vault', ACQUIRER_SIM_URL: 'acquirer-sim' },
     secrets: [ACQUIRER_SIM_KEY],
     settings: { ACQUIRER_ADAPTER: 'simulator', ACQUIRER_TIMEOUT_MS: '3000' },
     public: false,
   },
-  ledger: { name: 'ledger', healthPath: '/health', peers: {}, secrets: [], settings: {}, public: false },
-  receivables: { name: 'receivables', healthPath: '/health', peers: {}, secrets: [], settings: {}, public: false },
-  anticipation: { name: 'anticipation', healthPath: '/health', peers: {}, secrets: [], settings: {}, public: false },
+  ledger: { name: 'ledger', healthPath: '/readyz', peers: {}, secrets: [], settings: {}, public: false },
+  receivables: { name: 'receivables', healthPath: '/readyz', peers: {}, secrets: [], settings: {}, public: false },
+  anticipation: { name: 'anticipation', healthPath: '/readyz', peers: {}, secrets: [], settings: {}, public: false },
   webhooks: {
     name: 'webhooks',
-    healthPath: '/health',
+    healthPath: '/readyz',
     peers: {},
     secrets: [],
     settings: { WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_CONCURRENCY: '16' },
@@ -96,7 +107,7 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
   },
   'acquirer-sim': {
     name: 'acquirer-sim',
-    healthPath: '/health',
+    healthPath: '/readyz',
     peers: {},
     secrets: [ACQUIRER_SIM_KEY],
     settings: {},

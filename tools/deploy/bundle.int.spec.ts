@@ -3,7 +3,7 @@
 // its health, writes a tenant and its directory event, publishes the event to Kafka through the bundled
 // relay and the kept kafkajs package, and stops cleanly on SIGTERM as Kubernetes stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -53,7 +53,7 @@ describe('the gateway bundle on PostgreSQL and Kafka', () => {
         PATH: process.env.PATH ?? '',
         DATABASE_URL: databaseUrl.toString(),
         KAFKA_BROKERS: env.kafkaBrokers.join(','),
-        PRINCIPAL_SECRET: randomBytes(32).toString('hex'),
+        PRINCIPAL_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         ADMIN_TOKEN: adminToken,
         PORT: String(port),
         KAFKAJS_NO_PARTITIONER_WARNING: '1',

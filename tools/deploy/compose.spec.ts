@@ -1,5 +1,6 @@
 // docker-compose.yml without Docker: valid against the Compose specification's JSON schema, and wired the
 // way `docker compose up` needs to bring up the whole distributed system on a laptop.
+import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
@@ -58,19 +59,26 @@ describe('docker-compose.yml', () => {
     expect(service.image).toBe(`pgw/${app}:dev`);
   });
 
-  it.each(APPS)('%s: configured by DATABASE_URL, KAFKA_BROKERS, PRINCIPAL_SECRET, PORT and the collector, waiting for healthy PostgreSQL and Kafka', (app) => {
+  it.each(APPS)('%s: configured by DATABASE_URL, KAFKA_BROKERS, the principal public key, PORT and the collector, waiting for healthy PostgreSQL and Kafka', (app) => {
     const env = envOf(app);
     expect(env.DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\/\w+$/);
     expect(env.KAFKA_BROKERS).toBe('kafka:9092');
-    expect(env.PRINCIPAL_SECRET?.length ?? 0).toBeGreaterThanOrEqual(32);
+    expect(env.PRINCIPAL_PUBLIC_KEY).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(env.PORT).toBe(String(APP_PORT));
     expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
     expect(env.OTEL_SERVICE_NAME).toBe(app);
     expect(services[app].depends_on).toEqual(expect.objectContaining({ postgres: { condition: 'service_healthy' }, kafka: { condition: 'service_healthy' } }));
   });
 
-  it('every app signs and verifies principals with the same PRINCIPAL_SECRET', () => {
-    expect(new Set(APPS.map((app) => envOf(app).PRINCIPAL_SECRET)).size).toBe(1);
+  // Proves the gateway's principals verify in every service and that only the gateway can sign them.
+  it('the gateway alone holds the private key, and every service verifies with its public half', () => {
+    const signer = createPrivateKey(envOf('gateway').PRINCIPAL_PRIVATE_KEY?.replace(/\\n/g, '\n') ?? '');
+    const signature = sign(null, Buffer.from('probe'), signer);
+    for (const app of APPS.filter((a) => a !== 'gateway')) {
+      expect(envOf(app).PRINCIPAL_PRIVATE_KEY).toBeUndefined();
+      const key = createPublicKey(envOf(app).PRINCIPAL_PUBLIC_KEY?.replace(/\\n/g, '\n') ?? '');
+      expect(verify(null, Buffer.from('probe'), key, signature)).toBe(true);
+    }
   });
 
   it.each(APPS)("%s: has a healthcheck on its real health route, on the port it listens on", (app) => {
@@ -78,6 +86,19 @@ describe('docker-compose.yml', () => {
     expect(healthcheck.test.join(' ')).toContain(`http://127.0.0.1:${APP_PORT}${APP_SPECS[app].healthPath}'`);
     expect(healthcheck.interval).toBeDefined();
     expect(healthcheck.start_period).toBeDefined();
+  });
+
+  it('the collector has a healthcheck, and the apps wait for it to be healthy', () => {
+    // Proves compose starts no app before its collector passed a check (not merely started).
+    expect(services['otel-collector'].healthcheck.test.join(' ')).toContain('validate --config=/etc/otelcol/config.yaml');
+    for (const app of APPS) expect([app, services[app].depends_on['otel-collector']]).toEqual([app, { condition: 'service_healthy' }]);
+  });
+
+  it('the runbook names only compose profiles this file has', () => {
+    const runbook = readFileSync(join(ROOT, 'docs', 'runbook.md'), 'utf8');
+    const named = [...runbook.matchAll(/docker compose[^\n]*--profile[= ](\S+)/g)].map((m) => m[1]);
+    const declared = new Set(Object.values(services).flatMap((s: any) => s.profiles ?? []));
+    expect(named.filter((p) => !declared.has(p))).toEqual([]);
   });
 
   it('PostgreSQL and Kafka have healthchecks; Kafka runs in KRaft mode (no ZooKeeper)', () => {

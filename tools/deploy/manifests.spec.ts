@@ -122,7 +122,8 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
       // Several replicas (ARCHITECTURE.md, scaling out), so a PDB with maxUnavailable 1 keeps one serving.
       expect(hpa!.spec.minReplicas).toBeGreaterThanOrEqual(2);
       expect(hpa!.spec.maxReplicas).toBeGreaterThanOrEqual(hpa!.spec.minReplicas);
-      expect(deployment!.spec.replicas).toBeGreaterThanOrEqual(2);
+      // The HPA owns the replica count: a `replicas` in the Deployment would reset it at every apply.
+      expect([app, deployment!.spec.replicas]).toEqual([app, undefined]);
       // The Service reaches a port the container declares.
       const ports = podSpecOf(deployment!).containers.flatMap((c: any) => c.ports.map((p: any) => p.name));
       for (const p of service!.spec.ports) expect(ports).toContain(p.targetPort);
@@ -144,8 +145,12 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
         }
         if ((APPS as readonly string[]).includes(d.metadata.name)) {
           const app = d.metadata.name as AppName;
-          // Services' /health does a database round trip; the gateway has only /api/v1/health.
-          expect([where, c.readinessProbe.httpGet.path, c.livenessProbe.httpGet.path]).toEqual([where, APP_SPECS[app].healthPath, APP_SPECS[app].healthPath]);
+          // Readiness checks the database and the broker; liveness (and startup) the process alone, so a Kafka
+          // outage takes pods out of the Service and restarts none.
+          expect([where, c.startupProbe.httpGet.path, c.readinessProbe.httpGet.path, c.livenessProbe.httpGet.path]).toEqual([where, '/livez', '/readyz', '/livez']);
+          expect([where, APP_SPECS[app].healthPath]).toEqual([where, '/readyz']);
+          // Migrations are the migrate Job's, not every pod start's.
+          expect([where, c.env.find((e: any) => e.name === 'MIGRATE_ON_START')?.value]).toEqual([where, '0']);
         }
         // Liveness gives up later than readiness: a short database outage takes pods out, not down.
         expect(c.livenessProbe.periodSeconds * c.livenessProbe.failureThreshold).toBeGreaterThan(c.readinessProbe.periodSeconds * c.readinessProbe.failureThreshold);
@@ -221,7 +226,7 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
 
   it('every Secret and ConfigMap a pod refers to is named in docs/runbook.md; ConfigMap keys exist', () => {
     const runbook = readFileSync(join(ROOT, 'docs', 'runbook.md'), 'utf8');
-    const pods = [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'CronJob')];
+    const pods = [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'CronJob'), ...ofKind(objects, 'Job')];
     for (const workload of pods) {
       for (const c of podSpecOf(workload).containers) {
         for (const e of c.env ?? []) {
@@ -237,7 +242,7 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
 
   it('no secret value is written in a pod spec or a ConfigMap; Secrets exist only in the dev overlay, and there they cover every reference', () => {
     const secretLike = /SECRET|TOKEN|PASSWORD|KEK|_KEY$|DATABASE_URL/;
-    for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'CronJob')]) {
+    for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'CronJob'), ...ofKind(objects, 'Job')]) {
       for (const c of podSpecOf(workload).containers) {
         for (const e of c.env ?? []) if (secretLike.test(e.name)) expect([workload.metadata.name, e.name, e.value]).toEqual([workload.metadata.name, e.name, undefined]);
       }
@@ -249,7 +254,7 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
       return;
     }
     for (const s of secrets) expect(s.metadata.annotations?.['pgw/placeholder']).toMatch(/dev only/);
-    for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'CronJob')]) {
+    for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'CronJob'), ...ofKind(objects, 'Job')]) {
       for (const c of podSpecOf(workload).containers) {
         for (const e of c.env ?? []) {
           const ref = e.valueFrom?.secretKeyRef;
@@ -261,7 +266,7 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
   });
 
   it('network policies: only the gateway and the calling peers reach a service; the collector takes only our pods', () => {
-    const policies = ofKind(objects, 'NetworkPolicy');
+    const policies = ofKind(objects, 'NetworkPolicy').filter((p) => p.spec.policyTypes.includes('Ingress'));
     const labelsOf = (name: string): Record<string, string> => podLabelsOf(find(objects, 'Deployment', name)!);
     const matches = (sel: any, labels: Record<string, string>): boolean =>
       selects(sel.matchLabels ?? {}, labels) && (sel.matchExpressions ?? []).every((x: any) => x.operator === 'In' && x.values.includes(labels[x.key]));
@@ -290,6 +295,63 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
     expect(allowed(labelsOf('ledger'), 'charges', 8080)).toBe(false);
     expect(allowed(labelsOf('charges'), COLLECTOR_NAME, 4318)).toBe(true);
     expect(allowed(outsider, COLLECTOR_NAME, 4318)).toBe(false);
+  });
+
+  it('egress: the vault and charges reach only DNS, PostgreSQL, Kafka, the collector and their peers; webhooks the internet but no cluster or private range', () => {
+    const egress = (app: string): any[] => {
+      const applying = ofKind(objects, 'NetworkPolicy').filter((p) => p.spec.policyTypes.includes('Egress') && selects(p.spec.podSelector.matchLabels ?? {}, podLabelsOf(find(objects, 'Deployment', app)!)));
+      expect([app, applying.length]).toEqual([app, 1]);
+      return applying[0]!.spec.egress;
+    };
+    const peerNames = (rules: any[]): string[] => rules.flatMap((r) => (r.to ?? []).flatMap((t: any) => t.podSelector?.matchExpressions?.flatMap((x: any) => x.values) ?? [])).sort();
+    const portsOpenToAll = (rules: any[]): number[] => rules.filter((r) => r.to === undefined).flatMap((r) => r.ports.map((p: any) => p.port)).sort();
+    for (const app of ['vault', 'charges'] as const) {
+      const rules = egress(app);
+      // Only PostgreSQL and Kafka by port; everything else names its destination.
+      expect([app, portsOpenToAll(rules)]).toEqual([app, [5432, 9092]]);
+      expect([app, peerNames(rules)]).toEqual([app, [...new Set(Object.values(APP_SPECS[app].peers))].sort()]);
+      expect([app, rules.some((r) => (r.to ?? []).some((t: any) => t.ipBlock !== undefined))]).toEqual([app, false]);
+    }
+    const webhooks = egress('webhooks');
+    const blocks = webhooks.flatMap((r) => (r.to ?? []).map((t: any) => t.ipBlock).filter(Boolean));
+    expect(blocks).toEqual([
+      { cidr: '0.0.0.0/0', except: expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10']) },
+      { cidr: '::/0', except: expect.arrayContaining(['fc00::/7', 'fe80::/10', '::1/128']) },
+    ]);
+    expect(peerNames(webhooks)).toEqual([]);
+  });
+
+  it('every app has a migrate Job of its own image (`node dist/main.js migrate`) under its migration role, named for the release', () => {
+    for (const app of APPS) {
+      const jobs = ofKind(objects, 'Job').filter((j) => j.metadata.annotations?.['pgw/migrates'] === app);
+      expect([app, jobs.length]).toEqual([app, 1]);
+      const c = podSpecOf(jobs[0]!).containers[0];
+      expect([app, c.image.replace(/:.*$/, ''), c.command]).toEqual([app, `pgw/${app}`, ['node', 'dist/main.js', 'migrate']]);
+      expect(c.env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: `pgw-${app}-db-migrate`, key: 'DATABASE_URL' } } });
+      expect(jobs[0]!.metadata.name).toBe(`${app}-migrate-${version().replace(/\./g, '-')}`);
+      // The app itself runs under the role without DDL.
+      const appEnv = podSpecOf(find(objects, 'Deployment', app)!).containers[0].env;
+      expect(appEnv.find((e: any) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef.name).toBe(`pgw-${app}-db`);
+    }
+  });
+
+  it('the gateway is reachable from outside through an Ingress with TLS from a named Secret, routing the API and the operator API only', () => {
+    const ingresses = ofKind(objects, 'Ingress');
+    expect(ingresses.map((i) => i.metadata.name)).toEqual(['gateway']);
+    const spec = ingresses[0]!.spec;
+    expect(spec.tls).toEqual([{ hosts: [spec.rules[0].host], secretName: 'pgw-gateway-tls' }]);
+    expect(spec.rules[0].http.paths.map((p: any) => [p.path, p.backend.service.name, p.backend.service.port.name])).toEqual([
+      ['/api/v1', 'gateway', 'http'],
+      ['/admin/v1', 'gateway', 'http'],
+    ]);
+    expect(readFileSync(join(ROOT, 'docs', 'runbook.md'), 'utf8')).toContain('`pgw-gateway-tls`');
+  });
+
+  it('topics and the production marker come from the ConfigMap: prod 3 replicas, 2 in sync, DEPLOYMENT_ENV=production', () => {
+    const data = find(objects, 'ConfigMap', 'pgw-config')!.data;
+    const topic = [data.KAFKA_PARTITIONS, data.KAFKA_REPLICATION_FACTOR, data.KAFKA_MIN_INSYNC_REPLICAS];
+    expect(topic).toEqual(env === 'prod' ? ['3', '3', '2'] : ['3', '1', '1']);
+    expect(data.DEPLOYMENT_ENV).toBe(env === 'prod' ? 'production' : undefined);
   });
 });
 

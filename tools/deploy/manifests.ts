@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { INetworkPolicyEgressRule } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyEgressRule';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
@@ -26,9 +29,13 @@ import {
   APPS,
   callersOf,
   databaseSecretName,
+  GATEWAY_TLS_SECRET_NAME,
+  LIVENESS_PATH,
+  migrationSecretName,
   JOB_TIME_ZONE,
   JOBS,
   PRINCIPAL_SECRET_NAME,
+  PRINCIPAL_SIGNING_SECRET_NAME,
   VAULT_KEYS_SECRET_NAME,
   type AppName,
   type JobSpec,
@@ -127,13 +134,19 @@ export function appContainer(app: AppName, sizing: Sizing): IContainer {
     { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
     { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
     { name: 'OTEL_RESOURCE_ATTRIBUTES', value: 'k8s.pod.name=$(POD_NAME),k8s.namespace.name=$(POD_NAMESPACE)' },
+    // The schema is migrated by the app's migrate Job (migrateJob below), under a role this pod lacks.
+    { name: 'MIGRATE_ON_START', value: '0' },
     ...Object.entries(spec.settings).map(([name, value]) => ({ name, value })),
     ...Object.entries(spec.peers).map(([name, peer]) => ({ name, value: `http://${peer}:${APP_PORT}` })),
     secretEnv('DATABASE_URL', databaseSecretName(app), 'DATABASE_URL'),
-    secretEnv('PRINCIPAL_SECRET', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET'),
-    // Services verify principals and, during a rotation, accept the previous secret too (left blank
-    // otherwise); the gateway only signs, with PRINCIPAL_SECRET.
-    ...(verifiesPrincipals(app) ? [secretEnv('PRINCIPAL_SECRET_PREVIOUS', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET_PREVIOUS', true)] : []),
+    // The gateway alone signs principals (its private key); services verify them with the public key and,
+    // during a rotation, the previous one too (left blank otherwise). No service holds a signing key.
+    ...(verifiesPrincipals(app)
+      ? [
+          secretEnv('PRINCIPAL_PUBLIC_KEY', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_PUBLIC_KEY'),
+          secretEnv('PRINCIPAL_PUBLIC_KEY_PREVIOUS', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS', true),
+        ]
+      : [secretEnv('PRINCIPAL_PRIVATE_KEY', PRINCIPAL_SIGNING_SECRET_NAME, 'PRINCIPAL_PRIVATE_KEY')]),
     ...spec.secrets.map((s) => secretEnv(s.variable, s.secret, s.key, s.optional === true)),
   ];
   return {
@@ -144,12 +157,12 @@ export function appContainer(app: AppName, sizing: Sizing): IContainer {
     envFrom: [{ configMapRef: { name: CONFIG_MAP_NAME } }],
     env,
     resources: { requests: { ...sizing.requests }, limits: { ...sizing.limits } },
-    // Startup: migrations run before the port opens; up to 3 minutes. Readiness: out of the Service after
-    // 10 s without the database. Liveness: restarted only after a minute without it, so a short database
-    // outage does not restart every pod at once.
-    startupProbe: httpProbe(spec.healthPath, 2, 2, 90),
+    // Startup: until the port opens (consumers subscribed); up to 3 minutes. Readiness (/readyz): out of the
+    // Service after 10 s without the database or the broker. Liveness (/livez): the process alone, so a
+    // database or Kafka outage takes pods out of the Service and restarts none; only a hung process restarts.
+    startupProbe: httpProbe(LIVENESS_PATH, 2, 2, 90),
     readinessProbe: httpProbe(spec.healthPath, 5, 2, 2),
-    livenessProbe: httpProbe(spec.healthPath, 10, 3, 6),
+    livenessProbe: httpProbe(LIVENESS_PATH, 10, 3, 6),
     // The endpoint leaves the Service before the process stops accepting: no request lands on a closing pod.
     lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
     securityContext: CONTAINER_SECURITY,
@@ -162,8 +175,8 @@ export function appDeployment(app: AppName, sizing: Sizing = BASE_SIZING): IDepl
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: app, labels: labels(app, 'service') },
+    // No `replicas`: the HPA owns the count (an apply would otherwise reset it to the manifest's).
     spec: {
-      replicas: sizing.minReplicas,
       revisionHistoryLimit: 5,
       selector: { matchLabels: selector(app) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
@@ -229,10 +242,91 @@ export const BASE_CONFIG: Readonly<Record<string, string>> = {
   LOG_LEVEL: 'info',
   NODE_ENV: 'production',
   KAFKAJS_NO_PARTITIONER_WARNING: '1',
+  // The topics' shape where a service creates them (prod overlay: 3 replicas, 2 in sync).
+  KAFKA_PARTITIONS: '3',
+  KAFKA_REPLICATION_FACTOR: '1',
+  KAFKA_MIN_INSYNC_REPLICAS: '1',
 };
 
 export function configMap(data: Readonly<Record<string, string>> = BASE_CONFIG): IConfigMap {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CONFIG_MAP_NAME, labels: labels('pgw', 'config') }, data: { ...data } };
+}
+
+/**
+ * The app's migrate Job: `node dist/main.js migrate` of its own image, under the migration role (DDL rights,
+ * Secret pgw-<app>-db-migrate), while the app's pods run with MIGRATE_ON_START=0 under a role without DDL.
+ * A Job rather than an init container: it runs once per release, not at every pod start or HPA scale-up,
+ * and one run at a time (no lock race between replicas). Its name carries the version, so a release
+ * creates a new Job (a Job's template is immutable); the pipeline waits for it before rolling the apps
+ * (docs/runbook.md, "Migrations"). Migrations are idempotent: a repeated run changes nothing.
+ */
+export function migrateJob(app: AppName): IJob {
+  const name = `${app}-migrate-${version().replace(/\./g, '-')}`;
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, labels: labels(`${app}-migrate`, 'migration'), annotations: { 'pgw/migrates': app } },
+    spec: {
+      backoffLimit: 6,
+      activeDeadlineSeconds: 900,
+      ttlSecondsAfterFinished: 604_800,
+      template: {
+        metadata: { labels: labels(`${app}-migrate`, 'migration') },
+        spec: {
+          restartPolicy: 'Never',
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          securityContext: podSecurity(APP_UID),
+          containers: [
+            {
+              name: 'migrate',
+              image: `${imageName(app)}:${version()}`,
+              imagePullPolicy: 'IfNotPresent',
+              command: ['node', 'dist/main.js', 'migrate'],
+              envFrom: [{ configMapRef: { name: CONFIG_MAP_NAME } }],
+              env: [secretEnv('DATABASE_URL', migrationSecretName(app), 'DATABASE_URL')],
+              resources: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+              securityContext: CONTAINER_SECURITY,
+              volumeMounts: [TMP_MOUNT],
+            },
+          ],
+          volumes: [TMP_VOLUME],
+        },
+      },
+    },
+  };
+}
+
+/** The public host of the gateway in the base; overlays set their own. */
+export const GATEWAY_HOST = 'api.pgw.example.com';
+
+/**
+ * The gateway from outside: an Ingress terminating TLS with the certificate of Secret pgw-gateway-tls
+ * (kubernetes.io/tls, from cert-manager or the platform's PKI; docs/runbook.md). Only /api/v1 and /admin/v1
+ * are routed: the probes and /health stay inside the cluster.
+ */
+export function gatewayIngress(host: string = GATEWAY_HOST): IIngress {
+  const backend = { service: { name: 'gateway', port: { name: 'http' } } };
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'gateway', labels: labels('gateway', 'edge') },
+    spec: {
+      ingressClassName: 'nginx',
+      tls: [{ hosts: [host], secretName: GATEWAY_TLS_SECRET_NAME }],
+      rules: [
+        {
+          host,
+          http: {
+            paths: [
+              { path: '/api/v1', pathType: 'Prefix', backend },
+              { path: '/admin/v1', pathType: 'Prefix', backend },
+            ],
+          },
+        },
+      ],
+    },
+  };
 }
 
 /**
@@ -389,8 +483,8 @@ export function collectorObjects(config: string = readFileSync(COLLECTOR_CONFIG_
 /**
  * Ingress rules: nothing reaches a pod of ours unless a policy below lets it. The gateway takes traffic from
  * anywhere (the ingress controller and the jobs); each service only from the gateway and the apps that
- * call it (apps.ts peers); the collector from our pods. Egress is open: PostgreSQL, Kafka and the
- * integrators' webhook endpoints live outside this namespace.
+ * call it (apps.ts peers); the collector from our pods. Egress of the vault, charges and webhooks is held
+ * by egressPolicies below; the others' is open.
  */
 export function networkPolicies(): K8sObject[] {
   const policies: INetworkPolicy[] = [
@@ -439,6 +533,49 @@ export function networkPolicies(): K8sObject[] {
   return policies.map(asObject);
 }
 
+/** Where cluster and private addresses live: webhooks may reach none of them (SSRF to pods, nodes, metadata). */
+export const PRIVATE_IPV4 = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10'];
+export const PRIVATE_IPV6 = ['fc00::/7', 'fe80::/10', '::1/128', '::ffff:0:0/96'];
+/** PostgreSQL's and Kafka's ports: outside this namespace (a managed database, a Strimzi cluster). */
+export const DATABASE_PORT = 5432;
+export const KAFKA_PORT = 9092;
+
+/**
+ * Egress of the apps that must not reach anything else: the vault (card data) and charges reach DNS,
+ * PostgreSQL, Kafka, the collector and the peers they call (apps.ts); webhooks reaches DNS, PostgreSQL,
+ * Kafka, the collector and the internet, but no cluster or private address. PostgreSQL and Kafka are
+ * allowed by port (their addresses are the platform's); an overlay may narrow them to their CIDRs.
+ */
+export function egressPolicies(): K8sObject[] {
+  const base: INetworkPolicyEgressRule[] = [
+    { to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }], ports: [{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 53 }] },
+    { ports: [{ protocol: 'TCP', port: DATABASE_PORT }, { protocol: 'TCP', port: KAFKA_PORT }] },
+    { to: [{ podSelector: { matchLabels: selector(COLLECTOR_NAME) } }], ports: [{ protocol: 'TCP', port: 4318 }] },
+  ];
+  const policy = (app: AppName, rules: INetworkPolicyEgressRule[]): INetworkPolicy => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: `${app}-egress`, labels: labels(app, 'network') },
+    spec: { podSelector: { matchLabels: selector(app) }, policyTypes: ['Egress'], egress: [...base, ...rules] },
+  });
+  const toPeers = (app: AppName): INetworkPolicyEgressRule[] => {
+    const peers = [...new Set(Object.values(APP_SPECS[app].peers))];
+    return peers.length === 0 ? [] : [{ to: [{ podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: peers }] } }], ports: [{ protocol: 'TCP', port: APP_PORT }] }];
+  };
+  return [
+    policy('vault', toPeers('vault')),
+    policy('charges', toPeers('charges')),
+    policy('webhooks', [
+      {
+        to: [
+          { ipBlock: { cidr: '0.0.0.0/0', except: PRIVATE_IPV4 } },
+          { ipBlock: { cidr: '::/0', except: PRIVATE_IPV6 } },
+        ],
+      },
+    ]),
+  ].map(asObject);
+}
+
 function asObject(o: { apiVersion?: string; kind?: string; metadata?: unknown }): K8sObject {
   return o as K8sObject;
 }
@@ -459,7 +596,9 @@ export function baseFiles(): BaseFile[] {
     })),
     { file: 'jobs.yaml', objects: JOBS.map((job) => asObject(jobCronJob(job))) },
     { file: 'otel-collector.yaml', objects: collectorObjects() },
-    { file: 'network-policies.yaml', objects: networkPolicies() },
+    { file: 'network-policies.yaml', objects: [...networkPolicies(), ...egressPolicies()] },
+    { file: 'migrations.yaml', objects: APPS.map((app) => asObject(migrateJob(app))) },
+    { file: 'ingress.yaml', objects: [asObject(gatewayIngress())] },
   ];
 }
 
@@ -493,12 +632,17 @@ export function referencedSecrets(): Map<string, Set<string>> {
   };
   for (const app of APPS) {
     add(databaseSecretName(app), 'DATABASE_URL');
-    add(PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET');
-    if (verifiesPrincipals(app)) add(PRINCIPAL_SECRET_NAME, 'PRINCIPAL_SECRET_PREVIOUS');
+    add(migrationSecretName(app), 'DATABASE_URL');
+    if (verifiesPrincipals(app)) {
+      add(PRINCIPAL_SECRET_NAME, 'PRINCIPAL_PUBLIC_KEY');
+      add(PRINCIPAL_SECRET_NAME, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS');
+    } else {
+      add(PRINCIPAL_SIGNING_SECRET_NAME, 'PRINCIPAL_PRIVATE_KEY');
+    }
     for (const s of APP_SPECS[app].secrets) add(s.secret, s.key);
   }
   add(ADMIN_SECRET_NAME, 'ADMIN_TOKEN');
   return out;
 }
 
-export const SECRET_NAMES = { ACQUIRER_KEY_SECRET_NAME, ADMIN_SECRET_NAME, PRINCIPAL_SECRET_NAME, VAULT_KEYS_SECRET_NAME };
+export const SECRET_NAMES = { ACQUIRER_KEY_SECRET_NAME, ADMIN_SECRET_NAME, PRINCIPAL_SECRET_NAME, PRINCIPAL_SIGNING_SECRET_NAME, VAULT_KEYS_SECRET_NAME };

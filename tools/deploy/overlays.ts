@@ -2,7 +2,7 @@
 // and `kubectl apply -k` reads) and as rendered objects, computed here without kubectl (what CI checks).
 // The spec proves both agree by rendering deploy/overlays/* with `kubectl kustomize` where kubectl exists.
 import { stringify } from 'yaml';
-import { APPS, databaseSecretName, type AppName } from './apps';
+import { APPS, databaseSecretName, migrationSecretName, type AppName } from './apps';
 import {
   BASE_CONFIG,
   BASE_SIZING,
@@ -38,10 +38,15 @@ export interface Overlay {
 
 const DEV_SIZING: Sizing = { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '384Mi' }, minReplicas: 2, maxReplicas: 3 };
 
+const DEV_PRINCIPAL_PRIVATE_KEY = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIEHuViV7JBaAOykF+w0dnGGsRmOrEd7nuJnyevEwhP7/\n-----END PRIVATE KEY-----\n';
+const DEV_PRINCIPAL_PUBLIC_KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAh1azmMM8aePmMvJMnMme+OgCwno1J9iEEC4aqdvUr2s=\n-----END PUBLIC KEY-----\n';
+
 /** Dev placeholders: obviously fake, valid in shape (the vault checks base64 lengths at boot). */
 function devSecrets(): K8sObject[] {
   const values: Record<string, Record<string, string>> = {
-    [SECRET_NAMES.PRINCIPAL_SECRET_NAME]: { PRINCIPAL_SECRET: 'dev-principal-secret-change-me-0123456789abcdef', PRINCIPAL_SECRET_PREVIOUS: '' },
+    // A dev-only Ed25519 pair, published here: replace both before anything real runs (docs/runbook.md).
+    [SECRET_NAMES.PRINCIPAL_SECRET_NAME]: { PRINCIPAL_PUBLIC_KEY: DEV_PRINCIPAL_PUBLIC_KEY, PRINCIPAL_PUBLIC_KEY_PREVIOUS: '' },
+    [SECRET_NAMES.PRINCIPAL_SIGNING_SECRET_NAME]: { PRINCIPAL_PRIVATE_KEY: DEV_PRINCIPAL_PRIVATE_KEY },
     [SECRET_NAMES.ADMIN_SECRET_NAME]: { ADMIN_TOKEN: 'dev-admin-token-change-me-0123456789' },
     [SECRET_NAMES.VAULT_KEYS_SECRET_NAME]: {
       VAULT_KEK: Buffer.from('dev-kek-change-me-32-bytes-long!').toString('base64'),
@@ -53,6 +58,8 @@ function devSecrets(): K8sObject[] {
   };
   for (const app of APPS) {
     values[databaseSecretName(app)] = { DATABASE_URL: `postgres://pgw_${app.replace('-', '_')}:change-me@postgres:5432/gateway` };
+    // The migration role (DDL on the app's schema), read by the app's migrate Job only (docs/runbook.md).
+    values[migrationSecretName(app)] = { DATABASE_URL: `postgres://pgw_${app.replace('-', '_')}_migrate:change-me@postgres:5432/gateway` };
   }
   const referenced = referencedSecrets();
   return [...referenced.keys()].sort().map((name) => {
@@ -89,6 +96,11 @@ export function overlay(env: Environment): Overlay {
       // Set these to your cluster's endpoints (a Strimzi bootstrap, a Tempo or Jaeger collector).
       KAFKA_BROKERS: 'kafka-bootstrap.kafka.svc:9092',
       OTEL_TRACES_BACKEND_ENDPOINT: 'tempo-distributor.observability.svc:4317',
+      // Three brokers: a topic survives one down and still takes acks=all writes (2 in sync).
+      KAFKA_REPLICATION_FACTOR: '3',
+      KAFKA_MIN_INSYNC_REPLICAS: '2',
+      // The acquirer simulator refuses live traffic here (contract §6).
+      DEPLOYMENT_ENV: 'production',
     },
     sizing: {
       gateway: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '2', memory: '768Mi' }, minReplicas: 3, maxReplicas: 20 },
@@ -128,7 +140,6 @@ export function overlayPatches(o: Overlay): Patch[] {
         kind: 'Deployment',
         metadata: { name: app },
         spec: {
-          replicas: sizing.minReplicas,
           template: {
             spec: {
               containers: [

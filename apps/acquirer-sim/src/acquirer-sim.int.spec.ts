@@ -1,6 +1,7 @@
 import { SimAcquirer, type AcquirerResult } from '@pgw/acquirer';
 import { InProcessBus } from '@pgw/platform-bus';
 import { createPgDb, type Db } from '@pgw/platform-db';
+import { generatePrincipalKeys } from '@pgw/platform-http';
 import { InjectPeers, startService, systemClock, type RunningService } from '@pgw/platform-service';
 import { integrationEnv, uniqueName } from '@pgw/testing';
 import { acquirerSimService } from './service';
@@ -20,7 +21,7 @@ async function start(): Promise<void> {
     db,
     bus: new InProcessBus(),
     clock: systemClock,
-    principalSecret: 'principal-secret-for-int-tests-0123456',
+    principalPublicKey: generatePrincipalKeys().publicKey,
     peers: new InjectPeers(),
     env: {},
     log: { level: 'warn' },

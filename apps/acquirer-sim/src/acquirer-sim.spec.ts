@@ -9,12 +9,13 @@ import {
   readBarcode,
   verifyBrCode,
 } from '@pgw/domain';
-import { signPrincipal } from '@pgw/platform-http';
+import { TestPrincipals } from '@pgw/platform-http';
 import { HttpPeers, InjectPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
 import { acquirerSimService } from './service';
 import { REFUND_DECLINED_CARD } from './test-cards';
 
-const SECRET = 'principal-secret-for-tests-0123456789';
+/** The specs play the gateway: principals are signed with this pair for each request; the simulator holds the public key. */
+const PRINCIPALS = new TestPrincipals();
 // PGlite boots in seconds, more on a busy machine: the default 5 s per hook or test is too tight.
 jest.setTimeout(30_000);
 
@@ -31,11 +32,12 @@ async function start(env: NodeJS.ProcessEnv = {}): Promise<RunningService> {
     db,
     bus: new InProcessBus(),
     clock,
-    principalSecret: SECRET,
+    principalPublicKey: PRINCIPALS.publicKey,
     peers: new InjectPeers(),
     env: { ACQUIRER_SIM_TIMEOUT_DELAY_MS: String(TIMEOUT_DELAY_MS), ...env },
     log: { level: 'warn' },
   });
+  PRINCIPALS.bind(running.app);
   return running;
 }
 
@@ -63,7 +65,7 @@ async function card(number: string): Promise<string> {
   return value(await acquirer.storeCard({ reference: ref('card'), number, expMonth: 12, expYear: 2030, holderName: 'ANA SILVA' })).cardRef;
 }
 
-const operator = () => signPrincipal({ kind: 'operator', requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }, SECRET);
+const operator = () => PRINCIPALS.header({ kind: 'operator', requestId: 'req_x', expiresAtMs: Date.now() + 60_000 });
 
 async function setMode(mode: 'normal' | 'unavailable' | 'timeout', app = service.app): Promise<void> {
   const res = await app.inject({ method: 'POST', url: '/admin/v1/simulations/provider', headers: { 'x-gateway-principal': operator() }, payload: { mode } });
@@ -103,6 +105,50 @@ describe('the acquirer simulator: test cards (contract §6)', () => {
     value(await acquirer.authorize({ reference, cardRef, amountCents: 777, installments: 1, capture: false, securityCode: '9183' }));
     const row = await db.read((q) => q('authorizations').where({ reference }).first());
     expect(JSON.stringify(row)).not.toContain('9183');
+  });
+});
+
+describe('the acquirer simulator keeps no PAN (contract §6)', () => {
+  // Proves the card store keeps a fingerprint, last4, brand, expiry and profile, and the number in no row of any table.
+  it('stores each test card without its number, and still answers its outcome from what it kept', async () => {
+    const numbers = ['4111111111111111', '4000000000009995', REFUND_DECLINED_CARD];
+    for (const number of numbers) await card(number);
+    const tables = await db.read((q) =>
+      q.raw<{ rows: { table_name: string }[] }>(`select table_name from information_schema.tables where table_schema = 'acquirer_sim'`),
+    );
+    expect(tables.rows.map((t) => t.table_name)).toEqual(expect.arrayContaining(['cards', 'authorizations', 'refunds']));
+    for (const { table_name } of tables.rows) {
+      const rows = JSON.stringify(await db.read((q) => q(table_name).select('*')));
+      for (const number of numbers) expect([table_name, rows.includes(number)]).toEqual([table_name, false]);
+    }
+    const kept = await db.read((q) => q('cards').where({ last4: '9995' }).first());
+    expect(kept).toMatchObject({ brand: 'visa', last4: '9995', profile: 'insufficient_funds', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(kept).not.toHaveProperty('pan');
+  });
+
+  // Proves a database made before this rule loses its stored numbers and keeps every card's outcome.
+  it('migrates cards stored with their number: profile and fingerprint derived, the column dropped', async () => {
+    const oldKnex = createPgliteKnex(null);
+    const oldDb = sharedDb(oldKnex, 'acquirer_sim');
+    try {
+      const [first, second] = await import('./migrations').then((m) => m.simMigrations);
+      await oldDb.tx((trx) => first!.up(trx));
+      await oldDb.tx((trx) =>
+        trx('cards').insert([
+          { card_ref: 'card_a', reference: 'r_a', pan: '4000000000000002', brand: 'visa', last4: '0002', exp_month: 1, exp_year: 2031, holder_name: 'A', created_at: new Date() },
+          { card_ref: 'card_b', reference: 'r_b', pan: REFUND_DECLINED_CARD, brand: 'visa', last4: '5126', exp_month: 1, exp_year: 2031, holder_name: 'B', created_at: new Date() },
+        ]),
+      );
+      await oldDb.tx((trx) => second!.up(trx));
+      const rows = await oldDb.read((q) => q('cards').orderBy('card_ref'));
+      expect(rows.map((r: Record<string, unknown>) => [r.card_ref, r.profile, 'pan' in r])).toEqual([
+        ['card_a', 'card_declined', false],
+        ['card_b', 'refund_declined', false],
+      ]);
+      expect(JSON.stringify(rows)).not.toContain('4000000000000002');
+    } finally {
+      await oldKnex.destroy();
+    }
   });
 });
 
@@ -264,10 +310,7 @@ describe('the acquirer simulator: fault modes (contract §5)', () => {
   it('takes the mode only from the operator: no principal or an API key principal is 401', async () => {
     const none = await service.app.inject({ method: 'POST', url: '/admin/v1/simulations/provider', payload: { mode: 'timeout' } });
     expect(none.statusCode).toBe(401);
-    const apiKey = signPrincipal(
-      { kind: 'api_key', tenantId: 'ten_1', sellerId: null, keyId: 'key_1', permissions: [], livemode: false, requestId: 'req_x', expiresAtMs: Date.now() + 60_000 },
-      SECRET,
-    );
+    const apiKey = PRINCIPALS.header({ kind: 'api_key', tenantId: 'ten_1', sellerId: null, keyId: 'key_1', permissions: [], livemode: false, requestId: 'req_x', expiresAtMs: Date.now() + 60_000 });
     const withKey = await service.app.inject({ method: 'POST', url: '/admin/v1/simulations/provider', headers: { 'x-gateway-principal': apiKey }, payload: { mode: 'timeout' } });
     expect(withKey.statusCode).toBe(401);
     const bad = await service.app.inject({ method: 'POST', url: '/admin/v1/simulations/provider', headers: { 'x-gateway-principal': operator() }, payload: { mode: 'slow' } });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startGateway, type DemoCredentials, type ServiceName } from '@pgw/gateway';
 import { InProcessBus } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
-import type { App, AppOptions } from '@pgw/platform-http';
+import { generatePrincipalKeys, type App, type AppOptions } from '@pgw/platform-http';
 import { InjectPeers, startService, systemClock, type Clock, type RunningService, type ServiceDefinition } from '@pgw/platform-service';
 import { SERVICES } from './services';
 
@@ -39,13 +39,15 @@ const schemaOf = (name: string) => name.replace(/-/g, '_');
  * services through the same signed principal and routes as in the distributed mode, minus the network.
  */
 export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne> {
-  const env = options.env ?? process.env;
+  // Contract §7: the all-in-one lets webhooks reach private targets (a developer's localhost) unless told not to.
+  const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(options.env ?? process.env) };
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
   const knex = createPgliteKnex(options.dataDir === null ? null : join(options.dataDir, 'pg'));
   const bus = new InProcessBus();
   const clock = options.clock ?? systemClock;
-  // The principal never leaves this process, so a fresh secret per start is enough.
-  const principalSecret = randomBytes(32).toString('hex');
+  // The principal never leaves this process, so a fresh key pair per start is enough (nothing to
+  // configure); as in the distributed mode, the gateway signs and the services hold the public key only.
+  const principalKeys = generatePrincipalKeys();
   const adminToken = options.adminToken ?? `adm_${randomBytes(24).toString('hex')}`;
   const peers = new InjectPeers();
   const apps = new Map<ServiceName, App>();
@@ -57,7 +59,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
         db: sharedDb(knex, schemaOf(definition.name)),
         bus,
         clock,
-        principalSecret,
+        principalPublicKey: principalKeys.publicKey,
         peers,
         env,
         ...(options.log ? { log: options.log } : {}),
@@ -77,7 +79,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     db: gatewayDb,
     bus,
     clock,
-    principalSecret,
+    principalPrivateKey: principalKeys.privateKey,
     adminToken,
     upstreams: { mode: 'inject', apps },
     env,

@@ -1,17 +1,19 @@
 import { resolve } from 'node:path';
-import { envInt, envString } from '@pgw/platform-http';
+import { envInt, envOptionalSecret, envString } from '@pgw/platform-http';
 import { startAllInOne } from './all-in-one';
 
 async function main(): Promise<void> {
   const env = process.env;
   const port = envInt(env, 'PORT', 8080);
   const dataDir = resolve(envString(env, 'DATA_DIR', './.data'));
+  const adminToken = envOptionalSecret(env, 'ADMIN_TOKEN');
   const startedAtMs = Date.now();
   const system = await startAllInOne({
     dataDir,
     port,
     host: envString(env, 'HOST', '127.0.0.1'),
-    ...(env.ADMIN_TOKEN ? { adminToken: env.ADMIN_TOKEN } : {}),
+    // The distributed gateway's rule (envSecret): a token given must have at least 16 characters.
+    ...(adminToken !== undefined ? { adminToken } : {}),
     demo: envString(env, 'DEMO', '1') === '1',
     env,
   });

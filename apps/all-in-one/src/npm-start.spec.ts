@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childEnv } from '@pgw/testing';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -27,7 +28,8 @@ async function npmStart(dataDir: string, port: number): Promise<Started> {
   const startedAt = Date.now();
   const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'warn' },
+    // Only what the test means: an ADMIN_TOKEN or DEMO=0 in the caller's shell must not change what it proves.
+    env: childEnv({ PORT: String(port), DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -95,4 +97,16 @@ describe('npm start (all-in-one)', () => {
       await stop(second.child);
     }
   }, 60_000);
+
+  // Proves the all-in-one holds ADMIN_TOKEN to the distributed gateway's rule (at least 16 characters).
+  it('refuses to start with an ADMIN_TOKEN shorter than 16 characters, saying why', () => {
+    const run = spawnSync('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: childEnv({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: 'short-token', LOG_LEVEL: 'warn' }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('ADMIN_TOKEN is required (at least 16 characters)');
+  }, 40_000);
 });

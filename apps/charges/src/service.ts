@@ -1,4 +1,4 @@
-import { createAcquirer } from '@pgw/acquirer';
+import { createAcquirer, liveModeGuard } from '@pgw/acquirer';
 import type { ServiceDefinition } from '@pgw/platform-service';
 import { purgeExpiredKeys } from '@pgw/platform-idempotency';
 import { chargesConfig } from './config';
@@ -30,7 +30,7 @@ export const chargesService: ServiceDefinition = {
       peers: context.peers,
       config: chargesConfig(context.env),
     };
-    createChargeRoute(app, deps);
+    createChargeRoute(app, deps, liveModeGuard(context.env, app.log));
     getChargeRoute(app, deps);
     captureChargeRoute(app, deps);
     refundChargeRoute(app, deps);

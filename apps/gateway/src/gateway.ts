@@ -1,9 +1,10 @@
+import type { KeyObject } from 'node:crypto';
 import { metrics } from '@opentelemetry/api';
 import { Type } from '@sinclair/typebox';
 import { busMigration, OutboxRelay, type Bus } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
-import { ApiError, buildApp, ConfigError, envInt, PRINCIPAL_TTL_MS, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
-import type { Clock } from '@pgw/platform-service';
+import { allowsPrivateWebhookTargets, ApiError, buildApp, ConfigError, envInt, PRINCIPAL_TTL_MS, principalPrivateKey, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
+import { migrateOnStart, type Clock } from '@pgw/platform-service';
 import { adminTokenCheck } from './auth/admin-auth';
 import { ApiKeyAuthenticator } from './auth/api-key-auth';
 import { TtlLruCache } from './auth/key-cache';
@@ -25,7 +26,8 @@ export interface GatewayOptions {
   db: Db;
   bus: Bus;
   clock: Clock;
-  principalSecret: string;
+  /** PRINCIPAL_PRIVATE_KEY: the Ed25519 key that signs every forwarded principal (a PEM or a KeyObject). */
+  principalPrivateKey: string | KeyObject;
   adminToken: string;
   upstreams: Upstreams;
   env: NodeJS.ProcessEnv;
@@ -79,13 +81,19 @@ function positiveEnvInt(env: NodeJS.ProcessEnv, name: string, fallback: number):
   return value;
 }
 
+/** The gateway's migrations, the bus's tables first: what `migrate` and a start with MIGRATE_ON_START run. */
+export async function migrateGateway(db: Db): Promise<void> {
+  await db.migrate([busMigration, ...gatewayMigrations]);
+}
+
 /**
  * The only public door. /api/v1: API key → permission, seller scope, KYC → rate limit → the owning
  * service, with a signed principal. /admin/v1: the admin token → the directory (answered here) or the
  * simulations and jobs (forwarded with an operator principal). Directory changes leave through the outbox.
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  await options.db.migrate([busMigration, ...gatewayMigrations]);
+  // MIGRATE_ON_START=0 (Kubernetes): the `migrate` Job has run migrateGateway under a DDL role the app lacks.
+  if (migrateOnStart(options.env)) await migrateGateway(options.db);
   const defaultRateLimitPerSecond = positiveEnvInt(options.env, 'RATE_LIMIT_PER_SECOND', RATE_LIMIT_PER_SECOND_DEFAULT);
   const timeoutMs = positiveEnvInt(options.env, 'UPSTREAM_TIMEOUT_MS', UPSTREAM_TIMEOUT_MS_DEFAULT);
   // One bound per service, shared by the public and the operator routes: it protects the service.
@@ -97,7 +105,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     rateLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX }),
     defaultRateLimitPerSecond,
   });
-  const ctx: RouteContext = { db: options.db, clock: options.clock, authenticator };
+  const ctx: RouteContext = { db: options.db, clock: options.clock, authenticator, allowPrivateWebhookTargets: allowsPrivateWebhookTargets(options.env) };
+  // Parsed once: every forwarded request is signed with it.
+  const principalKey = principalPrivateKey(options.principalPrivateKey);
 
   const app = buildApp({ name: 'gateway', bodyLimitBytes: options.bodyLimitBytes ?? BODY_LIMIT_BYTES_DEFAULT, ...(options.log ? { log: options.log } : {}) });
   // The principal each forwarded request carries; the field is declared by @pgw/platform-http.
@@ -110,8 +120,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     version: 'v1' as const,
     request_id: request.id,
   }));
-  // The probes' check, not part of the public API: answers only after a round trip to the database.
-  app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), service: Type.String() }) } } }, async () => {
+  // The probes, not part of the public API. /livez: the process alone, so a broker outage restarts nothing.
+  // /readyz (and /health, its older name): a round trip to the database and the broker, else 503.
+  const ProbeStatus = { 200: Type.Object({ status: Type.String(), service: Type.String() }) };
+  app.get('/livez', { schema: { response: ProbeStatus } }, async () => ({ status: 'ok', service: 'gateway' }));
+  const ready = async (): Promise<{ status: string; service: string }> => {
     try {
       await options.db.read((q) => q.raw('select 1'));
       await options.bus.checkHealth?.();
@@ -119,7 +132,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       throw new ApiError('service_unavailable', 'The gateway cannot reach its database or its broker.');
     }
     return { status: 'ok', service: 'gateway' };
-  });
+  };
+  app.get('/readyz', { schema: { response: ProbeStatus } }, ready);
+  app.get('/health', { schema: { response: ProbeStatus } }, ready);
 
   registerOpenApiRoute(app);
   await registerAdminRoutes(app, ctx, checkAdminToken);
@@ -130,7 +145,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       return { kind: 'operator', requestId: request.id, expiresAtMs: Date.now() + PRINCIPAL_TTL_MS };
     },
     upstreams: options.upstreams,
-    principalSecret: options.principalSecret,
+    principalKey,
     timeoutMs,
     admission,
   });
@@ -138,7 +153,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     routes: PUBLIC_ROUTES,
     authorize: (request, route) => authenticator.principalFor(request, route),
     upstreams: options.upstreams,
-    principalSecret: options.principalSecret,
+    principalKey,
     timeoutMs,
     admission,
   });

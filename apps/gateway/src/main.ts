@@ -1,9 +1,9 @@
 import './instrument';
 import { KafkaBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
-import { envInt, envSecret, envString, serve } from '@pgw/platform-http';
+import { envInt, envPrincipalPrivateKey, envSecret, envString, serve } from '@pgw/platform-http';
 import { systemClock } from '@pgw/platform-service';
-import { startGateway } from './gateway';
+import { migrateGateway, startGateway } from './gateway';
 import type { ServiceName } from './routes.table';
 
 // The distributed mode: the gateway alone, on its own PostgreSQL schema and Kafka, forwarding over HTTP
@@ -29,12 +29,25 @@ async function main(): Promise<void> {
     baseUrls[service] = url;
   }
   const db = createPgDb({ url: envString(env, 'DATABASE_URL'), schema: 'gateway' });
-  const bus = new KafkaBus({ brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()), clientId: 'gateway' });
+  if (process.argv[2] === 'migrate') {
+    // `node dist/main.js migrate`: the Kubernetes Job's command, under the DDL role; migrates and exits 0.
+    await migrateGateway(db);
+    await db.close();
+    process.stdout.write('gateway: migrated schema gateway\n');
+    return;
+  }
+  const bus = new KafkaBus({
+    brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()),
+    clientId: 'gateway',
+    partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
+    replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
+    minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
+  });
   const gateway = await startGateway({
     db,
     bus,
     clock: systemClock,
-    principalSecret: envSecret(env, 'PRINCIPAL_SECRET'),
+    principalPrivateKey: envPrincipalPrivateKey(env),
     adminToken: envSecret(env, 'ADMIN_TOKEN'),
     upstreams: { mode: 'http', baseUrls },
     env,

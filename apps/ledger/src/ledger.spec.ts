@@ -3,21 +3,23 @@
 import { encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap } from '@pgw/contracts';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type BusMessage } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
-import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
+import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { InjectPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
 import { uniqueName } from '@pgw/testing';
 import { ledgerMigrations } from './migrations';
 import { ledgerService } from './service';
 
 jest.setTimeout(60_000);
-const SECRET = 'ledger-test-principal-secret-0123456789';
+/** The spec plays the gateway: principals are signed with this pair for each request; the ledger holds the public key. */
+const PRINCIPALS = new TestPrincipals();
 const knex = createPgliteKnex(null);
 const bus = new InProcessBus();
 const db = sharedDb(knex, uniqueName('ledger'));
 let ledger: RunningService;
 
 beforeAll(async () => {
-  ledger = await startService(ledgerService, { db, bus, clock: new ManualClock(new Date('2026-03-02T12:00:00Z')), principalSecret: SECRET, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+  ledger = await startService(ledgerService, { db, bus, clock: new ManualClock(new Date('2026-03-02T12:00:00Z')), principalPublicKey: PRINCIPALS.publicKey, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+  PRINCIPALS.bind(ledger.app);
 });
 afterAll(async () => {
   await ledger.stop();
@@ -49,7 +51,7 @@ function movement(tenantId: string, sellerId: string, over: Partial<Moved>, occu
 
 const sale = (tenantId: string, net: number, fee: number, at?: number) => movement(tenantId, 'seller_1', { pending_delta_cents: net, fee_delta_cents: fee, gross_delta_cents: net + fee }, at);
 const get = (url: string, tenantId: string, sellerId: string | null = 'seller_1') =>
-  ledger.app.inject({ url, headers: { [PRINCIPAL_HEADER]: signPrincipal({ kind: 'api_key', tenantId, sellerId, keyId: 'key_x', permissions: ['balance:read'], livemode: false, requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }, SECRET) } });
+  ledger.app.inject({ url, headers: { [PRINCIPAL_HEADER]: PRINCIPALS.header({ kind: 'api_key', tenantId, sellerId, keyId: 'key_x', permissions: ['balance:read'], livemode: false, requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }) } });
 
 describe('ledger', () => {
   it('books a batch of movements with each account written once, and answers the balance from running totals', async () => {
@@ -131,11 +133,12 @@ describe('ledger', () => {
     await existing.tx(async (trx) => {
       await trx('journal_entries').insert([entry(1, 'seller_1', false, 10), entry(2, 'seller_1', false, 20), entry(3, 'seller_1', false, 0), entry(4, 'seller_1', true, 30), entry(5, 'seller_2', false, 40)]);
     });
-    const other = await startService(ledgerService, { db: existing, bus: new InProcessBus(), clock: new ManualClock(new Date('2026-03-02T12:00:00Z')), principalSecret: SECRET, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    const other = await startService(ledgerService, { db: existing, bus: new InProcessBus(), clock: new ManualClock(new Date('2026-03-02T12:00:00Z')), principalPublicKey: PRINCIPALS.publicKey, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    PRINCIPALS.bind(other.app);
     try {
       const counts = (await existing.read((q) => q('history_counts').where({ tenant_id: tenant }).orderBy(['seller_id', 'livemode']))) as Array<Record<string, unknown>>;
       expect(counts.map((c) => [c.seller_id, c.livemode, Number(c.entries)])).toEqual([['seller_1', false, 2], ['seller_1', true, 1], ['seller_2', false, 1]]);
-      const answer = await other.app.inject({ url: '/api/v1/balance/history?limit=1&page=2', headers: { [PRINCIPAL_HEADER]: signPrincipal({ kind: 'api_key', tenantId: tenant, sellerId: 'seller_1', keyId: 'key_x', permissions: ['balance:read'], livemode: false, requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }, SECRET) } });
+      const answer = await other.app.inject({ url: '/api/v1/balance/history?limit=1&page=2', headers: { [PRINCIPAL_HEADER]: PRINCIPALS.header({ kind: 'api_key', tenantId: tenant, sellerId: 'seller_1', keyId: 'key_x', permissions: ['balance:read'], livemode: false, requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }) } });
       expect(answer.json()).toMatchObject({ total: 2, total_pages: 2, page: 2, data: [{ id: 'ldge_1', amount_cents: 10 }] });
     } finally {
       await other.stop();

@@ -7,7 +7,7 @@ import { newId } from '@pgw/domain';
 import { ledgerService } from '@pgw/ledger';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, KafkaBus, type Bus, type BusMessage, type SubscribeOptions } from '@pgw/platform-bus';
 import { createPgDb, type Db } from '@pgw/platform-db';
-import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
+import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { HttpPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
 import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
 import { checkInvariants } from './scenarios/invariants';
@@ -38,7 +38,8 @@ class IsolatedBus implements Bus {
   }
 }
 
-const SECRET = 'integration-principal-secret-0123456789';
+/** The suite plays the gateway: principals are signed with this pair for each request; the services hold the public key. */
+const PRINCIPALS = new TestPrincipals();
 const env = integrationEnv();
 const prefix = uniqueName('it');
 const tenantId = newId('ten_');
@@ -55,7 +56,7 @@ async function publish<K extends EventType>(type: K, key: string, event: EventMa
 }
 
 const principal = (sellerId: string | null) =>
-  signPrincipal({ kind: 'api_key', tenantId, sellerId, keyId: 'key_x', permissions: ['receivables:read', 'balance:read'], livemode: false, requestId: 'req_it', expiresAtMs: Date.now() + 60_000 }, SECRET);
+  PRINCIPALS.header({ kind: 'api_key', tenantId, sellerId, keyId: 'key_x', permissions: ['receivables:read', 'balance:read'], livemode: false, requestId: 'req_it', expiresAtMs: Date.now() + 60_000 });
 
 async function balance(sellerId: string) {
   const res = await ledger.app.inject({ url: '/api/v1/balance', headers: { [PRINCIPAL_HEADER]: principal(sellerId) } });
@@ -85,9 +86,11 @@ const view = {
 beforeAll(async () => {
   receivablesDb = createPgDb({ url: env.databaseUrl, schema: uniqueName('receivables') });
   ledgerDb = createPgDb({ url: env.databaseUrl, schema: uniqueName('ledger') });
-  const context = { clock, principalSecret: SECRET, peers: new HttpPeers({}), env: {}, log: { level: 'silent' } };
+  const context = { clock, principalPublicKey: PRINCIPALS.publicKey, peers: new HttpPeers({}), env: {}, log: { level: 'silent' } };
   ledger = await startService(ledgerService, { ...context, db: ledgerDb, bus: buses.ledger });
   receivables = await startService(receivablesService, { ...context, db: receivablesDb, bus: buses.receivables });
+  PRINCIPALS.bind(ledger.app);
+  PRINCIPALS.bind(receivables.app);
 });
 
 afterAll(async () => {
@@ -131,7 +134,7 @@ it('schedules a paid 3x charge from Kafka, books it in the ledger, releases it a
   const list = await receivables.app.inject({ url: '/api/v1/receivables', headers: { [PRINCIPAL_HEADER]: principal(null) } });
   expect(list.json().data.map((r: { gross_amount_cents: number; due_date: string }) => [r.gross_amount_cents, r.due_date])).toEqual([[3334, '2026-04-01'], [3333, '2026-05-01'], [3333, '2026-05-31']].reverse());
 
-  const operator = signPrincipal({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 }, SECRET);
+  const operator = PRINCIPALS.header({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 });
   const job = await receivables.app.inject({ method: 'POST', url: '/admin/v1/jobs/receivables-release', headers: { [PRINCIPAL_HEADER]: operator }, payload: { as_of_date: '2026-04-01' } });
   expect(job.json()).toMatchObject({ job: 'receivables-release', processed: 1 });
   await waitFor(async () => ((await balance(seller)).available_cents === 3_234 ? true : undefined), 30_000, 'the release to reach the ledger');

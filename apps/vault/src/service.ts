@@ -1,4 +1,4 @@
-import { createAcquirer } from '@pgw/acquirer';
+import { createAcquirer, liveModeGuard } from '@pgw/acquirer';
 import type { ServiceDefinition } from '@pgw/platform-service';
 import { vaultKeysForAllInOne, vaultKeysFromEnv, type VaultKeys } from './config';
 import { sellerChangedConsumer } from './consumers/seller-changed.consumer';
@@ -24,7 +24,9 @@ export function createVaultService(options: VaultServiceOptions): ServiceDefinit
       const keys: VaultKeys = options.keys === 'environment' ? vaultKeysFromEnv(context.env) : await vaultKeysForAllInOne(context.env, context.db);
       if (keys.source === 'local') app.log.warn('vault keys generated locally and kept in the embedded database: test mode only');
       const acquirer = createAcquirer({ peers: context.peers, env: context.env });
-      tokenizeRoute(app, { db: context.db, clock: context.clock, keys, acquirer });
+      // Contract §6: said at start; refuses live tokenize where DEPLOYMENT_ENV=production.
+      const liveGuard = liveModeGuard(context.env, app.log);
+      tokenizeRoute(app, { db: context.db, clock: context.clock, keys, acquirer, liveGuard });
       getTokenInternalRoute(app, context.db);
       return { consumers: [sellerChangedConsumer(context.clock)] };
     },

@@ -6,7 +6,7 @@ import { integrationEnv, uniqueName } from '@pgw/testing';
 import { vaultKeysFromEnv } from './config';
 import { rewrapTokens } from './data/rewrap';
 import { createVaultService } from './service';
-import { CardStoreStub, principal, publishSeller, SECRET, validCard } from './testing/harness';
+import { CardStoreStub, principal, PRINCIPALS, publishSeller, validCard } from './testing/harness';
 
 // The vault on the real PostgreSQL with a pool, its keys from the environment as in the distributed
 // mode. The directory events come through the in-process bus here (the Kafka path of the bus is proven
@@ -27,11 +27,12 @@ beforeAll(async () => {
     db,
     bus,
     clock: new ManualClock(new Date('2026-03-01T12:00:00Z')),
-    principalSecret: SECRET,
+    principalPublicKey: PRINCIPALS.publicKey,
     peers: new CardStoreStub(),
     env: keysEnv,
     log: { level: 'warn' },
   });
+  PRINCIPALS.bind(vault.app);
 });
 
 afterAll(async () => {

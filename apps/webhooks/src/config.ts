@@ -1,4 +1,4 @@
-import { ConfigError, envInt } from '@pgw/platform-http';
+import { allowsPrivateWebhookTargets, ConfigError, envInt } from '@pgw/platform-http';
 
 // The delivery worker's settings, read once at boot. The defaults are contract §7's: 10 s per attempt,
 // exponential back-off from 10 s capped at 1 h. The retry window (24 h) and the rotation overlap (24 h)
@@ -14,6 +14,8 @@ export interface WebhooksConfig {
   concurrencyMax: number;
   /** How often an idle worker looks for due deliveries (new events wake it at once in-process). */
   pollIntervalMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: deliveries may reach private addresses (contract §7). */
+  allowPrivateTargets: boolean;
 }
 
 export const RETRY_WINDOW_MS = 24 * 3_600_000;
@@ -25,6 +27,7 @@ export const DEFAULT_CONFIG: WebhooksConfig = {
   retryCapMs: 3_600_000,
   concurrencyMax: 16,
   pollIntervalMs: 1_000,
+  allowPrivateTargets: false,
 };
 
 function bounded(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -40,6 +43,7 @@ export function webhooksConfig(env: NodeJS.ProcessEnv): WebhooksConfig {
     retryCapMs: bounded(env, 'WEBHOOK_RETRY_CAP_MS', DEFAULT_CONFIG.retryCapMs, 1, 6 * 3_600_000),
     concurrencyMax: bounded(env, 'WEBHOOK_CONCURRENCY', DEFAULT_CONFIG.concurrencyMax, 1, 256),
     pollIntervalMs: bounded(env, 'WEBHOOK_POLL_INTERVAL_MS', DEFAULT_CONFIG.pollIntervalMs, 5, 60_000),
+    allowPrivateTargets: allowsPrivateWebhookTargets(env),
   };
   if (config.retryCapMs < config.retryBaseMs) throw new ConfigError('WEBHOOK_RETRY_CAP_MS must be at least WEBHOOK_RETRY_BASE_MS');
   return config;

@@ -23,6 +23,8 @@ export type {
 } from './port';
 export { ACQUIRER_TIMEOUT_MS_DEFAULT, classifyTransportError, createAcquirer, SIM_SERVICE_NAME, SimAcquirer } from './sim-acquirer';
 export type { SimAcquirerOptions } from './sim-acquirer';
+export { assertLiveAllowed, LIVE_ON_SIMULATOR_MESSAGE, liveModeGuard } from './live-guard';
+export type { LiveModeGuard } from './live-guard';
 export {
   AuthorizeRequest,
   CreatePixChargeRequest,

@@ -62,3 +62,10 @@ describe('event contracts', () => {
     expect(() => encodeEvent(type, { ...event, kyc_status: 'maybe' } as unknown as SellerChanged)).toThrow();
   });
 });
+
+describe('where the webhook signing secret travels', () => {
+  it('Proves the event carrying it (v2) goes to a topic of its own, not to gateway.directory that every service reads', () => {
+    expect(EVENT_TOPICS['gateway.webhook-endpoint-changed.v2']).toBe('gateway.webhook-endpoints');
+    expect(EVENT_TOPICS['gateway.webhook-endpoint-changed.v2']).not.toBe(EVENT_TOPICS['gateway.seller-changed.v1']);
+  });
+});

@@ -227,6 +227,7 @@ export interface EventMap {
   'gateway.seller-changed.v1': SellerChanged;
   'gateway.pricing-plan-changed.v1': PricingPlanChanged;
   'gateway.webhook-endpoint-changed.v1': WebhookEndpointChanged;
+  'gateway.webhook-endpoint-changed.v2': WebhookEndpointChanged;
   'charges.charge-created.v1': ChargeEvent;
   'charges.charge-authorized.v1': ChargeEvent;
   'charges.charge-paid.v1': ChargeEvent;
@@ -255,6 +256,11 @@ export type EventType = keyof EventMap;
  */
 export const TOPICS = {
   directory: 'gateway.directory',
+  /**
+   * Webhook endpoints with their signing secrets (gateway.webhook-endpoint-changed.v2), keyed by tenant id:
+   * only the webhooks service consumes it, so no other service ever receives a secret.
+   */
+  webhookEndpoints: 'gateway.webhook-endpoints',
   /** Every event of a charge, its refunds and chargebacks, keyed by charge id. */
   charges: 'charges.charges',
   /** Every receivable, settlement and balance movement of a seller, keyed by seller id. */
@@ -268,6 +274,7 @@ export const EVENT_TOPICS: { [K in EventType]: string } = {
   'gateway.seller-changed.v1': TOPICS.directory,
   'gateway.pricing-plan-changed.v1': TOPICS.directory,
   'gateway.webhook-endpoint-changed.v1': TOPICS.directory,
+  'gateway.webhook-endpoint-changed.v2': TOPICS.webhookEndpoints,
   'charges.charge-created.v1': TOPICS.charges,
   'charges.charge-authorized.v1': TOPICS.charges,
   'charges.charge-paid.v1': TOPICS.charges,

@@ -12,7 +12,7 @@ import {
 import type { Db, Tx } from '@pgw/platform-db';
 import type { Clock } from '@pgw/platform-service';
 import { created, iso, isoRequired, notFoundReply, reject, simId } from '../http';
-import { outcomeFor } from '../test-cards';
+import { outcomeOf, type CardProfile } from '../test-cards';
 
 export interface AuthorizationRow {
   transaction_id: string;
@@ -70,9 +70,9 @@ export function authorizationsRoute(app: FastifyInstance, db: Db, clock: Clock):
     const result = await db.tx(async (trx) => {
       const existing = await trx('authorizations').where({ reference: body.reference }).first<AuthorizationRow | undefined>();
       if (existing !== undefined) return { row: existing, isNew: false };
-      const card = await trx('cards').where({ card_ref: body.card_ref }).first<{ pan: string } | undefined>('pan');
+      const card = await trx('cards').where({ card_ref: body.card_ref }).first<{ profile: CardProfile } | undefined>('profile');
       if (card === undefined) return null;
-      const outcome = outcomeFor(card.pan);
+      const outcome = outcomeOf(card.profile);
       const now = clock.now();
       const approved = outcome.status === 'approved';
       const row = {

@@ -3,7 +3,7 @@ import { ReferenceParams, RefundRequest, SIM_PATHS, WireRefund, type RefundReque
 import type { Db } from '@pgw/platform-db';
 import type { Clock } from '@pgw/platform-service';
 import { created, isoRequired, notFoundReply, reject, simId } from '../http';
-import { REFUND_DECLINED_CARD } from '../test-cards';
+import { refundsDeclined, type CardProfile } from '../test-cards';
 import type { AuthorizationRow } from './authorizations.route';
 
 interface RefundRow {
@@ -45,8 +45,8 @@ export function refundsRoute(app: FastifyInstance, db: Db, clock: Clock): void {
       if (auth.status !== 'captured') return { rejected: 'not_refundable' };
       const refunded = Number(auth.refunded_amount_cents);
       if (refunded + body.amount_cents > Number(auth.captured_amount_cents)) return { rejected: 'refund_amount_exceeds_captured' };
-      const card = await trx('cards').where({ card_ref: auth.card_ref }).first<{ pan: string }>('pan');
-      const declined = card.pan === REFUND_DECLINED_CARD;
+      const card = await trx('cards').where({ card_ref: auth.card_ref }).first<{ profile: CardProfile }>('profile');
+      const declined = refundsDeclined(card.profile);
       const row = {
         refund_id: simId('rfd_'),
         reference: body.reference,

@@ -5,7 +5,7 @@ import { createPgliteKnex } from '@pgw/platform-db';
 // jobs), no test PAN, no CVV in a card context, no API key secret and not the admin token appear in any
 // table of any schema of the embedded database, in any log line at level trace, or in any event the
 // services published (Avro bytes read as UTF-8 and Latin-1, and decoded).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -15,10 +15,6 @@ import type { ServiceDefinition } from '@pgw/platform-service';
 import { startAllInOne, type AllInOne } from '../all-in-one';
 import { SERVICES } from '../services';
 import { buyer, Client, provisionParty, today, type Party } from './harness';
-
-// The acquirer simulator's card store holds PANs as a real acquirer's card store would: it stands for a
-// PCI-scoped system outside the gateway. Exactly that table is left out of the scan, by name.
-const EXCLUDED_TABLES = new Set(['acquirer_sim.cards']);
 
 /** Contract §6's test cards, each with a CVV of its own so that a hit names its card. */
 const CARDS = [
@@ -37,6 +33,7 @@ let dataDir: string;
 let system: AllInOne;
 let client: Client;
 let party: Party;
+let webhookSecret = '';
 let secrets: { name: string; value: string }[] = [];
 
 /** Every definition, with the shared bus's publish observed once (the relays publish through it). */
@@ -79,6 +76,9 @@ beforeAll(async () => {
   });
   client = new Client(system, '');
   party = await provisionParty(client, 'Secrets', 303);
+  const endpoint = await client.admin('POST', `/admin/v1/tenants/${party.tenantId}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hooks' });
+  if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.text}`);
+  webhookSecret = endpoint.body.secret as string;
   secrets = [
     { name: 'admin token', value: system.adminToken },
     { name: 'demo key', value: system.demo!.apiKey },
@@ -175,16 +175,28 @@ describe('secrets scan after a full run', () => {
     expect(logLines.length).toBeGreaterThan(100);
   });
 
+  it('the webhook signing secret was published only on gateway.webhook-endpoints, which only the webhooks service consumes', () => {
+    // Proves no other service receives it: every other consumer reads gateway.directory, where it never goes.
+    const carrying = published.filter((m) => Buffer.from(m.value).includes(webhookSecret)).map((m) => m.topic);
+    expect(webhookSecret).toMatch(/^whsec_/);
+    expect(carrying.length).toBeGreaterThan(0);
+    expect(new Set(carrying)).toEqual(new Set(['gateway.webhook-endpoints']));
+  });
+
+  it('live keys were served by the simulator as a sandbox, and the vault and charges said so at start (contract §6)', () => {
+    // Proves the all-in-one, not marked production, routes live keys to the simulator: the run above tokenized and charged with one.
+    const said = logLines.filter((l) => l.includes('the live acquirer is the acquirer simulator: live keys reach it as a sandbox'));
+    expect(said.length).toBeGreaterThanOrEqual(2);
+  });
+
   it('no table of any schema holds a test PAN, a CVV in a card context, an API key secret or the admin token', async () => {
-    // Proves the database at rest is clean, all but the simulated acquirer's card store (see EXCLUDED_TABLES).
+    // Proves the database at rest is clean, the simulated acquirer's card store included (contract §6).
     // Imported lazily: the all-in-one project loads @pgw/platform-db lazily elsewhere (module boundaries).
     const knex = createPgliteKnex(join(dataDir, 'pg'));
     try {
       const tables = (await knex.raw(`select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`)).rows as { table_schema: string; table_name: string }[];
-      const scanned = tables.filter((t) => !EXCLUDED_TABLES.has(`${t.table_schema}.${t.table_name}`));
-      expect(scanned.length).toBeGreaterThan(20);
-      // The exclusion names a real table, so a rename cannot silently widen it.
-      expect(tables.map((t) => `${t.table_schema}.${t.table_name}`)).toEqual(expect.arrayContaining([...EXCLUDED_TABLES]));
+      const scanned = tables;
+      expect(scanned.map((t) => `${t.table_schema}.${t.table_name}`)).toEqual(expect.arrayContaining(['acquirer_sim.cards', 'vault.tokens']));
       const hits: Hit[] = [];
       let rowCount = 0;
       for (const table of scanned) {
@@ -198,14 +210,31 @@ describe('secrets scan after a full run', () => {
       }
       expect(rowCount).toBeGreaterThan(100);
       expect(hits).toEqual([]);
-      // Positive control: the same scan finds the PANs in the excluded card store, so it can see a leak.
-      const cardStore = (await knex.raw('select * from "acquirer_sim"."cards"')).rows as Record<string, unknown>[];
-      const control = new Set(cardStore.flatMap((row) => Object.values(row).flatMap(texts).flatMap((t) => scan('control', t))).map((h) => h.what));
-      expect(control).toEqual(new Set(CARDS.map((c) => `PAN ${c.pan}`)));
+      // Positive control: the card store holds every card tokenized above, so the scan read real card rows.
+      const stored = (await knex.raw('select last4 from "acquirer_sim"."cards"')).rows as { last4: string }[];
+      expect(new Set(stored.map((row) => row.last4))).toEqual(new Set(CARDS.map((c) => c.pan.slice(-4))));
     } finally {
       await knex.destroy();
     }
   }, 120_000);
+
+  it('no file under DATA_DIR holds a test PAN, WAL and every other file of the embedded database included', () => {
+    // Proves what stays on disk after a run (contract §6: the simulator keeps no PAN either): every file's
+    // bytes, read as Latin-1, searched for each PAN as digits and as it was typed.
+    const files = (readdirSync(dataDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+    expect(files.some((f) => f.includes('pg_wal'))).toBe(true);
+    const hits: Hit[] = [];
+    let bytes = 0;
+    for (const file of files) {
+      const text = readFileSync(file).toString('latin1');
+      bytes += text.length;
+      for (const card of CARDS) if (text.includes(card.pan) || text.includes(card.spelled)) hits.push({ where: file, what: `PAN ${card.pan}` });
+    }
+    expect(bytes).toBeGreaterThan(1_000_000);
+    expect(hits).toEqual([]);
+  });
 
   it('no log line at level trace holds any of them', () => {
     // Proves redaction and the no-body rule hold in every service's log and the gateway's.

@@ -7,6 +7,7 @@ import { KafkaBus } from '@pgw/platform-bus';
 import { acquirerSimService } from '@pgw/acquirer-sim';
 import { chargesService } from '@pgw/charges';
 import { createPgDb } from '@pgw/platform-db';
+import { generatePrincipalKeys } from '@pgw/platform-http';
 import { generateCpf } from '@pgw/domain';
 import { ledgerService } from '@pgw/ledger';
 import { randomBytes } from 'node:crypto';
@@ -21,10 +22,10 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
   const databaseUrl = process.env.DATABASE_URL;
   const brokers = process.env.KAFKA_BROKERS;
   if (!databaseUrl || !brokers) throw new Error('DATABASE_URL and KAFKA_BROKERS are required');
-  const principalSecret = randomBytes(32).toString('hex');
+  const principalKeys = generatePrincipalKeys();
   const adminToken = randomBytes(24).toString('hex');
   const run = uniqueName('trace');
-  const env = { ...process.env, ACQUIRER_TIMEOUT_MS: '5000', CHARGES_RECOVERY_INTERVAL_MS: '0' };
+  const env = { ...process.env, ACQUIRER_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', CHARGES_RECOVERY_INTERVAL_MS: '0' };
   const urls: Record<string, string> = {};
   const ports: Record<string, number> = {};
   const peers = new HttpPeers(urls);
@@ -34,7 +35,7 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
     for (const definition of [acquirerSimService, vaultService, chargesService, receivablesService, ledgerService, webhooksService]) {
       const db = createPgDb({ url: databaseUrl, schema: `${run}_${definition.name.replace(/-/g, '_')}` });
       const bus = new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-${definition.name}` });
-      const service = await startService(definition, { db, bus, clock: systemClock, principalSecret, peers, env, log: { level: 'silent' } });
+      const service = await startService(definition, { db, bus, clock: systemClock, principalPublicKey: principalKeys.publicKey, peers, env, log: { level: 'silent' } });
       const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
       urls[definition.name] = address;
       ports[definition.name] = Number(new URL(address).port);
@@ -50,7 +51,7 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
       db: gatewayDb,
       bus: gatewayBus,
       clock: systemClock,
-      principalSecret,
+      principalPrivateKey: principalKeys.privateKey,
       adminToken,
       upstreams: { mode: 'http', baseUrls: { ...urls } },
       env,

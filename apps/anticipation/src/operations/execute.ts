@@ -35,6 +35,10 @@ export async function executeAnticipation(
     const today = deps.clock.today();
     const quote = await buildQuote({ kind: 'lock', trx }, { scope, receivableIds, today });
     if (quote.items.length === 0) throw new ApiError('receivable_not_eligible', `The seller has no receivable eligible for anticipation (pending, not anticipated, due after ${today}).`);
+    // A fee as large as the net pays the seller nothing: nothing to anticipate, so nothing is recorded.
+    if (quote.totals.netCents <= 0) {
+      throw new ApiError('receivable_not_eligible', 'receivable_ids: the anticipation fee takes the whole net amount; there is nothing to pay out.', 'receivable_ids');
+    }
     if (!quote.exposure.within_limit) {
       const { limit_cents, outstanding_cents, projected_cents } = quote.exposure;
       throw new ApiError('anticipation_limit_exceeded', `This anticipation would take the seller's exposure to ${projected_cents} cents (outstanding ${outstanding_cents}), above its limit of ${limit_cents} cents.`);

@@ -100,6 +100,18 @@ describe('POST /api/v1/anticipations', () => {
     expect(await count(h, 'anticipations')).toBe(0);
   });
 
+  it('refuses with 422 receivable_not_eligible an anticipation whose fee takes the whole net, and changes nothing', async () => {
+    // Proves issue 16 item 11: an anticipation that would pay the seller nothing is not recorded.
+    const h = await fresh();
+    // Net 1 cent due 761 days out: fee = round_half_up(1 × 199 × 761 / 300000) = round(0.505) = 1, net 0.
+    const tiny = await h.receivable('seller_a', { gross_amount_cents: 300, fee_amount_cents: 299, net_amount_cents: 1, due_date: '2028-04-01' });
+    const simulated = await h.simulate({ receivable_ids: [tiny] });
+    expect(simulated.body).toMatchObject({ fee_amount_cents: 1, net_amount_cents: 0 });
+    const res = await h.execute({ receivable_ids: [tiny] });
+    expect([res.statusCode, res.body.error]).toEqual([422, expect.objectContaining({ code: 'receivable_not_eligible', param: 'receivable_ids' })]);
+    expect(await count(h, 'anticipations')).toBe(0);
+  });
+
   it('refuses past the exposure limit with 422 anticipation_limit_exceeded and changes nothing; at the limit exactly it executes', async () => {
     // Proves the exposure limit on execution, both sides of the boundary, counting earlier anticipations.
     const h = await fresh({ limitCents: 9_701 * 2 });

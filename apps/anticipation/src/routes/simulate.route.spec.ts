@@ -1,4 +1,5 @@
 import { createPgliteKnex } from '@pgw/platform-db';
+import { SIMULATION_RECEIVABLES_MAX } from '../operations/quote';
 import { Harness, TODAY } from '../testing/harness';
 
 // The embedded database boots in seconds on a busy machine: one per file, and room for it.
@@ -238,4 +239,28 @@ describe('simulate has no side effects', () => {
     expect(answers[0]!.body.treasury.within_limit).toBe(false);
     expect(await h.snapshot()).toEqual(before);
   });
+});
+
+describe('POST /api/v1/anticipations/simulate over all eligible receivables', () => {
+  // Proves issue 16 item 9: one call prices a bounded number of receivables, and says how to go on past it.
+  it(`prices ${SIMULATION_RECEIVABLES_MAX} eligible receivables and refuses one more with 422 on receivable_ids`, async () => {
+    const h = await fresh();
+    await h.seller('seller_many');
+    const first = await h.receivable('seller_many', { due_date: '2026-04-01' });
+    const copies = (n: number, from: number) =>
+      h.db.tx((trx) =>
+        trx.raw(
+          `insert into receivables (receivable_id, tenant_id, livemode, seller_id, charge_id, status, gross_amount_cents, net_amount_cents, debited_gross_cents, due_date, anticipation_id, anticipated_by, version)
+           select 'recv_copy' || g, tenant_id, livemode, seller_id, charge_id, status, gross_amount_cents, net_amount_cents, debited_gross_cents, due_date, anticipation_id, anticipated_by, version
+           from receivables, generate_series(?::int, ?::int) g where receivable_id = ?`,
+          [from, from + n - 1, first],
+        ),
+      );
+    await copies(SIMULATION_RECEIVABLES_MAX - 1, 1);
+    const atBound = await h.simulate({}, h.principal({ sellerId: 'seller_many' }));
+    expect([atBound.statusCode, atBound.body.eligible_receivable_count]).toEqual([200, SIMULATION_RECEIVABLES_MAX]);
+    await copies(1, SIMULATION_RECEIVABLES_MAX);
+    const over = await h.simulate({}, h.principal({ sellerId: 'seller_many' }));
+    expect([over.statusCode, over.body.error]).toEqual([422, expect.objectContaining({ code: 'parameter_invalid', param: 'receivable_ids' })]);
+  }, 120_000);
 });

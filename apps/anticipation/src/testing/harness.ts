@@ -6,12 +6,13 @@ import { decodeEvent, encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap, typ
 import { newId } from '@pgw/domain';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type Bus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
-import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
+import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { InjectPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
 import { uniqueName } from '@pgw/testing';
 import { anticipationService } from '../service';
 
-export const SECRET = 'anticipation-test-principal-secret-0123456789';
+/** The suites play the gateway: principals are signed with this pair for each request; the service holds the public key. */
+export const PRINCIPALS = new TestPrincipals();
 /** Today, for every suite: 2026-03-02. */
 export const NOW = new Date('2026-03-02T12:00:00.000Z');
 export const TODAY = '2026-03-02';
@@ -55,7 +56,8 @@ export class Harness {
     }
     const bus = options.bus ?? new InProcessBus();
     const clock = new ManualClock(NOW);
-    const service = await startService(anticipationService, { db, bus, clock, principalSecret: SECRET, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    const service = await startService(anticipationService, { db, bus, clock, principalPublicKey: PRINCIPALS.publicKey, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    PRINCIPALS.bind(service.app);
     return new Harness(db, bus, clock, service);
   }
 
@@ -151,19 +153,16 @@ export class Harness {
   }
 
   principal(options: PrincipalOptions = {}): string {
-    return signPrincipal(
-      {
-        kind: 'api_key',
-        tenantId: options.tenantId ?? this.tenantId,
-        sellerId: options.sellerId === undefined ? 'seller_a' : options.sellerId,
-        keyId: 'key_x',
-        permissions: options.permissions ?? ['anticipations:read', 'anticipations:create'],
-        livemode: options.livemode ?? false,
-        requestId: 'req_x',
-        expiresAtMs: Date.now() + 60_000,
-      },
-      SECRET,
-    );
+    return PRINCIPALS.header({
+      kind: 'api_key',
+      tenantId: options.tenantId ?? this.tenantId,
+      sellerId: options.sellerId === undefined ? 'seller_a' : options.sellerId,
+      keyId: 'key_x',
+      permissions: options.permissions ?? ['anticipations:read', 'anticipations:create'],
+      livemode: options.livemode ?? false,
+      requestId: 'req_x',
+      expiresAtMs: Date.now() + 60_000,
+    });
   }
 
   async request(method: 'GET' | 'POST', url: string, options: { body?: unknown; principal?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {

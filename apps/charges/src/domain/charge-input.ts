@@ -3,7 +3,7 @@
 // checked shapes with the schema, and checks what needs I/O (the token, split recipients) afterwards.
 import { isIP } from 'node:net';
 import { addDays, allocateSplit, isDateString, normalizeCep, normalizeDocument, normalizePhone, type SplitAllocation, type SplitRejectionReason } from '@pgw/domain';
-import { nestsDeeperThan } from '@pgw/platform-http';
+import { serializesLongerThan } from '@pgw/platform-http';
 import type { CaptureMethod, PaymentMethod } from './charge';
 
 export const METADATA_CHARS_MAX = 4096;
@@ -149,10 +149,7 @@ function read(body: CreateChargeRequest, context: InputContext): NewCharge {
 
   let metadata: Record<string, unknown> | null = null;
   if (body.metadata !== undefined) {
-    // Each level of nesting costs at least two characters once serialized: metadata nested deeper than half
-    // the limit is over it, and is refused before the recursive JSON.stringify could run out of stack on it.
-    const tooLong = nestsDeeperThan(body.metadata, METADATA_CHARS_MAX / 2) || JSON.stringify(body.metadata).length > METADATA_CHARS_MAX;
-    if (tooLong) invalid('metadata', `must be at most ${METADATA_CHARS_MAX} characters once serialized`);
+    if (serializesLongerThan(body.metadata, METADATA_CHARS_MAX)) invalid('metadata', `must be at most ${METADATA_CHARS_MAX} characters once serialized`);
     metadata = body.metadata;
   }
 

@@ -16,7 +16,9 @@ function isTokenBody(body: unknown): body is { card_ref: string; brand: string; 
 
 /**
  * The vault's token behind `tokenId`, looked up with the integrator's own principal, so the vault scopes
- * it (tenant, environment, and seller for a seller-scoped key) exactly as for the caller. null: no such
+ * it (tenant, environment, and seller for a seller-scoped key) exactly as for the caller. That principal
+ * is signed for the request charges received (POST /api/v1/charges), which the vault's route names
+ * (`principalFrom`); charges holds no key and mints nothing. null: no such
  * token in the caller's scope. A vault that cannot answer is a 503: nothing was charged, retry.
  */
 export async function lookupToken(peers: Peers, input: { tokenId: string; principalHeader: string; requestId: string; timeoutMs: number }): Promise<CardToken | null> {

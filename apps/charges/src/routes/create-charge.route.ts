@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { assertLiveAllowed, type LiveModeGuard } from '@pgw/acquirer';
 import { newId } from '@pgw/domain';
 import { ApiError, apiPrincipal } from '@pgw/platform-http';
 import { idempotent } from '@pgw/platform-idempotency';
@@ -80,14 +81,15 @@ const PERMISSION = 'charges:create';
  * intent is committed before it is called, so a crash in between leaves a pending charge that the
  * recovery resolves by reference (charge-states.md).
  */
-export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps): void {
+export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveGuard: LiveModeGuard = { refusesLive: false }): void {
   app.post<{ Body: CreateChargeRequest }>(
     CHARGES_PATH,
     {
       schema: { body: CreateChargeBody, response: { 201: ChargeResource } },
       // 401/403 before 422: the permission is checked before the body is looked at.
       preValidation: async (request) => {
-        apiPrincipal(request, PERMISSION);
+        // Contract §6: a production deployment whose live acquirer is the simulator takes no live charge.
+        assertLiveAllowed(liveGuard, apiPrincipal(request, PERMISSION).livemode);
       },
     },
     async (request, reply) => {

@@ -22,7 +22,7 @@ import {
   type WireRefundBody,
 } from '@pgw/acquirer';
 import { buildBarcode, buildBrCode, digitableLine } from '@pgw/domain';
-import { buildApp, principalPlugin, requireOperator, type App } from '@pgw/platform-http';
+import { buildApp, principalPlugin, requireOperator, type App, type TestPrincipals } from '@pgw/platform-http';
 import type { FastifyReply } from 'fastify';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -71,9 +71,9 @@ export class FakeAcquirer {
     for (const release of [...this.held]) release();
   }
 
-  async build(secret: string): Promise<App> {
-    const app = buildApp({ name: 'fake-acquirer', log: { level: 'silent' } });
-    await app.register(principalPlugin, { secret, publicRoutes: Object.values(SIM_PATHS) });
+  async build(principals: TestPrincipals): Promise<App> {
+    const app = principals.bind(buildApp({ name: 'fake-acquirer', log: { level: 'silent' } }));
+    await app.register(principalPlugin, { publicKey: principals.publicKey, publicRoutes: Object.values(SIM_PATHS) });
     app.addHook('onClose', async () => this.releaseHeld());
 
     app.post<{ Body: { mode: ProviderMode } }>('/admin/v1/simulations/provider', { schema: { body: ProviderModeBody } }, async (request) => {

@@ -7,12 +7,13 @@ import { decodeEvent, encodeEvent, isEventType, newEnvelope, TOPICS, type EventM
 import { generateCpf, newId } from '@pgw/domain';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
-import { buildApp, notFound, principalPlugin, PRINCIPAL_HEADER, signPrincipal, type App } from '@pgw/platform-http';
+import { buildApp, notFound, principalPlugin, PRINCIPAL_HEADER, TestPrincipals, type App } from '@pgw/platform-http';
 import { InjectPeers, startService, systemClock, type Clock, type RunningService } from '@pgw/platform-service';
 import { chargesService } from '../service';
 import { FakeAcquirer } from './fake-acquirer';
 
-export const SECRET = 'principal-secret-for-charges-tests-0123456789';
+/** The specs play the gateway: they sign principals with this pair; charges and the fakes hold the public key. */
+export const PRINCIPALS = new TestPrincipals();
 
 interface TokenEntry {
   tenantId: string;
@@ -31,9 +32,10 @@ export class FakeVault {
   gate: Promise<void> | null = null;
 
   async build(): Promise<App> {
-    const app = buildApp({ name: 'fake-vault', log: { level: 'silent' } });
-    await app.register(principalPlugin, { secret: SECRET });
-    app.get<{ Params: { id: string } }>('/internal/v1/tokens/:id', async (request, reply) => {
+    const app = PRINCIPALS.bind(buildApp({ name: 'fake-vault', log: { level: 'silent' } }));
+    await app.register(principalPlugin, { publicKey: PRINCIPALS.publicKey });
+    // As the vault's own route: charges forwards the principal the gateway signed for POST /api/v1/charges.
+    app.get<{ Params: { id: string } }>('/internal/v1/tokens/:id', { config: { principalFrom: ['POST /api/v1/charges'] } }, async (request, reply) => {
       this.lookups++;
       if (this.gate !== null) await this.gate;
       if (this.down) return reply.code(500).send({ error: { code: 'internal_error' } });
@@ -58,23 +60,21 @@ export interface Who {
 
 export const ALL_PERMISSIONS = ['charges:create', 'charges:read', 'refunds:create', 'chargebacks:read'];
 
+/** A principal header for `who`; an app of the harness signs it for each request it is sent on. */
 export function apiKey(who: Who): string {
-  return signPrincipal(
-    {
-      kind: 'api_key',
-      tenantId: who.tenantId,
-      sellerId: who.sellerId,
-      keyId: 'key_x',
-      permissions: who.permissions ?? ALL_PERMISSIONS,
-      livemode: who.livemode ?? false,
-      requestId: 'req_x',
-      expiresAtMs: Date.now() + 60_000,
-    },
-    SECRET,
-  );
+  return PRINCIPALS.header({
+    kind: 'api_key',
+    tenantId: who.tenantId,
+    sellerId: who.sellerId,
+    keyId: 'key_x',
+    permissions: who.permissions ?? ALL_PERMISSIONS,
+    livemode: who.livemode ?? false,
+    requestId: 'req_x',
+    expiresAtMs: Date.now() + 60_000,
+  });
 }
 
-export const operator = (): string => signPrincipal({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 }, SECRET);
+export const operator = (): string => PRINCIPALS.header({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 });
 
 export interface Harness {
   charges: RunningService;
@@ -101,17 +101,18 @@ export async function startChargesOn(db: Db, options: { env?: NodeJS.ProcessEnv;
   const acquirer = new FakeAcquirer();
   const vault = new FakeVault();
   const peers = new InjectPeers();
-  peers.register('acquirer-sim', await acquirer.build(SECRET));
+  peers.register('acquirer-sim', await acquirer.build(PRINCIPALS));
   peers.register('vault', await vault.build());
   const charges = await startService(chargesService, {
     db,
     bus,
     clock: options.clock ?? systemClock,
-    principalSecret: SECRET,
+    principalPublicKey: PRINCIPALS.publicKey,
     peers,
     env: { ACQUIRER_TIMEOUT_MS: '200', CHARGES_RECOVERY_INTERVAL_MS: '0', CHARGES_RECOVERY_MIN_AGE_MS: '1000', ...options.env },
     log: { level: 'silent' },
   });
+  PRINCIPALS.bind(charges.app);
   peers.register('charges', charges.app);
   return {
     charges,

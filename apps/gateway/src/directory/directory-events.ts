@@ -62,8 +62,12 @@ export async function publishPricingPlanChanged(db: Db, trx: Tx, plan: PricingPl
   ]);
 }
 
+/**
+ * On gateway.webhook-endpoints (v2), which only the webhooks service consumes: the signing secret never
+ * reaches the other services, which all read gateway.directory (where v1 carried it).
+ */
 export async function publishWebhookEndpointChanged(db: Db, trx: Tx, endpoint: WebhookEndpoint, requestId: string): Promise<void> {
-  const type = 'gateway.webhook-endpoint-changed.v1';
+  const type = 'gateway.webhook-endpoint-changed.v2';
   await enqueue(db, trx, [
     outboxMessage(type, endpoint.tenantId, {
       envelope: newEnvelope(type, { producer: PRODUCER, tenantId: endpoint.tenantId, livemode: endpoint.livemode, requestId }),

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { context, propagation } from '@opentelemetry/api';
-import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '@pgw/platform-http';
+import type { KeyObject } from 'node:crypto';
+import { PRINCIPAL_HEADER, requestBinding, signPrincipal, type Principal } from '@pgw/platform-http';
 
 // What crosses the gateway. Inbound: never the client's Authorization (the service trusts only the signed
 // principal), never a client's own principal or request id; hop-by-hop headers belong to one connection.
@@ -13,7 +14,13 @@ const NEVER_FORWARDED = ['authorization', PRINCIPAL_HEADER, 'x-request-id', 'coo
 
 export interface ForwardIdentity {
   principal: Principal;
-  principalSecret: string;
+  /** The gateway's Ed25519 key (PRINCIPAL_PRIVATE_KEY), parsed once at start. */
+  principalKey: KeyObject;
+  /**
+   * The request being forwarded, as the service will receive it (the gateway forwards the URL as it came):
+   * the principal is signed for it, and the service refuses it on any other.
+   */
+  request: { method: string; url: string };
   requestId: string;
   /** The client's address as the gateway saw it: appended to x-forwarded-for (charges stores it as buyer.ip). */
   clientIp?: string;
@@ -32,7 +39,7 @@ export function forwardRequestHeaders(headers: IncomingHttpHeaders, identity: Fo
     const prior = out['x-forwarded-for'];
     out['x-forwarded-for'] = prior === undefined ? identity.clientIp : `${Array.isArray(prior) ? prior.join(', ') : prior}, ${identity.clientIp}`;
   }
-  out[PRINCIPAL_HEADER] = signPrincipal(identity.principal, identity.principalSecret);
+  out[PRINCIPAL_HEADER] = signPrincipal(identity.principal, requestBinding(identity.request.method, identity.request.url), identity.principalKey);
   out['x-request-id'] = identity.requestId;
   // The service's work joins the gateway's trace, in both modes and whatever HTTP client carries it.
   const carrier: Record<string, string> = {};

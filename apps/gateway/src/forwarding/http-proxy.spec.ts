@@ -1,5 +1,5 @@
-import { PRINCIPAL_HEADER, PRINCIPAL_TTL_MS, signPrincipal, type App } from '@pgw/platform-http';
-import { ADMIN_TOKEN, bearer, createKey, createSeller, createTenant, PRINCIPAL_SECRET, startFixture, stopFixture, stubService, type Fixture, type StubCall } from '../testing/gateway-fixture';
+import { generatePrincipalKeys, PRINCIPAL_HEADER, PRINCIPAL_TTL_MS, requestBinding, signPrincipal, type App } from '@pgw/platform-http';
+import { ADMIN_TOKEN, bearer, createKey, createSeller, createTenant, PRINCIPAL_KEYS, startFixture, stopFixture, stubService, type Fixture, type StubCall } from '../testing/gateway-fixture';
 
 // Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
 jest.setTimeout(30_000);
@@ -100,17 +100,40 @@ describe('the http mode: @fastify/http-proxy to services listening on a port', (
 
   it('a request straight to the service is refused (401) with a missing, forged or expired principal', async () => {
     const principal = { kind: 'api_key' as const, tenantId, sellerId: null, keyId: 'key_x', permissions: ['charges:read'], livemode: false, requestId: 'req_direct', expiresAtMs: Date.now() + PRINCIPAL_TTL_MS };
+    const forThis = requestBinding('GET', '/api/v1/charges/ch_1');
     const cases: Array<[string, Record<string, string>]> = [
       ['missing', {}],
-      ['forged', { [PRINCIPAL_HEADER]: signPrincipal(principal, 'not-the-gateway-secret-0123456789') }],
-      ['expired', { [PRINCIPAL_HEADER]: signPrincipal({ ...principal, expiresAtMs: Date.now() - 1 }, PRINCIPAL_SECRET) }],
+      ['forged', { [PRINCIPAL_HEADER]: signPrincipal(principal, forThis, generatePrincipalKeys().privateKey) }],
+      ['expired', { [PRINCIPAL_HEADER]: signPrincipal({ ...principal, expiresAtMs: Date.now() - 1 }, forThis, PRINCIPAL_KEYS.privateKey) }],
+      ['issued for another request', { [PRINCIPAL_HEADER]: signPrincipal(principal, requestBinding('GET', '/api/v1/charges/ch_2'), PRINCIPAL_KEYS.privateKey) }],
       ['an API key instead', { authorization: `Bearer sk_test_${'a'.repeat(32)}` }],
     ];
     for (const [name, headers] of cases) {
       const res = await fetch(`${chargesUrl}/api/v1/charges/ch_1`, { headers });
       expect([name, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([name, 401, 'principal_invalid']);
     }
-    const valid = await fetch(`${chargesUrl}/api/v1/charges/ch_1`, { headers: { [PRINCIPAL_HEADER]: signPrincipal(principal, PRINCIPAL_SECRET) } });
+    const valid = await fetch(`${chargesUrl}/api/v1/charges/ch_1`, { headers: { [PRINCIPAL_HEADER]: signPrincipal(principal, forThis, PRINCIPAL_KEYS.privateKey) } });
     expect(valid.status).toBe(200);
+  });
+
+  it('signs each principal for the request it forwards: the one a service received is refused on any other route', async () => {
+    // Proves a principal captured between the gateway and a service cannot be replayed onto another route (issue 16, item 11).
+    const key = await createKey(f, { tenantId, sellerId, permissions: ['charges:read', 'refunds:create'] });
+    const read = await f.app.inject({ url: '/api/v1/charges/ch_abc', headers: bearer(key.secret) });
+    expect(read.statusCode).toBe(200);
+    const captured = read.json().principal_header as string;
+    const replays: Array<[string, string]> = [
+      ['POST', '/api/v1/charges/ch_abc/refund'],
+      ['GET', '/api/v1/charges/ch_other'],
+      ['GET', '/api/v1/charges/ch_abc?expand=split'],
+    ];
+    for (const [method, path] of replays) {
+      const res = await fetch(`${chargesUrl}${path}`, { method, headers: { [PRINCIPAL_HEADER]: captured } });
+      expect([method, path, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([method, path, 401, 'principal_invalid']);
+    }
+    expect((await fetch(`${chargesUrl}/api/v1/charges/ch_abc`, { headers: { [PRINCIPAL_HEADER]: captured } })).status).toBe(200);
+    // A path spelled with percent-escapes is the same request on both sides of the proxy.
+    const encoded = await f.app.inject({ url: '/api/v1/charges/%63h_abc?expand=split', headers: bearer(key.secret) });
+    expect([encoded.statusCode, encoded.json().principal?.tenantId]).toEqual([200, tenantId]);
   });
 });

@@ -1,9 +1,10 @@
+import type { KeyObject } from 'node:crypto';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerBase, RouteGenericInterface } from 'fastify';
 import { ApiError, errorBody, notFound, sendError, type App, type Principal } from '@pgw/platform-http';
 import { findRoute, type ForwardedRoute, type ServiceName } from '../routes.table';
 import { overCapacity, type Admission } from './admission';
-import { forwardRequestHeaders, forwardResponseHeaders } from './forward-headers';
+import { forwardRequestHeaders, forwardResponseHeaders, type ForwardIdentity } from './forward-headers';
 import { assertJsonBody, forwardedBody, useRawJsonBodies } from './raw-json-body';
 
 /** How the gateway reaches the services: @fastify/http-proxy over HTTP, or in-process without a network hop. */
@@ -16,14 +17,15 @@ export interface ForwardingOptions<R extends ForwardedRoute> {
   /** Decides who the caller is and whether they may call `route`; throws the contract's 401/403/429. */
   authorize: (request: FastifyRequest, route: R) => Promise<Principal>;
   upstreams: Upstreams;
-  principalSecret: string;
+  /** The gateway's signing key (PRINCIPAL_PRIVATE_KEY): no service holds it. */
+  principalKey: KeyObject;
   /** How long a service may take to answer before the gateway gives up on it. */
   timeoutMs: number;
   /** The bound on requests in flight per service, shared by every forwarding scope of the gateway. */
   admission: Admission;
 }
 
-type ForwardSettings = Pick<ForwardingOptions<ForwardedRoute>, 'principalSecret' | 'timeoutMs' | 'admission'>;
+type ForwardSettings = Pick<ForwardingOptions<ForwardedRoute>, 'principalKey' | 'timeoutMs' | 'admission'>;
 
 /**
  * Registers `routes` as forwarded routes. Both modes run the same preValidation (authorize, then check
@@ -55,6 +57,11 @@ function requirePrincipal(request: { principal: Principal | null }): Principal {
   return principal;
 }
 
+/** Who calls and for which request: the principal is signed for this method and URL, which the service receives unchanged. */
+function forwardIdentity(request: { principal: Principal | null; method: string; url: string; id: string; ip: string }, options: ForwardSettings): ForwardIdentity {
+  return { principal: requirePrincipal(request), principalKey: options.principalKey, request: { method: request.method, url: request.url }, requestId: request.id, clientIp: request.ip };
+}
+
 function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[], apps: Map<ServiceName, App>, preValidation: PreValidation, options: ForwardSettings): void {
   for (const route of routes) {
     scope.route({
@@ -68,7 +75,7 @@ function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[
         const release = options.admission.tryEnter(route.service);
         if (release === null) return sendError(reply, overCapacity(route.service));
         const body = forwardedBody(request);
-        const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id, clientIp: request.ip };
+        const identity = forwardIdentity(request, options);
         let response;
         try {
           response = await withDeadline(
@@ -162,8 +169,7 @@ async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRo
       },
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => {
-          const identity = { principal: requirePrincipal(request), principalSecret: options.principalSecret, requestId: request.id, clientIp: request.ip };
-          return forwardRequestHeaders(headers, identity, { framing: false, hasBody: forwardedBody(request) !== null });
+          return forwardRequestHeaders(headers, forwardIdentity(request, options), { framing: false, hasBody: forwardedBody(request) !== null });
         },
         rewriteHeaders: (headers, request) => ({ ...headers, 'x-request-id': request?.id }),
         // The client retries (with its Idempotency-Key); a proxy that retries on its own could repeat a charge.

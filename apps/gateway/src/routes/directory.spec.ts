@@ -295,10 +295,19 @@ describe('the operator API: directory', () => {
         updated_at: expect.any(String),
         request_id: res.headers['x-request-id'],
       });
-      const event = (await outboxEvents('gateway.webhook-endpoint-changed.v1')).find((e) => e.webhook_endpoint_id === endpoint.id);
+      const event = (await outboxEvents('gateway.webhook-endpoint-changed.v2')).find((e) => e.webhook_endpoint_id === endpoint.id);
       expect(event).toMatchObject({ tenant_id: tenantId, url: endpoint.url, events: ['*'], secret: endpoint.secret, livemode: false, version: 1 });
       expect(event?.envelope.livemode).toBe(false);
       expect(event?.xid).toBe(await rowXid('webhook_endpoints', endpoint.id));
+    });
+
+    it('Proves the signing secret goes only to gateway.webhook-endpoints, never to gateway.directory that every service reads', async () => {
+      const tenantId = await createTenant(f);
+      const res = await f.admin('POST', `/admin/v1/tenants/${tenantId}/webhook-endpoints`, { url: 'https://example.com/secret' });
+      const secret: string = res.json().secret;
+      const rows = await f.knex.raw(`select topic, payload from gateway.outbox`);
+      const carrying = rows.rows.filter((row: { payload: Uint8Array }) => Buffer.from(row.payload).includes(secret)).map((row: { topic: string }) => row.topic);
+      expect(carrying).toEqual(['gateway.webhook-endpoints']);
     });
 
     it('stores a live endpoint for chosen events', async () => {
@@ -314,6 +323,18 @@ describe('the operator API: directory', () => {
       ['an unknown event kind', { url: 'https://e.com', events: ['charge.exploded'] }, 'parameter_invalid', 'events.0'],
       ['an empty event list', { url: 'https://e.com', events: [] }, 'parameter_invalid', 'events'],
       ['an unknown environment', { url: 'https://e.com', environment: 'prod' }, 'parameter_invalid', 'environment'],
+      // Contract §7: no loopback, private, link-local, unique-local or metadata target (WEBHOOK_ALLOW_PRIVATE_TARGETS unset here).
+      ['a loopback target', { url: 'http://127.0.0.1:3000/hooks' }, 'parameter_invalid', 'url'],
+      ['localhost', { url: 'http://localhost/hooks' }, 'parameter_invalid', 'url'],
+      ['a private target', { url: 'https://10.0.0.5/hooks' }, 'parameter_invalid', 'url'],
+      ['a CGNAT target', { url: 'https://100.64.1.1/hooks' }, 'parameter_invalid', 'url'],
+      ['the metadata address', { url: 'http://169.254.169.254/latest/meta-data/' }, 'parameter_invalid', 'url'],
+      ['an IPv6 loopback', { url: 'http://[::1]/hooks' }, 'parameter_invalid', 'url'],
+      ['an IPv4-mapped loopback', { url: 'http://[::ffff:127.0.0.1]/hooks' }, 'parameter_invalid', 'url'],
+      ['a unique-local IPv6 target', { url: 'https://[fd00::1]/hooks' }, 'parameter_invalid', 'url'],
+      ['a link-local IPv6 target', { url: 'https://[fe80::1]/hooks' }, 'parameter_invalid', 'url'],
+      ['0.0.0.0', { url: 'http://0.0.0.0/hooks' }, 'parameter_invalid', 'url'],
+      ['a live endpoint over http://', { url: 'http://hooks.example.com/x', environment: 'live' }, 'parameter_invalid', 'url'],
     ])('refuses %s with 422', async (_name, body, code, param) => {
       const tenantId = await createTenant(f);
       const res = await f.admin('POST', `/admin/v1/tenants/${tenantId}/webhook-endpoints`, body);

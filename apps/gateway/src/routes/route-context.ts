@@ -9,6 +9,8 @@ export interface RouteContext {
   db: Db;
   clock: Clock;
   authenticator: ApiKeyAuthenticator;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: endpoints may name private addresses (contract §7). */
+  allowPrivateWebhookTargets: boolean;
 }
 
 /** A request body object: unknown fields are refused (422 parameter_unknown), never ignored. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EVERY_WEBHOOK_KIND, WEBHOOK_EVENT_FILTERS } from '@pgw/contracts';
 import { isId, newId } from '@pgw/domain';
-import { notFound, RequestIdSchema, type App } from '@pgw/platform-http';
+import { ApiError, notFound, RequestIdSchema, webhookUrlProblem, type App } from '@pgw/platform-http';
 import { randomBase62 } from '../auth/api-key-secret';
 import { findTenant } from '../data/tenants.repository';
 import { insertWebhookEndpoint, type WebhookEndpoint } from '../data/webhook-endpoints.repository';
@@ -60,6 +60,8 @@ export async function webhookEndpointRoutes(app: App, ctx: RouteContext): Promis
       const { tenant_id: tenantId } = request.params;
       if (!isId('ten_', tenantId)) throw notFound('tenant');
       const body = request.body;
+      const problem = webhookUrlProblem(body.url, { livemode: body.environment === 'live', allowPrivateTargets: ctx.allowPrivateWebhookTargets });
+      if (problem !== null) throw new ApiError('parameter_invalid', `url: ${problem}`, 'url');
       const endpoint = await ctx.db.tx(async (trx) => {
         if ((await findTenant(trx, tenantId)) === null) throw notFound('tenant');
         const now = ctx.clock.now();

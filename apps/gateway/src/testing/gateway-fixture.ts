@@ -4,7 +4,7 @@ import type { Response as InjectResponse } from 'light-my-request';
 import { InProcessBus } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb, type Db } from '@pgw/platform-db';
 import { generateCnpj, generateCpf } from '@pgw/domain';
-import { buildApp, principalPlugin, type App } from '@pgw/platform-http';
+import { buildApp, generatePrincipalKeys, PRINCIPAL_HEADER, principalPlugin, type App } from '@pgw/platform-http';
 import { ManualClock } from '@pgw/platform-service';
 import { startGateway, type RunningGateway } from '../gateway';
 import type { Upstreams } from '../forwarding/register-forwarding';
@@ -13,7 +13,8 @@ import type { ServiceName } from '../routes.table';
 // Test support for the gateway's specs (not a spec itself): a gateway on an in-memory PGlite, stub
 // services that echo what reached them, and helpers that go through the operator API as an operator would.
 
-export const PRINCIPAL_SECRET = 'principal-secret-for-gateway-tests-0123456789';
+/** The gateway under test signs with the private key; the stub services hold the public key only. */
+export const PRINCIPAL_KEYS = generatePrincipalKeys();
 export const ADMIN_TOKEN = 'adm_gateway_tests_0123456789abcdef';
 export const ALL_SERVICES: ServiceName[] = ['vault', 'charges', 'ledger', 'receivables', 'anticipation', 'webhooks', 'acquirer-sim'];
 
@@ -64,7 +65,7 @@ export class Gate {
  */
 export async function stubService(name: string, calls: StubCall[] = [], gate: Gate = new Gate()): Promise<App> {
   const app = buildApp({ name, trustRequestIdHeader: true, log: { level: 'silent' } });
-  await app.register(principalPlugin, { secret: PRINCIPAL_SECRET });
+  await app.register(principalPlugin, { publicKey: PRINCIPAL_KEYS.publicKey });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.all('/*', async (request, reply) => {
@@ -85,6 +86,8 @@ export async function stubService(name: string, calls: StubCall[] = [], gate: Ga
       method: request.method,
       url: request.url,
       principal: request.principal,
+      /** The signed principal as received: a spec replays it to show it holds for this request only. */
+      principal_header: request.headers[PRINCIPAL_HEADER] ?? null,
       raw_body: typeof request.body === 'string' ? request.body : null,
       authorization: request.headers.authorization ?? null,
       content_type: request.headers['content-type'] ?? null,
@@ -130,7 +133,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     db,
     bus,
     clock,
-    principalSecret: PRINCIPAL_SECRET,
+    principalPrivateKey: PRINCIPAL_KEYS.privateKey,
     adminToken: ADMIN_TOKEN,
     upstreams: options.upstreams ?? (await stubUpstreams()),
     env: options.env ?? {},

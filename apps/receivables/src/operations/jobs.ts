@@ -1,14 +1,17 @@
-// The jobs of contract §5 that receivables owns. Each run holds a transaction-scoped advisory lock, so
-// two runs (two replicas, a CronJob and an operator) never overlap: the second waits, then finds the
-// work done. Both are idempotent per date because they act on state, not on a log of runs: a receivable
-// released or settled is no longer a candidate.
+// The jobs of contract §5 that receivables owns. Each seller's work commits in a transaction of its own
+// (issue 16 item 6): one long transaction kept every balance row locked and, since relays publish only rows
+// older than the oldest open transaction, stalled event delivery of every service for the job's length.
+// Each unit holds the job's transaction-scoped advisory lock, so two runs (two replicas, a CronJob and an
+// operator) never work at the same time; both are idempotent per date and resumable because they act on
+// state, not on a log of runs: a receivable released or settled is no longer a candidate, and a run killed
+// midway leaves what it committed done and the rest to the next run.
 import { newId } from '@pgw/domain';
 import type { Db } from '@pgw/platform-db';
 import type { Clock } from '@pgw/platform-service';
 import { nettedDebt } from '../domain/books';
 import { sellersToSettle, sellersWithDueReceivables, type SellerKey } from '../data/books.repository';
 import { dueReceivables, freeAvailableReceivables, saveReceivable, settlementReceivables } from '../data/receivables.repository';
-import { inFlightSettlements, insertSettlement, saveSettlement, type Settlement } from '../data/settlements.repository';
+import { getSettlement, inFlightSettlements, insertSettlement, saveSettlement, type Settlement } from '../data/settlements.repository';
 import { text } from '../data/rows';
 import { announceReceivable, announceSettlement, changed } from './announce';
 import type { Bank, BankOutcome } from './bank';
@@ -29,23 +32,29 @@ export interface JobContext {
 }
 
 export async function runJob(ctx: JobContext, job: JobName, asOfDate: string): Promise<number> {
+  return job === 'receivables-release' ? release(ctx, asOfDate) : settle(ctx, asOfDate);
+}
+
+/** One unit of a job (a seller's work, a candidate list) in a transaction of its own, under the job's lock. */
+async function unit<T>(ctx: JobContext, job: JobName, fn: (work: Work) => Promise<T>): Promise<T> {
   return ctx.db.tx(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${ctx.db.schema}:job:${job}`]);
     const work = new Work(ctx.db, trx, ctx.clock, ctx.requestId);
-    const processed = job === 'receivables-release' ? await release(work, asOfDate) : await settle(work, ctx.bank, asOfDate);
+    const result = await fn(work);
     await work.flush();
-    return processed;
+    return result;
   });
 }
 
-/** Moves pending receivables due on or before the date to available. Returns how many moved. */
-async function release(work: Work, asOfDate: string): Promise<number> {
+/** Moves pending receivables due on or before the date to available, a seller per commit. Returns how many moved. */
+async function release(ctx: JobContext, asOfDate: string): Promise<number> {
+  const job = 'receivables-release';
   let released = 0;
   for (let round = 0; ; round++) {
     if (round >= ROUNDS_MAX) throw new Error('receivables-release: too many rounds');
-    const sellers = await sellersWithDueReceivables(work.trx, asOfDate, SELLERS_PER_ROUND);
+    const sellers = await unit(ctx, job, (work) => sellersWithDueReceivables(work.trx, asOfDate, SELLERS_PER_ROUND));
     if (sellers.length === 0) return released;
-    for (const seller of sellers) released += await releaseSeller(work, seller, asOfDate);
+    for (const seller of sellers) released += await unit(ctx, job, (work) => releaseSeller(work, seller, asOfDate));
   }
 }
 
@@ -63,20 +72,34 @@ async function releaseSeller(work: Work, key: SellerKey, asOfDate: string): Prom
   return due.length;
 }
 
-/** Completes the payouts a bank left in flight, then pays each seller's available balance. Returns the settlements created. */
-async function settle(work: Work, bank: Bank, asOfDate: string): Promise<number> {
+/**
+ * Completes the payouts a bank left in flight, then pays each seller's available balance, a settlement per
+ * commit. Returns the settlements created.
+ */
+async function settle(ctx: JobContext, asOfDate: string): Promise<number> {
+  const job = 'settlement-run';
+  const { bank } = ctx;
   const seen = new Set<string>();
-  for (const settlement of await inFlightSettlements(work.trx, SELLERS_PER_ROUND)) {
-    if (settlement.status !== 'processing') continue;
-    const outcome = await bank.status(settlement);
-    await complete(work, settlement, outcome);
+  const inFlight = await unit(ctx, job, (work) => inFlightSettlements(work.trx, SELLERS_PER_ROUND));
+  for (const candidate of inFlight) {
+    if (candidate.status !== 'processing') continue;
+    const outcome = await unit(ctx, job, async (work) => {
+      // Read again under the lock: another run may have completed it since the list was taken.
+      const settlement = await getSettlement(work.trx, { tenantId: candidate.tenantId, livemode: candidate.livemode, sellerId: candidate.sellerId }, candidate.id);
+      if (settlement?.status !== 'processing') return null;
+      const answer = await bank.status(settlement);
+      await complete(work, settlement, answer);
+      return answer;
+    });
     // A payout the bank refused is not tried again in the same run.
-    if (outcome === 'failed') seen.add(`${settlement.tenantId}|${settlement.livemode}|${settlement.sellerId}`);
+    if (outcome === 'failed') seen.add(`${candidate.tenantId}|${candidate.livemode}|${candidate.sellerId}`);
   }
   let created = 0;
   for (let round = 0; ; round++) {
     if (round >= ROUNDS_MAX) throw new Error('settlement-run: too many rounds');
-    const candidates = (await sellersToSettle(work.trx, SELLERS_PER_ROUND)).concat(await sellersWithFreeReceivables(work, SELLERS_PER_ROUND));
+    const candidates = await unit(ctx, job, async (work) =>
+      (await sellersToSettle(work.trx, SELLERS_PER_ROUND)).concat(await sellersWithFreeReceivables(work, SELLERS_PER_ROUND)),
+    );
     let progressed = false;
     for (const key of candidates) {
       // At most one settlement per seller and run: a payout the bank refused waits for the next run.
@@ -84,7 +107,7 @@ async function settle(work: Work, bank: Bank, asOfDate: string): Promise<number>
       if (seen.has(id)) continue;
       seen.add(id);
       progressed = true;
-      if (await settleSeller(work, bank, key, asOfDate)) created++;
+      if (await unit(ctx, job, (work) => settleSeller(work, bank, key, asOfDate))) created++;
     }
     if (!progressed) return created;
   }

@@ -8,13 +8,14 @@ import { newId } from '@pgw/domain';
 import { ledgerService } from '@pgw/ledger';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type Bus, type BusMessage } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
-import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
+import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { InjectPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
 import { uniqueName, waitFor } from '@pgw/testing';
 import { createReceivablesService } from '../service';
 import type { Bank } from '../operations/bank';
 
-const SECRET = 'scenario-principal-secret-0123456789';
+/** The scenarios play the gateway: principals are signed with this pair for each request; the services hold the public key. */
+const PRINCIPALS = new TestPrincipals();
 export const PAID_AT = new Date('2026-03-02T15:00:00.000Z');
 
 /** Delivers every message `copies` times: a relay that crashed after publishing, a consumer rebalance. */
@@ -102,10 +103,12 @@ export class Money {
     const ledgerDb = sharedDb(knex, uniqueName('ledger'));
     const clock = new ManualClock(new Date('2026-03-02T18:00:00.000Z'));
     const peers = new InjectPeers();
-    const context = { bus, clock, principalSecret: SECRET, peers, env: {}, log: { level: 'silent' } };
+    const context = { bus, clock, principalPublicKey: PRINCIPALS.publicKey, peers, env: {}, log: { level: 'silent' } };
     // The ledger subscribes first: the in-process bus delivers only to groups already listening.
     const ledger = await startService(ledgerService, { ...context, db: ledgerDb });
     const receivables = await startService(createReceivablesService(options.bank ? { bank: options.bank } : {}), { ...context, db: receivablesDb });
+    PRINCIPALS.bind(ledger.app);
+    PRINCIPALS.bind(receivables.app);
     return new Money(clock, bus, receivablesDb, ledgerDb, receivables, ledger);
   }
 
@@ -227,19 +230,16 @@ export class Money {
   }
 
   principal(options: { sellerId?: string | null; permissions?: string[]; tenantId?: string; livemode?: boolean } = {}): string {
-    return signPrincipal(
-      {
-        kind: 'api_key',
-        tenantId: options.tenantId ?? this.tenantId,
-        sellerId: options.sellerId ?? null,
-        keyId: 'key_x',
-        permissions: options.permissions ?? ['receivables:read', 'settlements:read', 'balance:read'],
-        livemode: options.livemode ?? false,
-        requestId: 'req_x',
-        expiresAtMs: Date.now() + 60_000,
-      },
-      SECRET,
-    );
+    return PRINCIPALS.header({
+      kind: 'api_key',
+      tenantId: options.tenantId ?? this.tenantId,
+      sellerId: options.sellerId ?? null,
+      keyId: 'key_x',
+      permissions: options.permissions ?? ['receivables:read', 'settlements:read', 'balance:read'],
+      livemode: options.livemode ?? false,
+      requestId: 'req_x',
+      expiresAtMs: Date.now() + 60_000,
+    });
   }
 
   /** GET on the service that owns the path, as the gateway forwards it. */
@@ -256,7 +256,7 @@ export class Money {
   }
 
   operatorPrincipal(): string {
-    return signPrincipal({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 }, SECRET);
+    return PRINCIPALS.header({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 });
   }
 
   async job(name: 'receivables-release' | 'settlement-run', asOfDate?: string): Promise<ApiAnswer> {

@@ -110,6 +110,23 @@ describe.each([
     expect(rs.map((r) => [r.seller_id, r.status, r.gross_amount_cents])).toEqual([['seller_a', 'available', 2250], ['seller_own', 'available', 6749]]);
   });
 
+  it('settles each seller in a commit of its own: a run that fails on one seller keeps the others done, and the next run finishes', async () => {
+    // Proves issue 16 item 6: the job no longer holds every seller in one transaction (and every relay with it).
+    const a = money.charge('seller_a', { payment_method: 'pix', amount_cents: 10_000 });
+    const b = money.charge('seller_b', { payment_method: 'pix', amount_cents: 20_000 });
+    await money.publish(money.paid(a), money.paid(b));
+    // Books that disagree with the receivables make seller_b's settlement fail its invariant (seller_a sorts first).
+    const skew = (cents: number) => money.receivablesDb.tx((trx) => trx('seller_books').where({ seller_id: 'seller_b' }).increment('receivables_available_cents', cents));
+    await skew(1);
+    expect((await money.job('settlement-run', '2026-03-02')).statusCode).toBe(500);
+    expect((await money.receivablesOf(a.charge_id)).map((r) => r.status)).toEqual(['paid']);
+    expect((await money.receivablesOf(b.charge_id)).map((r) => [r.status, r.settlement_id])).toEqual([['available', null]]);
+    await skew(-1);
+    expect((await money.job('settlement-run', '2026-03-02')).body).toMatchObject({ processed: 1 });
+    const settlements = await money.get('/api/v1/settlements?status=paid');
+    expect(settlements.body.data.map((s: any) => [s.seller_id, s.amount_cents]).sort()).toEqual([['seller_a', expect.any(Number)], ['seller_b', expect.any(Number)]]);
+  });
+
   it('debits a refund after settlement from the balance: the debt is netted against the next money available', async () => {
     const first = money.charge('seller_own');
     await money.publish(money.paid(first));

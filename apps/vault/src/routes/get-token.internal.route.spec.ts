@@ -1,6 +1,6 @@
 import { createPgliteKnex } from '@pgw/platform-db';
-import { signPrincipal } from '@pgw/platform-http';
-import { approvedSeller, principal, SECRET, startVault, validCard, type PrincipalInput, type VaultHarness } from '../testing/harness';
+import type { ApiKeyPrincipal } from '@pgw/platform-http';
+import { approvedSeller, principal, PRINCIPALS, startVault, validCard, type PrincipalInput, type VaultHarness } from '../testing/harness';
 
 // PGlite boots in seconds, more on a busy machine: the default 5 s per hook or test is too tight.
 jest.setTimeout(30_000);
@@ -28,8 +28,20 @@ async function tokenize(who: PrincipalInput): Promise<string> {
   return res.json().id as string;
 }
 
-const lookup = (id: string, who: PrincipalInput | null) =>
-  h.vault.app.inject({ method: 'GET', url: `/internal/v1/tokens/${id}`, headers: who === null ? {} : { 'x-gateway-principal': principal(who) } });
+const asApiKey = (who: PrincipalInput): ApiKeyPrincipal => ({
+  kind: 'api_key',
+  tenantId: who.tenantId,
+  sellerId: who.sellerId,
+  keyId: 'key_test',
+  permissions: who.permissions ?? ['charges:create'],
+  livemode: who.livemode ?? false,
+  requestId: 'req_x',
+  expiresAtMs: Date.now() + 60_000,
+});
+
+/** As charges asks: with the principal the gateway signed for the integrator's POST /api/v1/charges. */
+const lookup = (id: string, who: PrincipalInput | null, signedFor: [string, string] = ['POST', '/api/v1/charges']) =>
+  h.vault.app.inject({ method: 'GET', url: `/internal/v1/tokens/${id}`, headers: who === null ? {} : { 'x-gateway-principal': PRINCIPALS.sign(asApiKey(who), ...signedFor) } });
 
 describe('GET /internal/v1/tokens/:id (for charges)', () => {
   it('resolves a token to its card reference and public facts, for its own tenant and environment', async () => {
@@ -63,8 +75,19 @@ describe('GET /internal/v1/tokens/:id (for charges)', () => {
     expect((await lookup('ch_123', seller)).statusCode).toBe(404);
     expect((await lookup('tok_doesnotexist', seller)).statusCode).toBe(404);
     expect((await lookup('tok_x', null)).statusCode).toBe(401);
-    const operator = signPrincipal({ kind: 'operator', requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }, SECRET);
+    const operator = PRINCIPALS.sign({ kind: 'operator', requestId: 'req_x', expiresAtMs: Date.now() + 60_000 }, 'GET', '/internal/v1/tokens/tok_x');
     const res = await h.vault.app.inject({ method: 'GET', url: '/internal/v1/tokens/tok_x', headers: { 'x-gateway-principal': operator } });
     expect(res.statusCode).toBe(401);
+  });
+
+  it('answers 401 for a principal the gateway signed for any request but POST /api/v1/charges: a captured principal buys no token', async () => {
+    // Proves the only delegation open is charges' lookup during a charge creation (issue 16, item 11).
+    const seller = await approvedSeller(h.bus);
+    const id = await tokenize(seller);
+    expect((await lookup(id, seller)).statusCode).toBe(200);
+    for (const other of [['GET', '/api/v1/charges'], ['POST', '/api/v1/charges/ch_1/refund'], ['POST', '/api/v1/payment-methods/tokenize'], ['GET', `/internal/v1/tokens/tok_other`]] as Array<[string, string]>) {
+      const res = await lookup(id, seller, other);
+      expect([other, res.statusCode, res.json().error.code]).toEqual([other, 401, 'principal_invalid']);
+    }
   });
 });

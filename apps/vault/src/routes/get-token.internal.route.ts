@@ -6,6 +6,13 @@ import { ApiError, notFound, RequestIdSchema, type ApiKeyPrincipal } from '@pgw/
 import { findToken } from '../data/token.repository';
 
 export const INTERNAL_TOKEN_PATH = '/internal/v1/tokens/:id';
+/**
+ * The one request whose principal charges forwards here. The gateway signs each principal for the request
+ * it forwards (method and path), so the one charges received is bound to `POST /api/v1/charges`, not to
+ * this route; the route names it to accept it, and accepts no other: a principal captured on any other
+ * request (a read, a refund) cannot be spent on a token lookup.
+ */
+export const CHARGE_CREATION = 'POST /api/v1/charges';
 
 const InternalToken = Type.Object(
   {
@@ -29,12 +36,12 @@ function apiKeyPrincipal(request: FastifyRequest): ApiKeyPrincipal {
 /**
  * For charges: a token to the card reference it stands for. Internal (the gateway never routes
  * /internal), and still scoped like a public route: the principal the caller forwards (the integrator's,
- * signed by the gateway) must be of the token's tenant and environment, and, if seller-scoped, of its
+ * signed by the gateway for POST /api/v1/charges) must be of the token's tenant and environment, and, if seller-scoped, of its
  * seller. Anything else is a 404, as for an id that does not exist. No permission is named: the calling
  * service has checked its own (charges:create) already.
  */
 export function getTokenInternalRoute(app: FastifyInstance, db: Db): void {
-  app.get<{ Params: { id: string } }>(INTERNAL_TOKEN_PATH, { schema: { response: { 200: InternalToken } } }, async (request) => {
+  app.get<{ Params: { id: string } }>(INTERNAL_TOKEN_PATH, { schema: { response: { 200: InternalToken } }, config: { principalFrom: [CHARGE_CREATION] } }, async (request) => {
     const principal = apiKeyPrincipal(request);
     const id = request.params.id;
     if (!isId('tok_', id)) throw notFound('token');

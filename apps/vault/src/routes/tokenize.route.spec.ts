@@ -4,7 +4,7 @@ import { createPgliteKnex } from '@pgw/platform-db';
 import { vaultKeysForAllInOne } from '../config';
 import { openDetails, type TokenRow } from '../data/token.repository';
 import { approvedSeller, principal, publishSeller, startVault, validCard, type VaultHarness } from '../testing/harness';
-import { METADATA_DEPTH_MAX } from './tokenize.route';
+import { METADATA_CHARS_MAX, METADATA_DEPTH_MAX } from './tokenize.route';
 
 // PGlite boots in seconds, more on a busy machine: the default 5 s per hook or test is too tight.
 jest.setTimeout(30_000);
@@ -200,6 +200,24 @@ describe('POST /api/v1/payment-methods/tokenize: refused inputs', () => {
         what,
         422,
         { type: 'invalid_request_error', code: 'parameter_invalid', message: `metadata: must not nest objects and arrays more than ${METADATA_DEPTH_MAX} levels deep`, param: 'metadata' },
+      ]);
+    }
+    expect(await tokenCount()).toBe(before);
+    expect(h.cardStore.received.length).toBe(sentToCardStore);
+  });
+
+  it(`keeps metadata of ${METADATA_CHARS_MAX} serialized characters and refuses one more with 422 metadata, before the card store`, async () => {
+    // Proves issue 16 item 9: metadata is held to the size POST /charges allows, not only to a depth.
+    const sized = (chars: number) => ({ note: 'x'.repeat(chars - '{"note":""}'.length) });
+    expect(JSON.stringify(sized(METADATA_CHARS_MAX)).length).toBe(METADATA_CHARS_MAX);
+    expect((await tokenize({ card: validCard(), metadata: sized(METADATA_CHARS_MAX) })).statusCode).toBe(201);
+    const before = await tokenCount();
+    const sentToCardStore = h.cardStore.received.length;
+    for (const metadata of [sized(METADATA_CHARS_MAX + 1), Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i]))]) {
+      const res = await tokenize({ card: validCard(), metadata });
+      expect([res.statusCode, res.json().error]).toEqual([
+        422,
+        { type: 'invalid_request_error', code: 'parameter_invalid', message: `metadata: must be at most ${METADATA_CHARS_MAX} characters once serialized`, param: 'metadata' },
       ]);
     }
     expect(await tokenCount()).toBe(before);

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import type { AcquirerPort } from '@pgw/acquirer';
+import { assertLiveAllowed, type AcquirerPort, type LiveModeGuard } from '@pgw/acquirer';
 import { detectBrand, fingerprint, luhnValid, newId, normalizePan } from '@pgw/domain';
 import type { Db } from '@pgw/platform-db';
-import { ApiError, nestsDeeperThan, RequestIdSchema, sellerPrincipal, type ApiKeyPrincipal } from '@pgw/platform-http';
+import { ApiError, nestsDeeperThan, RequestIdSchema, sellerPrincipal, serializesLongerThan, type ApiKeyPrincipal } from '@pgw/platform-http';
 import type { Clock } from '@pgw/platform-service';
 import type { VaultKeys } from '../config';
 import { Secret } from '../crypto/secret';
@@ -21,6 +21,8 @@ const strict = { additionalProperties: false } as const;
  * levels (a 60 KB body) and answered 500 after the card had already gone to the card store.
  */
 export const METADATA_DEPTH_MAX = 32;
+/** Serialized characters of `metadata`: the same bound as POST /charges (api-v1's metadata size). */
+export const METADATA_CHARS_MAX = 4096;
 
 // api-v1 "POST /payment-methods/tokenize": every rule of the table, unknown fields refused at every level.
 const CardSchema = Type.Object(
@@ -92,8 +94,8 @@ async function authorizeTokenize(request: FastifyRequest, db: Db): Promise<ApiKe
  * the sealed extras → answer the token. The PAN and the CVV exist only in this request's memory, wrapped
  * in Secret so that no log line or serializer can print them.
  */
-export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock; keys: VaultKeys; acquirer: AcquirerPort }): void {
-  const { db, clock, keys, acquirer } = deps;
+export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock; keys: VaultKeys; acquirer: AcquirerPort; liveGuard: LiveModeGuard }): void {
+  const { db, clock, keys, acquirer, liveGuard } = deps;
   const principals = new WeakMap<FastifyRequest, ApiKeyPrincipal & { sellerId: string }>();
 
   app.post<{ Body: TokenizeBodyType }>(
@@ -101,7 +103,10 @@ export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock
     {
       schema: { body: TokenizeBody, response: { 201: TokenResource } },
       preValidation: async (request) => {
-        principals.set(request, await authorizeTokenize(request, db));
+        const principal = await authorizeTokenize(request, db);
+        // Before the body is read: a live card never reaches the simulator of a production deployment.
+        assertLiveAllowed(liveGuard, principal.livemode);
+        principals.set(request, principal);
       },
     },
     async (request, reply) => {
@@ -116,6 +121,9 @@ export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock
 
       if (metadata !== undefined && nestsDeeperThan(metadata, METADATA_DEPTH_MAX)) {
         throw new ApiError('parameter_invalid', `metadata: must not nest objects and arrays more than ${METADATA_DEPTH_MAX} levels deep`, 'metadata');
+      }
+      if (metadata !== undefined && serializesLongerThan(metadata, METADATA_CHARS_MAX)) {
+        throw new ApiError('parameter_invalid', `metadata: must be at most ${METADATA_CHARS_MAX} characters once serialized`, 'metadata');
       }
       const digits = pan.expose();
       if (digits === null) throw new ApiError('card_number_invalid', 'card.number: must have 12 to 19 digits', 'card.number');

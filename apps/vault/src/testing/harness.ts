@@ -6,11 +6,12 @@ import { encodeEvent, newEnvelope, TOPICS, type KycStatus, type SellerChanged } 
 import { detectBrand, luhnValid } from '@pgw/domain';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
-import { signPrincipal } from '@pgw/platform-http';
+import { TestPrincipals } from '@pgw/platform-http';
 import { ManualClock, startService, type PeerRequest, type PeerResponse, type Peers, type RunningService } from '@pgw/platform-service';
 import { createVaultService } from '../service';
 
-export const SECRET = 'principal-secret-for-vault-tests-0123';
+/** The specs play the gateway: they sign principals with this pair; the vault holds the public key. */
+export const PRINCIPALS = new TestPrincipals();
 
 /**
  * The acquirer's card store as the vault sees it through Peers: answers POST /acquirer/v1/cards like the
@@ -68,11 +69,12 @@ export async function startVault(knex: Knex, options: { schema?: string; env?: N
     db,
     bus,
     clock,
-    principalSecret: SECRET,
+    principalPublicKey: PRINCIPALS.publicKey,
     peers: cardStore,
     env: options.env ?? {},
     log: options.log !== undefined ? { level: 'trace', stream: options.log.stream } : { level: 'warn' },
   });
+  PRINCIPALS.bind(vault.app);
   return { vault, db, bus, cardStore, clock, stop: () => vault.stop() };
 }
 
@@ -83,20 +85,18 @@ export interface PrincipalInput {
   permissions?: string[];
 }
 
+/** A principal header for `input`; the vault's app under test signs it for each request it is sent on. */
 export function principal(input: PrincipalInput): string {
-  return signPrincipal(
-    {
-      kind: 'api_key',
-      tenantId: input.tenantId,
-      sellerId: input.sellerId,
-      keyId: 'key_test',
-      permissions: input.permissions ?? ['payment_methods:tokenize', 'charges:create'],
-      livemode: input.livemode ?? false,
-      requestId: 'req_x',
-      expiresAtMs: Date.now() + 60_000,
-    },
-    SECRET,
-  );
+  return PRINCIPALS.header({
+    kind: 'api_key',
+    tenantId: input.tenantId,
+    sellerId: input.sellerId,
+    keyId: 'key_test',
+    permissions: input.permissions ?? ['payment_methods:tokenize', 'charges:create'],
+    livemode: input.livemode ?? false,
+    requestId: 'req_x',
+    expiresAtMs: Date.now() + 60_000,
+  });
 }
 
 let version = 0;

@@ -115,7 +115,7 @@ export class DeliveryWorker {
     const startedAt = clock.now();
     // Signed at each attempt: receivers refuse a t older than 5 minutes, and retries go on for a day.
     const signature = signWebhook(delivery.secrets, delivery.body, Math.floor(startedAt.getTime() / 1000));
-    const outcome = await postWebhook({ url: delivery.url, body: delivery.body, signature, timeoutMs: config.attemptTimeoutMs, stopSignal: this.stopController.signal });
+    const outcome = await postWebhook({ url: delivery.url, body: delivery.body, signature, timeoutMs: config.attemptTimeoutMs, stopSignal: this.stopController.signal, allowPrivateTargets: config.allowPrivateTargets });
     const now = clock.now();
     const succeeded = isSuccess(outcome.statusCode);
     const next = afterAttempt(

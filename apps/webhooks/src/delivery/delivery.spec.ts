@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createPgliteKnex } from '@pgw/platform-db';
 import { waitFor } from '@pgw/testing';
 import { verifyWebhook } from '@pgw/webhook-signature';
-import { newCharge, newTenant, operatorHeaders, publishCharge, publishEndpoint, Receiver, startWebhooks, type Harness } from '../testing/harness';
+import { FAST_ENV, newCharge, newTenant, operatorHeaders, publishCharge, publishEndpoint, Receiver, startWebhooks, type Harness } from '../testing/harness';
 
 // The delivery of contract §7 end to end: the service consumes events from the in-process bus (the same
 // Avro bytes as Kafka), and POSTs them to a real HTTP receiver on 127.0.0.1. Back-off in milliseconds
@@ -258,5 +258,82 @@ describe('webhook delivery to a real HTTP receiver', () => {
     }
     const anonymous = await h.service.app.inject({ method: 'GET', url: `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries` });
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('webhook targets where private targets are not allowed (contract §7)', () => {
+  let knex: Knex;
+  let h: Harness;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    knex = createPgliteKnex(null);
+    const { WEBHOOK_ALLOW_PRIVATE_TARGETS: _allowed, ...env } = FAST_ENV;
+    h = await startWebhooks(knex, { env });
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+    await receiver.stop();
+    await knex.destroy();
+  });
+
+  async function attemptsOf(endpointId: string) {
+    return waitFor(async () => {
+      const list = await h.service.app.inject({ method: 'GET', url: `/admin/v1/webhook-endpoints/${endpointId}/deliveries?limit=10`, headers: operatorHeaders() });
+      const [summary] = list.json().data;
+      if (summary === undefined) return undefined;
+      const delivery = (await h.service.app.inject({ method: 'GET', url: `/admin/v1/webhook-deliveries/${summary.id}`, headers: operatorHeaders() })).json();
+      return delivery.attempts.length >= 2 ? delivery.attempts : undefined;
+    }, 5_000, 'two attempts');
+  }
+
+  it.each([
+    ['a loopback literal', (port: number) => `http://127.0.0.1:${port}/in`],
+    ['a name resolving to loopback', (port: number) => `http://localhost:${port}/in`],
+    ['an IPv4-mapped IPv6 literal', (port: number) => `http://[::ffff:127.0.0.1]:${port}/in`],
+    ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
+  ])('Proves a target at %s gets failed attempts with reason blocked_address and receives nothing', async (_name, url) => {
+    const tenantId = newTenant();
+    const port = Number(new URL(receiver.url('/')).port);
+    const endpoint = await publishEndpoint(h.bus, { tenantId, url: url(port) });
+    await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() });
+    const attempts = await attemptsOf(endpoint.id);
+    for (const a of attempts) {
+      expect(a.succeeded).toBe(false);
+      expect(a.status_code).toBeNull();
+      expect(a.error).toMatch(/^blocked_address: /);
+    }
+    expect(receiver.requestsTo('/in')).toHaveLength(0);
+  });
+});
+
+describe('redirects (contract §7)', () => {
+  let knex: Knex;
+  let h: Harness;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    knex = createPgliteKnex(null);
+    h = await startWebhooks(knex);
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+    await receiver.stop();
+    await knex.destroy();
+  });
+
+  it('Proves a 3xx is a failed attempt and its Location is never followed', async () => {
+    const tenantId = newTenant();
+    const endpoint = await publishEndpoint(h.bus, { tenantId, url: receiver.url('/bounce') });
+    receiver.on('/bounce', () => ({ status: 302, body: 'moved' }));
+    // The receiver's writeHead sets no Location; a follower would still retry the same URL, which the count shows.
+    await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() });
+    await waitFor(() => (receiver.requestsTo('/bounce').length >= 2 ? true : undefined), 5_000, 'two attempts');
+    const list = await h.service.app.inject({ method: 'GET', url: `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=10`, headers: operatorHeaders() });
+    const delivery = (await h.service.app.inject({ method: 'GET', url: `/admin/v1/webhook-deliveries/${list.json().data[0].id}`, headers: operatorHeaders() })).json();
+    expect(delivery.status).not.toBe('succeeded');
+    expect(delivery.attempts[0]).toMatchObject({ status_code: 302, succeeded: false, error: 'http status 302' });
   });
 });

@@ -81,7 +81,7 @@ describe('webhook deliveries across restarts, time and rotation', () => {
     const clockSeconds = () => Math.floor(clock.now().getTime() / 1000);
 
     beforeAll(async () => {
-      h = await startWebhooks(knex, { schema: 'webhooks_clock', clock, env: { WEBHOOK_POLL_INTERVAL_MS: '10' } });
+      h = await startWebhooks(knex, { schema: 'webhooks_clock', clock, env: { WEBHOOK_POLL_INTERVAL_MS: '10', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' } });
     });
     afterAll(() => h.stop());
 

@@ -1,12 +1,20 @@
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { isBlockedAddress } from '@pgw/platform-http';
 import { SIGNATURE_HEADER } from '@pgw/webhook-signature';
 
 // One attempt: POST the stored body with its signature, wait at most `timeoutMs` for the answer, keep
-// the status and at most 1 KB of the response for the attempt log. Redirects are not followed: a 3xx is
-// not a 2xx, so it is a failed attempt (and a receiver cannot bounce our signed request elsewhere).
+// the status and at most 1 KiB of the response for the attempt log. Redirects are not followed: a 3xx is
+// not a 2xx, so it is a failed attempt (and a receiver cannot bounce our signed request elsewhere). The host
+// is resolved once, every address checked against contract §7's blocked ranges and the connection pinned to it.
 
 export const RESPONSE_EXCERPT_BYTES_MAX = 1024;
 export const USER_AGENT = 'pgw-webhooks/1';
+/** The failed attempt's reason when the target is, or resolves to, an address contract §7 refuses. */
+export const BLOCKED_ADDRESS = 'blocked_address';
 
 export interface PostRequest {
   url: string;
@@ -15,6 +23,8 @@ export interface PostRequest {
   timeoutMs: number;
   /** Aborted when the service stops: the attempt ends at once rather than hold the shutdown. */
   stopSignal: AbortSignal;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: loopback and private targets are allowed (the all-in-one's default). */
+  allowPrivateTargets: boolean;
 }
 
 export interface PostOutcome {
@@ -22,28 +32,6 @@ export interface PostOutcome {
   latencyMs: number;
   responseExcerpt: string | null;
   error: string | null;
-}
-
-async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<string | null> {
-  if (body === null) return null;
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < RESPONSE_EXCERPT_BYTES_MAX) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    // The status is what counts; a body cut short (timeout, reset) keeps what was read.
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES_MAX);
-  // stream: true keeps a multi-byte character cut at the limit out of the text instead of mangling it.
-  return new TextDecoder('utf-8', { fatal: false }).decode(bytes, { stream: true });
 }
 
 function describeError(error: unknown, timeoutMs: number, stopSignal: AbortSignal): string {
@@ -56,23 +44,84 @@ function describeError(error: unknown, timeoutMs: number, stopSignal: AbortSigna
   return code === null ? message : `${message}: ${code}`;
 }
 
+/** Reads at most RESPONSE_EXCERPT_BYTES_MAX bytes of the answer, then drops the rest. */
+function readExcerpt(response: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      if (size === 0) return resolve(null);
+      const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES_MAX);
+      // stream: true keeps a multi-byte character cut at the limit out of the text instead of mangling it.
+      resolve(new TextDecoder('utf-8', { fatal: false }).decode(bytes, { stream: true }));
+    };
+    response.on('data', (chunk: Buffer) => {
+      if (size < RESPONSE_EXCERPT_BYTES_MAX) chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_EXCERPT_BYTES_MAX) {
+        response.destroy();
+        done();
+      }
+    });
+    response.on('end', done);
+    // The status is what counts; a body cut short (timeout, reset) keeps what was read.
+    response.on('error', done);
+    response.on('close', done);
+  });
+}
+
+/**
+ * The addresses the connection may use: the URL's host resolved once and every answer checked (contract §7);
+ * the connection is pinned to them. A reason instead when the target is refused.
+ */
+async function resolveTarget(host: string, allowPrivate: boolean): Promise<Array<{ address: string; family: number }> | { blocked: string }> {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const answers = isIP(bare) !== 0 ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
+  if (answers.length === 0) throw new Error(`no address for ${host}`);
+  if (!allowPrivate) {
+    const blocked = answers.find((a) => isBlockedAddress(a.address));
+    if (blocked !== undefined) return { blocked: `${BLOCKED_ADDRESS}: ${host} resolves to ${blocked.address}, a loopback, private, link-local or metadata address` };
+  }
+  return answers;
+}
+
 export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
+  const fail = (error: string): PostOutcome => ({ statusCode: null, latencyMs: latencyMs(), responseExcerpt: null, error });
   const signal = AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.stopSignal]);
+  const url = new URL(request.url);
+  let target: Array<{ address: string; family: number }> | { blocked: string };
   try {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, [SIGNATURE_HEADER]: request.signature },
-      body: request.body,
-      redirect: 'manual',
-      signal,
-    });
-    const responseExcerpt = await readExcerpt(response.body);
-    return { statusCode: response.status, latencyMs: latencyMs(), responseExcerpt, error: null };
+    target = await resolveTarget(url.hostname, request.allowPrivateTargets);
   } catch (error) {
-    return { statusCode: null, latencyMs: latencyMs(), responseExcerpt: null, error: describeError(error, request.timeoutMs, request.stopSignal) };
+    return fail(describeError(error, request.timeoutMs, request.stopSignal));
   }
+  if (!Array.isArray(target)) return fail(target.blocked);
+  const pinned = target;
+  // The connection goes to the addresses checked above: no second lookup a rebinding name could answer differently.
+  const pin: LookupFunction = (_hostname, options, callback) => {
+    if (options.all === true) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, pinned);
+    else callback(null, pinned[0]!.address, pinned[0]!.family);
+  };
+  return new Promise<PostOutcome>((resolve) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body), 'user-agent': USER_AGENT, [SIGNATURE_HEADER]: request.signature },
+        lookup: pin,
+        agent: false,
+        signal,
+      },
+      (response) => {
+        void readExcerpt(response).then((responseExcerpt) => resolve({ statusCode: response.statusCode ?? null, latencyMs: latencyMs(), responseExcerpt, error: null }));
+      },
+    );
+    req.on('error', (error) => resolve(fail(describeError(error, request.timeoutMs, request.stopSignal))));
+    req.end(request.body);
+  });
 }
 
 export const isSuccess = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;

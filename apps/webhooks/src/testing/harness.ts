@@ -4,15 +4,16 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
-import { encodeEvent, newEnvelope, TOPICS, type ChargeEvent, type EventMap } from '@pgw/contracts';
+import { encodeEvent, EVENT_TOPICS, newEnvelope, type ChargeEvent, type EventMap } from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type Bus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
-import { PRINCIPAL_HEADER, signPrincipal } from '@pgw/platform-http';
+import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { InjectPeers, startService, systemClock, type Clock, type RunningService, type ServiceDefinition } from '@pgw/platform-service';
 import { createWebhooksService } from '../service';
 
-export const PRINCIPAL_SECRET = 'principal-secret-for-webhooks-tests-0123';
+/** The specs play the gateway: principals are signed with this pair for each request; the service holds the public key. */
+export const PRINCIPALS = new TestPrincipals();
 
 /** Milliseconds instead of seconds: base 20 ms, cap 200 ms, 300 ms per attempt, polls every 10 ms. */
 export const FAST_ENV: NodeJS.ProcessEnv = {
@@ -20,6 +21,8 @@ export const FAST_ENV: NodeJS.ProcessEnv = {
   WEBHOOK_RETRY_CAP_MS: '200',
   WEBHOOK_TIMEOUT_MS: '300',
   WEBHOOK_POLL_INTERVAL_MS: '10',
+  // The receiver listens on 127.0.0.1.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
 };
 
 export interface Harness {
@@ -41,18 +44,19 @@ export async function startWebhooks(
     db,
     bus,
     clock,
-    principalSecret: PRINCIPAL_SECRET,
+    principalPublicKey: PRINCIPALS.publicKey,
     peers: new InjectPeers(),
     env: options.env ?? FAST_ENV,
     log: { level: 'silent' },
   });
+  PRINCIPALS.bind(service.app);
   return { service, db, bus, clock, stop: () => service.stop() };
 }
 
 /** What the gateway adds to a forwarded operator request. */
 export const operatorHeaders = (): Record<string, string> => ({
   'x-request-id': 'req_webhooks_test',
-  [PRINCIPAL_HEADER]: signPrincipal({ kind: 'operator', requestId: 'req_webhooks_test', expiresAtMs: Date.now() + 60_000 }, PRINCIPAL_SECRET),
+  [PRINCIPAL_HEADER]: PRINCIPALS.header({ kind: 'operator', requestId: 'req_webhooks_test', expiresAtMs: Date.now() + 60_000 }),
 });
 
 export interface ReceivedRequest {
@@ -135,7 +139,7 @@ export function onTopicsOfThisRun(definition: ServiceDefinition, options: TopicO
 }
 
 const message = <K extends keyof EventMap>(type: K, key: string, event: EventMap[K], options: TopicOptions = {}) => ({
-  topic: topicOf(type.startsWith('gateway.') ? TOPICS.directory : TOPICS.charges, options),
+  topic: topicOf(EVENT_TOPICS[type], options),
   key,
   value: encodeEvent(type, event),
   headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type },
@@ -151,13 +155,21 @@ export interface EndpointInput {
   version?: number;
 }
 
-/** Publishes gateway.webhook-endpoint-changed.v1 as the gateway's relay would; resolves once applied (in-process bus). */
-export async function publishEndpoint(bus: Bus, input: EndpointInput, options: TopicOptions = {}): Promise<{ id: string; secret: string }> {
+/**
+ * Publishes gateway.webhook-endpoint-changed.v2 (on gateway.webhook-endpoints) as the gateway's relay would, or
+ * v1 (on gateway.directory) as earlier gateways did; resolves once applied (in-process bus).
+ */
+export async function publishEndpoint(
+  bus: Bus,
+  input: EndpointInput,
+  options: TopicOptions = {},
+  type: 'gateway.webhook-endpoint-changed.v1' | 'gateway.webhook-endpoint-changed.v2' = 'gateway.webhook-endpoint-changed.v2',
+): Promise<{ id: string; secret: string }> {
   const id = input.id ?? newId('we_');
   const secret = input.secret ?? `whsec_${newId('we_').slice(3)}`;
   await bus.publish([
-    message('gateway.webhook-endpoint-changed.v1', input.tenantId, {
-      envelope: newEnvelope('gateway.webhook-endpoint-changed.v1', { producer: 'gateway', tenantId: input.tenantId, livemode: null }),
+    message(type, input.tenantId, {
+      envelope: newEnvelope(type, { producer: 'gateway', tenantId: input.tenantId, livemode: null }),
       webhook_endpoint_id: id,
       tenant_id: input.tenantId,
       url: input.url,

@@ -6,3 +6,5 @@ export type { KafkaBusOptions } from './kafka-bus';
 export { busMigration, enqueue, OutboxRelay } from './outbox';
 export type { OutboxMessage, RelayOptions } from './outbox';
 export { inboxHandler } from './inbox';
+export { busRetentionMigration, INBOX_RETENTION_MS_DEFAULT, OUTBOX_RETENTION_MS_DEFAULT, pruneBusTables } from './retention';
+export type { RetentionOptions } from './retention';

@@ -7,8 +7,10 @@ export interface KafkaBusOptions {
   clientId: string;
   /** Partitions of the topics this bus creates; keys spread over them. */
   partitions?: number;
-  /** Replicas of the topics this bus creates: 1 on a single broker, 3 in production. */
+  /** Replicas of the topics this bus creates: 1 on a single broker, 3 in production. An existing topic with fewer is refused. */
   replicationFactor?: number;
+  /** `min.insync.replicas` of the topics this bus creates: 2 in production, so an acks=all write survives one broker lost. */
+  minInsyncReplicas?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -51,6 +53,19 @@ function stderrLog(service: string): NonNullable<KafkaBusOptions['log']> {
   return { warn: line(40), error: line(50) };
 }
 
+/**
+ * The existing topics whose replication factor (the fewest replicas of any partition) is below the configured
+ * one, as one line each: a service refuses to use them rather than run on fewer copies than it was told.
+ */
+export function topicsBelowReplication(existing: ReadonlyArray<{ name: string; partitions: ReadonlyArray<{ replicas: readonly number[] }> }>, wanted: number): string[] {
+  const lines: string[] = [];
+  for (const topic of existing) {
+    const factor = Math.min(...topic.partitions.map((p) => p.replicas.length));
+    if (topic.partitions.length > 0 && factor < wanted) lines.push(`topic ${topic.name} has replication factor ${factor}, below the configured ${wanted} (KAFKA_REPLICATION_FACTOR)`);
+  }
+  return lines;
+}
+
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
   private producer: Producer | null = null;
@@ -81,11 +96,21 @@ export class KafkaBus implements Bus {
       for (let attempt = 1; ; attempt++) {
         try {
           const existing = new Set(await admin.listTopics());
+          const present = missing.filter((t) => existing.has(t));
+          if (present.length > 0) {
+            const below = topicsBelowReplication((await admin.fetchTopicMetadata({ topics: present })).topics, this.options.replicationFactor ?? 1);
+            if (below.length > 0) throw new Error(`${below.join('; ')}: raise it (kafka-reassign-partitions) or lower the setting`);
+          }
           const create = missing.filter((t) => !existing.has(t));
           if (create.length > 0) {
             await admin.createTopics({
               waitForLeaders: true,
-              topics: create.map((topic) => ({ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: this.options.replicationFactor ?? 1 })),
+              topics: create.map((topic) => ({
+                topic,
+                numPartitions: this.options.partitions ?? 3,
+                replicationFactor: this.options.replicationFactor ?? 1,
+                configEntries: [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) }],
+              })),
             });
           }
           break;

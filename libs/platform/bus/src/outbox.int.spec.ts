@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { KafkaJSNonRetriableError } from 'kafkajs';
-import { outboxMessage } from '@pgw/contracts';
+import { decodeEvent, outboxMessage } from '@pgw/contracts';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { integrationEnv, uniqueName } from '@pgw/testing';
 import type { BusMessage } from './bus';
@@ -133,6 +133,55 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     expect(await r.runOnce()).toBe(2);
     expect(await waitFor(() => appliedCount(consumer, 'ten_late'), 30_000)).toBe(1);
     expect(await waitFor(() => appliedCount(consumer, 'ten_early'), 30_000)).toBe(1);
+    await r.stop();
+  });
+
+  it('never publishes a row before a lower id that is not yet visible: two events of one key keep their order', async () => {
+    // Proves issue 16 item 7. Transaction 1 takes its xid first but writes last (the higher id); transaction 3
+    // takes its xid last and writes first (the lower id) and commits; transaction 2, between them, stays open.
+    // Row H (xid 1 < xmin) is visible, row L (xid 3 >= xmin) is not: publishing H now would put the second
+    // event of the key on Kafka before the first.
+    const published: string[] = [];
+    const observed = Object.create(bus) as KafkaBus;
+    observed.publish = async (messages) => {
+      published.push(...messages.filter((m) => m.key === 'ten_order').map((m) => decodeEvent('gateway.tenant-changed.v1', m.value).name));
+      return bus.publish(messages);
+    };
+    const r = relay(producer, observed);
+    const gate = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const t1HasXid = gate();
+    const t1Write = gate();
+    const t2HasXid = gate();
+    const t2End = gate();
+    const t1 = producer.tx(async (trx) => {
+      await trx.raw('select pg_current_xact_id()');
+      t1HasXid.open();
+      await t1Write.opened;
+      await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_order', tenantEvent('ten_order', 'second')), topic }]);
+    });
+    await t1HasXid.opened;
+    const t2 = producer.tx(async (trx) => {
+      await trx.raw('select pg_current_xact_id()');
+      t2HasXid.open();
+      await t2End.opened;
+    });
+    await t2HasXid.opened;
+    await writeEvent(producer, tenantEvent('ten_order', 'first'), topic);
+    t1Write.open();
+    await t1;
+    try {
+      expect(await r.runOnce()).toBe(0);
+      expect(published).toEqual([]);
+    } finally {
+      t2End.open();
+      await t2;
+    }
+    expect(await r.runOnce()).toBe(2);
+    expect(published).toEqual(['first', 'second']);
     await r.stop();
   });
 

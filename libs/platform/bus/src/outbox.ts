@@ -116,8 +116,9 @@ function outboxMetrics() {
 
 /**
  * Publishes a service's outbox in id order, in bounded batches. Only rows whose transaction is older
- * than the oldest running one (`pg_snapshot_xmin`) are read, so a transaction that commits late, with a
- * lower id than rows already visible, is never skipped. One replica at a time holds the lease, which keeps
+ * than the oldest running one (`pg_snapshot_xmin`) are published, and only up to the first row that is not,
+ * so a transaction that commits late, with a lower id than rows already visible, is never skipped nor
+ * overtaken. One replica at a time holds the lease, which keeps
  * the order; a relay that dies between publishing and marking rows sent publishes them again, and the
  * consumers' inboxes drop the repeats.
  */
@@ -200,7 +201,10 @@ export class OutboxRelay {
     if (renewedAt !== null) this.leaseHeldUntil = renewedAt + this.leaseMs / 2;
     // A row committed while an older transaction (of any session) is still running waits for it: the relay
     // comes back within milliseconds rather than after the poll interval (see run()).
-    const visible = rows.filter((r) => r.visible);
+    // Only the unbroken run at the head: a row after one not yet visible waits with it, or a later event of
+    // the same key could reach Kafka before an earlier one (a lower xid that commits after a higher one).
+    const firstHidden = rows.findIndex((r) => !r.visible);
+    const visible = firstHidden === -1 ? rows : rows.slice(0, firstHidden);
     this.waiting = visible.length < rows.length;
     if (visible.length === 0) return 0;
     outboxMetrics().lag.record(Number(rows[0]?.age_ms ?? 0), { schema: db.schema });

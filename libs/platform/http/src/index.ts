@@ -3,8 +3,23 @@ export type { App, AppOptions } from './build-app';
 export { ApiError, errorBody, errorStatus, errorType, isErrorCode, notFound, ERROR_TYPES } from './errors';
 export type { ErrorBody, ErrorCode, ErrorType } from './errors';
 export { newRequestId, REQUEST_ID_PATTERN } from './ids';
-export { PRINCIPAL_HEADER, PRINCIPAL_TTL_MS, signPrincipal, verifyPrincipal } from './principal';
-export type { ApiKeyPrincipal, OperatorPrincipal, Principal } from './principal';
+export {
+  canonicalPath,
+  canonicalQuery,
+  envPrincipalPrivateKey,
+  envPrincipalPublicKeys,
+  generatePrincipalKeys,
+  PRINCIPAL_HEADER,
+  PRINCIPAL_TTL_MS,
+  principalPrivateKey,
+  principalPublicKey,
+  requestBinding,
+  sameRequest,
+  signPrincipal,
+  verifyPrincipal,
+} from './principal';
+export type { ApiKeyPrincipal, OperatorPrincipal, Principal, PrincipalBinding, PrincipalKeyPair, VerifiedPrincipal } from './principal';
+export { TestPrincipals } from './principal-testing';
 export { apiPrincipal, principalPlugin, requireOperator, sellerPrincipal } from './principal-plugin';
 export type { PrincipalPluginOptions } from './principal-plugin';
 export { ErrorBodySchema, ListEnvelope, listPage, Nullable, PagingQuery, RequestIdSchema } from './schemas';
@@ -12,4 +27,5 @@ export type { ListPage } from './schemas';
 export { serve } from './serve';
 export { ConfigError, envInt, envOptionalSecret, envSecret, envString } from './config';
 export { validationToApiError } from './validation';
-export { nestsDeeperThan } from './json-depth';
+export { nestsDeeperThan, serializesLongerThan } from './json-depth';
+export { allowsPrivateWebhookTargets, isBlockedAddress, webhookUrlProblem } from './webhook-target';

@@ -16,3 +16,12 @@ export function nestsDeeperThan(value: unknown, depthMax: number): boolean {
   }
   return false;
 }
+
+/**
+ * Whether free-form JSON (integrator metadata) serializes to more than `charsMax` characters. Depth is
+ * checked first: each level costs at least two characters once serialized, so a value nested deeper than
+ * charsMax / 2 is too long without calling the recursive JSON.stringify that would overflow on it.
+ */
+export function serializesLongerThan(value: unknown, charsMax: number): boolean {
+  return nestsDeeperThan(value, charsMax / 2) || JSON.stringify(value).length > charsMax;
+}

@@ -1,6 +1,6 @@
 export { ManualClock, systemClock } from './clock';
 export type { Clock } from './clock';
-export { startService } from './service';
+export { migrateOnStart, migrateService, PROBE_ROUTES, startService } from './service';
 export type { ConsumerDefinition, PeerRequest, PeerResponse, Peers, RunningService, ServiceContext, ServiceDefinition, ServiceParts } from './service';
 export { HttpPeers, InjectPeers } from './peers';
 export { peerUrlsFromEnv, PEER_URL_VARIABLES, runMain, runServiceMain } from './main';

@@ -1,8 +1,8 @@
 import { KafkaBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
-import { envInt, envOptionalSecret, envSecret, envString } from '@pgw/platform-http';
+import { envInt, envPrincipalPublicKeys, envString } from '@pgw/platform-http';
 import { HttpPeers } from './peers';
-import { startService, type ServiceDefinition } from './service';
+import { migrateService, startService, type ServiceDefinition } from './service';
 import { systemClock } from './clock';
 
 /** The peers a service may call, each reached at the URL of its environment variable when set. */
@@ -29,26 +29,36 @@ export function peerUrlsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> 
 
 /**
  * The distributed mode's `main` for one service: its own schema of PostgreSQL (`DATABASE_URL`), Kafka
- * (`KAFKA_BROKERS`), the gateway's `PRINCIPAL_SECRET` (and `PRINCIPAL_SECRET_PREVIOUS` during a rotation),
+ * (`KAFKA_BROKERS`), the gateway's `PRINCIPAL_PUBLIC_KEY` (and `PRINCIPAL_PUBLIC_KEY_PREVIOUS` during a rotation),
  * its peers' URLs, listening on `PORT`. On SIGTERM it stops taking requests, lets the consumers, the relay
  * and the background loops finish their round, then closes the bus and the pool.
  */
 export async function runServiceMain(definition: ServiceDefinition, options: { schema: string }): Promise<void> {
   const env = process.env;
   const db = createPgDb({ url: envString(env, 'DATABASE_URL'), schema: options.schema });
+  if (process.argv[2] === 'migrate') {
+    // `node dist/main.js migrate`: the Kubernetes Job's command, under the DDL role; migrates and exits 0.
+    await migrateService(definition, db);
+    await db.close();
+    process.stdout.write(`${definition.name}: migrated schema ${options.schema}\n`);
+    return;
+  }
   const bus = new KafkaBus({
     brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()),
     clientId: definition.name,
+    partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
     replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
+    minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
   });
-  // Set only while PRINCIPAL_SECRET rotates (docs/runbook.md): principals signed with it are accepted too.
-  const previousSecret = envOptionalSecret(env, 'PRINCIPAL_SECRET_PREVIOUS');
+  // The gateway's public key; PRINCIPAL_PUBLIC_KEY_PREVIOUS is set only while the key pair rotates
+  // (docs/runbook.md): principals signed for either are accepted. Nothing here can sign one.
+  const { publicKey, previousPublicKey } = envPrincipalPublicKeys(env);
   const service = await startService(definition, {
     db,
     bus,
     clock: systemClock,
-    principalSecret: envSecret(env, 'PRINCIPAL_SECRET'),
-    ...(previousSecret !== undefined ? { principalSecretPrevious: previousSecret } : {}),
+    principalPublicKey: publicKey,
+    ...(previousPublicKey !== undefined ? { principalPublicKeyPrevious: previousPublicKey } : {}),
     peers: new HttpPeers(peerUrlsFromEnv(env)),
     env,
   });

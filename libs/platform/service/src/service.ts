@@ -1,9 +1,10 @@
+import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Bus, BusMessage, Subscription } from '@pgw/platform-bus';
-import { inboxHandler, OutboxRelay, busMigration } from '@pgw/platform-bus';
+import { busMigration, busRetentionMigration, inboxHandler, INBOX_RETENTION_MS_DEFAULT, OutboxRelay, OUTBOX_RETENTION_MS_DEFAULT, pruneBusTables } from '@pgw/platform-bus';
 import type { Db, Migration, Tx } from '@pgw/platform-db';
-import { ApiError, buildApp, principalPlugin, type App, type AppOptions } from '@pgw/platform-http';
+import { ApiError, buildApp, envInt, principalPlugin, type App, type AppOptions } from '@pgw/platform-http';
 import type { Clock } from './clock';
 
 /** What a service gets from whoever runs it: the distributed main, the all-in-one process or a test. */
@@ -11,10 +12,10 @@ export interface ServiceContext {
   db: Db;
   bus: Bus;
   clock: Clock;
-  /** Shared with the gateway: verifies the signed principal on every request. */
-  principalSecret: string;
-  /** During a rotation of PRINCIPAL_SECRET, the other secret a principal may be signed with. */
-  principalSecretPrevious?: string;
+  /** The gateway's public key (a PEM or a KeyObject): verifies the signed principal on every request. */
+  principalPublicKey: string | KeyObject;
+  /** During a rotation of the gateway's key pair, the other public key a principal may be signed for. */
+  principalPublicKeyPrevious?: string | KeyObject;
   /** Other services' internal base URLs or in-process apps, by service name (see `callService`). */
   peers: Peers;
   log?: AppOptions['log'];
@@ -89,23 +90,15 @@ export interface StartOptions {
  * its outbox relay.
  */
 export async function startService(definition: ServiceDefinition, context: ServiceContext, options: StartOptions = {}): Promise<RunningService> {
-  await context.db.migrate([busMigration, ...definition.migrations]);
+  // MIGRATE_ON_START=0 (Kubernetes): the schema is migrated by the `migrate` Job, under a DDL role the app lacks.
+  if (migrateOnStart(context.env)) await migrateService(definition, context.db);
   const app = buildApp({ name: definition.name, trustRequestIdHeader: true, ...(context.log ? { log: context.log } : {}) });
   await app.register(principalPlugin, {
-    secret: context.principalSecret,
-    ...(context.principalSecretPrevious !== undefined ? { previousSecret: context.principalSecretPrevious } : {}),
-    publicRoutes: ['/health', ...(definition.publicRoutes ?? [])],
+    publicKey: context.principalPublicKey,
+    ...(context.principalPublicKeyPrevious !== undefined ? { previousPublicKey: context.principalPublicKeyPrevious } : {}),
+    publicRoutes: [...PROBE_ROUTES, ...(definition.publicRoutes ?? [])],
   });
-  app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), service: Type.String() }) } } }, async () => {
-    // Ready only when both stores it depends on answer: its database and its broker.
-    try {
-      await context.db.read((q) => q.raw('select 1'));
-      await context.bus.checkHealth?.();
-    } catch {
-      throw new ApiError('service_unavailable', `${definition.name} cannot reach its database or its broker.`);
-    }
-    return { status: 'ok', service: definition.name };
-  });
+  registerProbes(app, definition.name, context);
   const parts = await definition.build(app, context);
   await app.ready();
 
@@ -122,6 +115,7 @@ export async function startService(definition: ServiceDefinition, context: Servi
   }
   await parts.onStart?.();
   if (options.deferRelay !== true) relay.start();
+  const stopRetention = startBusRetention(context, app.log as FastifyBaseLogger);
 
   return {
     name: definition.name,
@@ -129,10 +123,76 @@ export async function startService(definition: ServiceDefinition, context: Servi
     relay,
     startRelay: () => relay.start(),
     stop: async () => {
+      await stopRetention();
       await parts.onStop?.();
       for (const s of subscriptions) await s.stop();
       await relay.stop();
       await app.close();
     },
+  };
+}
+
+/** The probes every service answers without a principal. */
+export const PROBE_ROUTES: readonly string[] = ['/livez', '/readyz', '/health'];
+
+/** Every migration of a service, the bus's tables first: what `migrate` and a start with MIGRATE_ON_START run. */
+export async function migrateService(definition: ServiceDefinition, db: Db): Promise<void> {
+  await db.migrate([busMigration, busRetentionMigration, ...definition.migrations]);
+}
+
+/** MIGRATE_ON_START: on unless `0` or `false` (npm start, compose, bench and chaos migrate at start). */
+export function migrateOnStart(env: NodeJS.ProcessEnv): boolean {
+  const value = env['MIGRATE_ON_START'];
+  return value === undefined || value === '' || !['0', 'false'].includes(value.toLowerCase());
+}
+
+/**
+ * `/livez`: the process alone (answered while the event loop runs), so a broker or database outage never
+ * restarts a pod. `/readyz`: the database and the broker both answer, else 503 and the pod leaves the
+ * Service. `/health` is `/readyz` under its older name (bench, chaos and soak tools use it).
+ */
+function registerProbes(app: App, name: string, context: ServiceContext): void {
+  const Status = { 200: Type.Object({ status: Type.String(), service: Type.String() }) };
+  app.get('/livez', { schema: { response: Status } }, async () => ({ status: 'ok', service: name }));
+  const ready = async (): Promise<{ status: string; service: string }> => {
+    try {
+      await context.db.read((q) => q.raw('select 1'));
+      await context.bus.checkHealth?.();
+    } catch {
+      throw new ApiError('service_unavailable', `${name} cannot reach its database or its broker.`);
+    }
+    return { status: 'ok', service: name };
+  };
+  app.get('/readyz', { schema: { response: Status } }, ready);
+  app.get('/health', { schema: { response: Status } }, ready);
+}
+
+/**
+ * Prunes the service's sent outbox rows and old inbox rows (platform-bus retention.ts) every
+ * `BUS_RETENTION_INTERVAL_MS` (default an hour; 0 turns it off), after `OUTBOX_RETENTION_MS` and
+ * `INBOX_RETENTION_MS`. Every replica may run it: the deletes are idempotent. Returns its stop.
+ */
+function startBusRetention(context: ServiceContext, log: FastifyBaseLogger): () => Promise<void> {
+  const intervalMs = envInt(context.env, 'BUS_RETENTION_INTERVAL_MS', 3_600_000);
+  const retention = {
+    outboxRetentionMs: envInt(context.env, 'OUTBOX_RETENTION_MS', OUTBOX_RETENTION_MS_DEFAULT),
+    inboxRetentionMs: envInt(context.env, 'INBOX_RETENTION_MS', INBOX_RETENTION_MS_DEFAULT),
+  };
+  if (intervalMs === 0) return async () => undefined;
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() =>
+      pruneBusTables(context.db, retention).then(
+        (pruned) => {
+          if (pruned.outbox + pruned.inbox > 0) log.info({ pruned }, 'outbox and inbox pruned');
+        },
+        (err: unknown) => log.warn({ err }, 'outbox and inbox pruning failed; the next round tries again'),
+      ),
+    );
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
   };
 }
