@@ -133,6 +133,31 @@ describe('job authorization-expiry', () => {
     await runJob(h, 'authorization-expiry', addDays(today(), 8));
     expect(await charge(c.id)).toMatchObject({ status: 'paid', captured: true });
   });
+
+  it('a capture that races the job answers from the final state: 200 with the paid charge, not 422', async () => {
+    // Proves the race: the acquirer captured, the job found it captured and marked the charge paid before
+    // the capture's own transaction, and the capture still answers as the capture it was. Its own
+    // charges, with an acquirer deadline long enough for the job to run while the capture's answer is held.
+    const race = await startCharges(knex, { schema: 'charges_race', env: { ACQUIRER_TIMEOUT_MS: '10000', CHARGES_RECOVERY_MIN_AGE_MS: '10000' } });
+    let release: () => void = () => undefined;
+    try {
+      const rm = await merchant(race);
+      const c = (await post(race, '/api/v1/charges', rm.key, cardCharge(rm.token(), { capture_method: 'manual' }))).json();
+      race.acquirer.captureGate = new Promise<void>((resolve) => (release = resolve));
+      const capture = post(race, `/api/v1/charges/${c.id}/capture`, rm.key);
+      await waitFor(async () => (race.acquirer.authorizations.get(c.id)?.status === 'captured' ? true : undefined), 5_000, 'the acquirer to capture');
+      expect((await runJob(race, 'authorization-expiry', addDays(today(), 8))).processed).toBe(1);
+      expect((await get(race, `/api/v1/charges/${c.id}`, rm.key)).json()).toMatchObject({ status: 'paid', captured: true });
+      release();
+      const answer = await capture;
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({ id: c.id, status: 'paid', captured: true });
+      expect((await outboxEvents(race, c.id)).map((e) => e.type).filter((t) => t === 'charges.charge-paid.v1')).toHaveLength(1);
+    } finally {
+      release();
+      await race.stop();
+    }
+  });
 });
 
 describe('job pix-expiry', () => {

@@ -47,9 +47,11 @@ export function captureChargeRoute(app: FastifyInstance, deps: ChargesDeps): voi
 
         const capturedAt = captured.value.capturedAt === null ? deps.clock.now() : new Date(captured.value.capturedAt);
         const charge = await deps.db.tx(async (trx) => {
-          // Two captures raced: the acquirer captured once, and only the first here moves the charge.
+          // Something moved the charge while the acquirer answered: another capture, or the
+          // authorization-expiry job that found it captured at the acquirer. The acquirer captured once;
+          // the answer is the charge's final state: captured by then, it is this capture's 200.
           const { moved, charge: updated } = await moveCharge(trx, read, 'capture', { paid_at: capturedAt }, deps.clock.now(), { db: deps.db, requestId: request.id });
-          if (!moved) throw notCapturable();
+          if (!moved && updated.paid_at === null) throw notCapturable();
           await session.complete(trx, { status: 200, body: chargeResource(updated, { withSplit: false }) });
           return updated;
         });

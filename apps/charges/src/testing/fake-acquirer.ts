@@ -59,6 +59,8 @@ export class FakeAcquirer {
   readonly securityCodes = new Map<string, string | null>();
   /** While set, authorize requests wait for it once recorded: a test holds a charge at the acquirer. */
   authorizeGate: Promise<void> | null = null;
+  /** While set, capture requests wait for it once the authorization is captured: a test holds the capture's answer. */
+  captureGate: Promise<void> | null = null;
   private readonly held = new Set<() => void>();
 
   addCard(pan: string): string {
@@ -166,6 +168,7 @@ export class FakeAcquirer {
       if (auth === undefined) return reject(reply, 404, 'authorization_not_found');
       if (auth.status === 'authorized') Object.assign(auth, { status: 'captured', captured_amount_cents: auth.amount_cents, captured_at: new Date().toISOString() });
       else if (auth.status !== 'captured') return reject(reply, 422, 'not_capturable');
+      if (this.captureGate !== null) await this.captureGate;
       return wire(auth);
     });
     app.post<{ Params: { transaction_id: string } }>(SIM_PATHS.cancel, async (request, reply) => {
