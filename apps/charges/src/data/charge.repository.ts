@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
 import type { CaptureMethod, ChargeStatus, PaymentMethod } from '../domain/charge';
-import type { Cents, Timestamp } from './rows';
+import { pageAfter, type Cents, type Timestamp } from './rows';
 
 type Q = Knex | Tx;
 
@@ -87,21 +87,22 @@ export async function updateCharge(trx: Tx, id: string, patch: ChargePatch): Pro
   return row;
 }
 
-/** Intents whose outcome is unknown and older than `before`, oldest first. */
-export async function chargesWithUnknownOutcome(q: Q, before: Date, limit: number): Promise<ChargeRow[]> {
-  return q('charges').where({ outcome_known: false }).andWhere('created_at', '<', before).orderBy('created_at').limit(limit);
+/** Intents whose outcome is unknown and older than `before`, oldest first, after the charge `after` (see pageAfter). */
+export async function chargesWithUnknownOutcome(q: Q, before: Date, after: string | null, limit: number): Promise<ChargeRow[]> {
+  return pageAfter(q('charges').where({ outcome_known: false }).andWhere('created_at', '<', before), 'charges', 'created_at', after).limit(limit);
 }
 
-/** Authorized charges (manual capture) authorized at or before `cutoff`, oldest first. */
-export async function authorizedBefore(q: Q, cutoff: Date, limit: number): Promise<ChargeRow[]> {
-  return q('charges').where({ status: 'authorized' }).andWhere('authorized_at', '<=', cutoff).orderBy('authorized_at').limit(limit);
+/** Authorized charges (manual capture) authorized at or before `cutoff`, oldest first, after the charge `after`. */
+export async function authorizedBefore(q: Q, cutoff: Date, after: string | null, limit: number): Promise<ChargeRow[]> {
+  return pageAfter(q('charges').where({ status: 'authorized' }).andWhere('authorized_at', '<=', cutoff), 'charges', 'authorized_at', after).limit(limit);
 }
 
-/** Pending Pix charges whose QR code expired at or before `cutoff`. */
-export async function pixExpiredBefore(q: Q, cutoff: Date, limit: number): Promise<ChargeRow[]> {
-  return q('charges')
-    .where({ status: 'pending', payment_method: 'pix', outcome_known: true })
-    .andWhere('pix_expires_at', '<=', cutoff)
-    .orderBy('pix_expires_at')
-    .limit(limit);
+/** Pending Pix charges whose QR code expired at or before `cutoff`, soonest expired first, after the charge `after`. */
+export async function pixExpiredBefore(q: Q, cutoff: Date, after: string | null, limit: number): Promise<ChargeRow[]> {
+  return pageAfter(
+    q('charges').where({ status: 'pending', payment_method: 'pix', outcome_known: true }).andWhere('pix_expires_at', '<=', cutoff),
+    'charges',
+    'pix_expires_at',
+    after,
+  ).limit(limit);
 }

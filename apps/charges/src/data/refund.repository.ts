@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { cents, type Cents, type Timestamp } from './rows';
+import { cents, pageAfter, type Cents, type Timestamp } from './rows';
 
 type Q = Knex | Tx;
 
@@ -42,7 +42,7 @@ export async function inFlightCents(trx: Tx, chargeId: string): Promise<number> 
   return row?.total === null || row?.total === undefined ? 0 : cents(row.total);
 }
 
-/** Refunds whose outcome is unknown (processing) and older than `before`, oldest first. */
-export async function processingRefunds(q: Q, before: Date, limit: number): Promise<RefundRow[]> {
-  return q('refunds').where({ status: 'processing' }).andWhere('created_at', '<', before).orderBy('created_at').limit(limit);
+/** Refunds whose outcome is unknown (processing) and older than `before`, oldest first, after the refund `after` (see pageAfter). */
+export async function processingRefunds(q: Q, before: Date, after: string | null, limit: number): Promise<RefundRow[]> {
+  return pageAfter(q('refunds').where({ status: 'processing' }).andWhere('created_at', '<', before), 'refunds', 'created_at', after).limit(limit);
 }

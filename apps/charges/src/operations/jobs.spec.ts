@@ -184,6 +184,42 @@ describe('job pix-expiry', () => {
   });
 });
 
+describe('jobs page past the rows they cannot settle', () => {
+  it('authorization-expiry and pix-expiry reach a due charge behind more than a batch of charges the provider cannot settle', async () => {
+    // Proves keyset paging within a run: 501 older due charges that the acquirer does not know (its void and
+    // its expiry answer 404, so each stays as it is) fill the first batch of 500, and the due charge behind
+    // them is settled all the same, in the same run. Its own charges: the 1,002 rows stay out of the others' runs.
+    const paging = await startCharges(knex, { schema: 'charges_paging' });
+    try {
+      const pm = await merchant(paging);
+      const card = (await post(paging, '/api/v1/charges', pm.key, cardCharge(pm.token(), { capture_method: 'manual' }))).json();
+      const pix = (await post(paging, '/api/v1/charges', pm.key, { amount: 500, payment_method: 'PIX', pix: { expires_in: 60 }, buyer: buyer() })).json();
+      const rowOf = async (id: string): Promise<Record<string, unknown>> => (await paging.db.read((q) => q('charges').where({ id })))[0];
+      const [cardRow, pixRow] = [await rowOf(card.id), await rowOf(pix.id)];
+      const before = (at: unknown) => new Date((at as Date).getTime() - 60_000);
+      const stuck = Array.from({ length: 501 }, (_, i) => [
+        { ...cardRow, id: `ch_stuckcard${i}`, acquirer_transaction_id: `txn_unknown_${i}`, authorized_at: before(cardRow.authorized_at), created_at: before(cardRow.created_at) },
+        { ...pixRow, id: `ch_stuckpix${i}`, pix_expires_at: before(pixRow.pix_expires_at), created_at: before(pixRow.created_at) },
+      ]).flat();
+      await paging.db.tx(async (trx) => {
+        for (let i = 0; i < stuck.length; i += 100) await trx('charges').insert(stuck.slice(i, i + 100));
+      });
+
+      expect((await runJob(paging, 'authorization-expiry', addDays(today(), 8))).processed).toBe(1);
+      expect((await get(paging, `/api/v1/charges/${card.id}`, pm.key)).json().status).toBe('canceled');
+      expect(paging.acquirer.calls.filter((c) => c.endsWith('/cancel'))).toHaveLength(502); // each row once
+      expect((await runJob(paging, 'pix-expiry', addDays(today(), 1))).processed).toBe(1);
+      expect((await get(paging, `/api/v1/charges/${pix.id}`, pm.key)).json().status).toBe('canceled');
+      expect(paging.acquirer.calls.filter((c) => c.endsWith('/expire'))).toHaveLength(502);
+      // The stuck ones are still due: the next run tries them again.
+      const [left] = await paging.db.read((q) => q('charges').whereIn('status', ['authorized', 'pending']).whereLike('id', 'ch_stuck%').count({ n: '*' }));
+      expect(Number(left?.n)).toBe(1002);
+    } finally {
+      await paging.stop();
+    }
+  }, 60_000);
+});
+
 describe('job routes', () => {
   it('are for the operator only, validate as_of_date, and answer {job, as_of_date, processed}', async () => {
     // Proves the operator-only door and the body rules of contract §5's jobs.

@@ -1,9 +1,10 @@
-// The jobs of contract §5 that charges owns, and the background recovery. Each works through a bounded
-// batch, calls the provider between transactions (never inside one), and saves each outcome with a
-// compare-and-set on the status it read, so a job that overlaps a request or another replica changes
-// nothing twice.
+// The jobs of contract §5 that charges owns, and the background recovery. Each works through its rows in
+// bounded batches (passing those it cannot settle now), calls the provider between transactions (never
+// inside one), and saves each outcome with a compare-and-set on the status it read, so a job that
+// overlaps a request or another replica changes nothing twice.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@pgw/platform-db';
+import type { Knex } from 'knex';
+import type { Db, Tx } from '@pgw/platform-db';
 import type { ChargeTrigger } from '../domain/charge';
 import { authorizedBefore, chargesWithUnknownOutcome, findChargeById, pixExpiredBefore, type ChargePatch, type ChargeRow } from '../data/charge.repository';
 import { processingRefunds, type RefundRow } from '../data/refund.repository';
@@ -50,6 +51,24 @@ async function releaseLease(db: Db, name: string, holder: string): Promise<void>
   await db.tx((trx) => trx('job_leases').where({ name, holder }).delete());
 }
 
+/**
+ * Every row a job's query finds, a batch at a time (CHARGES_BATCH_SIZE_MAX), each batch after the last row
+ * of the one before. A row the job cannot settle now (the provider has no answer for it) is passed, not
+ * read again: a run reaches the rows behind any number of them, and the next run tries them again.
+ */
+async function* batches<T extends { id: string }>(deps: ChargesDeps, page: (q: Knex | Tx, after: string | null, limit: number) => Promise<T[]>): AsyncGenerator<T> {
+  const limit = deps.config.batchSizeMax;
+  let after: string | null = null;
+  for (;;) {
+    const cursor = after;
+    const rows = await deps.db.read((q) => page(q, cursor, limit));
+    yield* rows;
+    const last = rows.at(-1);
+    if (rows.length < limit || last === undefined) return;
+    after = last.id;
+  }
+}
+
 /** Runs `work` under the job's lease; a run that finds the lease taken does nothing and reports 0. */
 export async function withLease(db: Db, name: string, work: () => Promise<number>): Promise<number> {
   const holder = randomUUID();
@@ -76,9 +95,8 @@ export async function recoverCharge(deps: ChargesDeps, charge: ChargeRow): Promi
 
 export async function recoverUnknownOutcomes(deps: ChargesDeps, minAgeMs: number): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - minAgeMs);
-  const charges = await deps.db.read((q) => chargesWithUnknownOutcome(q, before, deps.config.batchSizeMax));
   let settled = 0;
-  for (const charge of charges) if (await recoverCharge(deps, charge)) settled++;
+  for await (const charge of batches(deps, (q, after, limit) => chargesWithUnknownOutcome(q, before, after, limit))) if (await recoverCharge(deps, charge)) settled++;
   return settled;
 }
 
@@ -97,18 +115,16 @@ export async function reconcileRefund(deps: ChargesDeps, refund: RefundRow): Pro
 
 export async function reconcileRefunds(deps: ChargesDeps, minAgeMs: number): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - minAgeMs);
-  const refunds = await deps.db.read((q) => processingRefunds(q, before, deps.config.batchSizeMax));
   let settled = 0;
-  for (const refund of refunds) if (await reconcileRefund(deps, refund)) settled++;
+  for await (const refund of batches(deps, (q, after, limit) => processingRefunds(q, before, after, limit))) if (await reconcileRefund(deps, refund)) settled++;
   return settled;
 }
 
 /** Job authorization-expiry: authorized charges older than 7 days are voided at the acquirer and canceled. */
 export async function expireAuthorizations(deps: ChargesDeps, asOf: Date): Promise<number> {
   const cutoff = new Date(asOf.getTime() - AUTHORIZATION_DAYS_MAX * DAY_MS);
-  const charges = await deps.db.read((q) => authorizedBefore(q, cutoff, deps.config.batchSizeMax));
   let processed = 0;
-  for (const charge of charges) {
+  for await (const charge of batches(deps, (q, after, limit) => authorizedBefore(q, cutoff, after, limit))) {
     if (charge.acquirer_transaction_id === null) throw new Error(`authorized charge ${charge.id} without a transaction`);
     const canceled = await deps.acquirer.cancel({ transactionId: charge.acquirer_transaction_id });
     let trigger: ChargeTrigger | null = null;
@@ -135,9 +151,8 @@ export async function expireAuthorizations(deps: ChargesDeps, asOf: Date): Promi
 
 /** Job pix-expiry: pending Pix charges past their expiry are ended at the PSP and canceled. */
 export async function expirePixCharges(deps: ChargesDeps, asOf: Date): Promise<number> {
-  const charges = await deps.db.read((q) => pixExpiredBefore(q, asOf, deps.config.batchSizeMax));
   let processed = 0;
-  for (const charge of charges) {
+  for await (const charge of batches(deps, (q, after, limit) => pixExpiredBefore(q, asOf, after, limit))) {
     const expired = await deps.acquirer.expirePix(charge.id);
     let trigger: ChargeTrigger | null = null;
     let patch: ChargePatch = {};
