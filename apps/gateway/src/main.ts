@@ -1,4 +1,5 @@
 import './instrument';
+import { COMPACTED_TOPICS } from '@pgw/contracts';
 import { KafkaBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
 import { envInt, envPrincipalPrivateKey, envSecret, envString, serve } from '@pgw/platform-http';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
     replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
     minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
+    compactedTopics: COMPACTED_TOPICS,
   });
   const gateway = await startGateway({
     db,

@@ -269,6 +269,17 @@ export const TOPICS = {
   anticipation: 'anticipation.sellers',
 } as const;
 
+/**
+ * The state streams, compacted: a consumer that starts from the beginning (a new service, a replica that
+ * rebuilds its copy) finds the last message of each directory entity however old, and nothing older. Their
+ * keys are `<tenant id>/<entity id>` (a tenant's own event: its id): one tenant's changes stay in order on one partition (a plan before the
+ * seller that overrides to it), and compaction keeps the last change of each entity.
+ */
+export const COMPACTED_TOPICS: readonly string[] = [TOPICS.directory, TOPICS.webhookEndpoints];
+
+/** The key of a directory event: its tenant orders it, its entity is what compaction keeps the last of. */
+export const directoryKey = (tenantId: string, entityId: string): string => `${tenantId}/${entityId}`;
+
 export const EVENT_TOPICS: { [K in EventType]: string } = {
   'gateway.tenant-changed.v1': TOPICS.directory,
   'gateway.seller-changed.v1': TOPICS.directory,

@@ -1,4 +1,4 @@
-export { decodeEvent, encodeEvent, EVENT_TOPICS, isEventType, newEnvelope, newEventId, outboxMessage, TOPICS } from './events';
+export { COMPACTED_TOPICS, decodeEvent, directoryKey, encodeEvent, EVENT_TOPICS, isEventType, newEnvelope, newEventId, outboxMessage, TOPICS } from './events';
 export type { ChargebackEvent, ChargebackSnapshot, ChargeEvent, ChargeSnapshot, RefundEvent, RefundSnapshot, SplitAllocation, EnvelopeInput, EventEnvelope, EventMap, EventType, KycStatus, PricingPlanChanged, SellerChanged, TenantChanged } from './events';
 export { eventTypeSchema, knownEventTypes, listSchemaFiles, parseSchema, SCHEMAS_DIR } from './registry';
 export type { SchemaFile } from './registry';

@@ -1,4 +1,4 @@
-import { newEnvelope, outboxMessage } from '@pgw/contracts';
+import { directoryKey, newEnvelope, outboxMessage } from '@pgw/contracts';
 import { enqueue } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { PricingPlan } from '../data/pricing-plans.repository';
@@ -7,8 +7,9 @@ import type { Tenant } from '../data/tenants.repository';
 import type { WebhookEndpoint } from '../data/webhook-endpoints.repository';
 
 // Directory events carry the whole state and a version that grows with each change, so a consumer keeps
-// the highest version it has seen and needs no other ordering. They are keyed by tenant: every event of
-// one tenant's directory (a plan, then a seller that overrides to it) lands on one partition, in order.
+// the highest version it has seen and needs no other ordering. They are keyed `<tenant>/<entity>`
+// (directoryKey): every event of one tenant's directory (a plan, then a seller that overrides to it) lands
+// on one partition, in order, and the compacted topic keeps the last event of each entity.
 // Each is written to the outbox in the transaction of the row change it announces.
 
 const PRODUCER = 'gateway';
@@ -29,7 +30,7 @@ export async function publishTenantChanged(db: Db, trx: Tx, tenant: Tenant, requ
 export async function publishSellerChanged(db: Db, trx: Tx, seller: Seller, requestId: string): Promise<void> {
   const type = 'gateway.seller-changed.v1';
   await enqueue(db, trx, [
-    outboxMessage(type, seller.tenantId, {
+    outboxMessage(type, directoryKey(seller.tenantId, seller.id), {
       envelope: newEnvelope(type, { producer: PRODUCER, tenantId: seller.tenantId, livemode: null, requestId }),
       seller_id: seller.id,
       tenant_id: seller.tenantId,
@@ -48,7 +49,7 @@ export async function publishSellerChanged(db: Db, trx: Tx, seller: Seller, requ
 export async function publishPricingPlanChanged(db: Db, trx: Tx, plan: PricingPlan, requestId: string): Promise<void> {
   const type = 'gateway.pricing-plan-changed.v1';
   await enqueue(db, trx, [
-    outboxMessage(type, plan.tenantId, {
+    outboxMessage(type, directoryKey(plan.tenantId, plan.id), {
       envelope: newEnvelope(type, { producer: PRODUCER, tenantId: plan.tenantId, livemode: null, requestId }),
       pricing_plan_id: plan.id,
       tenant_id: plan.tenantId,
@@ -69,7 +70,7 @@ export async function publishPricingPlanChanged(db: Db, trx: Tx, plan: PricingPl
 export async function publishWebhookEndpointChanged(db: Db, trx: Tx, endpoint: WebhookEndpoint, requestId: string): Promise<void> {
   const type = 'gateway.webhook-endpoint-changed.v2';
   await enqueue(db, trx, [
-    outboxMessage(type, endpoint.tenantId, {
+    outboxMessage(type, directoryKey(endpoint.tenantId, endpoint.id), {
       envelope: newEnvelope(type, { producer: PRODUCER, tenantId: endpoint.tenantId, livemode: endpoint.livemode, requestId }),
       webhook_endpoint_id: endpoint.id,
       tenant_id: endpoint.tenantId,

@@ -4,7 +4,10 @@
 
 export interface BusMessage {
   topic: string;
-  /** The aggregate id (charge, seller): messages with one key keep their order. */
+  /**
+   * The aggregate id (charge, seller): messages with one key keep their order. A key `<partition key>/<id>`
+   * (directory events: `ten_…/seller_…`) is ordered by its partition key and compacted per whole key.
+   */
   key: string;
   value: Buffer;
   headers: Record<string, string>;

@@ -1,5 +1,5 @@
 import { metrics } from '@opentelemetry/api';
-import { Kafka, logLevel, type Consumer, type Producer, type IHeaders } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Consumer, type ICustomPartitioner, type Producer, type IHeaders } from 'kafkajs';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
 
 export interface KafkaBusOptions {
@@ -11,6 +11,11 @@ export interface KafkaBusOptions {
   replicationFactor?: number;
   /** `min.insync.replicas` of the topics this bus creates: 2 in production, so an acks=all write survives one broker lost. */
   minInsyncReplicas?: number;
+  /**
+   * Topics this bus creates with `cleanup.policy=compact`: state streams (the directory) whose last message
+   * per key is all a new consumer needs, kept for as long as the topic lives instead of for a retention period.
+   */
+  compactedTopics?: readonly string[];
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -52,6 +57,25 @@ function stderrLog(service: string): NonNullable<KafkaBusOptions['log']> {
   };
   return { warn: line(40), error: line(50) };
 }
+
+/**
+ * The part of a message key that chooses its partition: the text before the first `/`, or the whole key.
+ * A key `ten_1/seller_2` keeps every message of tenant ten_1 on one partition, in order, while compaction
+ * keeps the last message of each `ten_1/seller_2`; a key without `/` (a charge id) is its own partition key.
+ */
+export function partitionKeyOf(key: string): string {
+  const slash = key.indexOf('/');
+  return slash === -1 ? key : key.slice(0, slash);
+}
+
+/** Kafka's default (Java-compatible murmur2) partitioner over the partition key of `partitionKeyOf`. */
+const partitionByKeyPrefix: ICustomPartitioner = () => {
+  const byKey = Partitioners.DefaultPartitioner();
+  return ({ topic, partitionMetadata, message }) => {
+    const key = message.key === null || message.key === undefined ? message.key : partitionKeyOf(message.key.toString());
+    return byKey({ topic, partitionMetadata, message: { ...message, key } });
+  };
+};
 
 /**
  * The existing topics whose replication factor (the fewest replicas of any partition) is below the configured
@@ -109,7 +133,10 @@ export class KafkaBus implements Bus {
                 topic,
                 numPartitions: this.options.partitions ?? 3,
                 replicationFactor: this.options.replicationFactor ?? 1,
-                configEntries: [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) }],
+                configEntries: [
+                  { name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) },
+                  ...((this.options.compactedTopics ?? []).includes(topic) ? [{ name: 'cleanup.policy', value: 'compact' }] : []),
+                ],
               })),
             });
           }
@@ -131,6 +158,7 @@ export class KafkaBus implements Bus {
     if (this.producerReady === null) {
       const producer = this.kafka.producer({
         idempotent: true, // the broker drops the retried duplicates of one producer session
+        createPartitioner: partitionByKeyPrefix,
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,
         retry: RETRY,

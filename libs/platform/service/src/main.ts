@@ -1,3 +1,4 @@
+import { COMPACTED_TOPICS } from '@pgw/contracts';
 import { KafkaBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
 import { envInt, envPrincipalPublicKeys, envString } from '@pgw/platform-http';
@@ -49,6 +50,7 @@ export async function runServiceMain(definition: ServiceDefinition, options: { s
     partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
     replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
     minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
+    compactedTopics: COMPACTED_TOPICS,
   });
   // The gateway's public key; PRINCIPAL_PUBLIC_KEY_PREVIOUS is set only while the key pair rotates
   // (docs/runbook.md): principals signed for either are accepted. Nothing here can sign one.
