@@ -110,4 +110,12 @@ export const chargesMigrations: Migration[] = [
       await trx.raw('create table job_leases (name text primary key, holder text not null, expires_at timestamptz not null)');
     },
   },
+  {
+    // A seller-scoped key lists its seller's chargebacks: an index that begins with the seller and gives
+    // the list's order (chargebacks_list serves a tenant-wide key).
+    name: '0003_chargebacks_seller_list',
+    async up(trx) {
+      await trx.raw('create index chargebacks_seller_list on chargebacks (tenant_id, livemode, seller_id, opened_at desc, seq desc)');
+    },
+  },
 ];

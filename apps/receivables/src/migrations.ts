@@ -156,4 +156,13 @@ export const receivablesMigrations: Migration[] = [
       await trx.raw(`create index settlements_in_flight on settlements (status) where status in ('pending', 'processing')`);
     },
   },
+  {
+    // A seller-scoped key lists its seller's receivables and settlements: indexes that begin with the
+    // seller and give the lists' order (receivables_list and settlements_list serve a tenant-wide key).
+    name: '0002_seller_lists',
+    async up(trx) {
+      await trx.raw('create index receivables_seller_list on receivables (tenant_id, livemode, seller_id, created_at desc, seq desc)');
+      await trx.raw('create index settlements_seller_list on settlements (tenant_id, livemode, seller_id, created_at desc, seq desc)');
+    },
+  },
 ];
