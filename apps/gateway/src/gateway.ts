@@ -54,9 +54,17 @@ export interface RunningGateway {
 export const KEY_CACHE_ENTRIES_MAX = 10_000;
 /** How stale a replica's view of a key may be: a revocation holds everywhere within this (and < 1 s). */
 export const KEY_CACHE_TTL_MS = 500;
+/**
+ * Unknown secrets remembered per replica, apart from the keys: a flood of random secrets cycles through
+ * these and never evicts a real key. Kept as long as a key, so a key created under a hash someone had
+ * tried (a 190-bit guess) is served within the same TTL.
+ */
+const UNKNOWN_KEYS_MAX = 1_000;
 /** Token buckets kept per replica; the least recently used is dropped beyond this. */
 const RATE_LIMIT_BUCKETS_MAX = 100_000;
 const RATE_LIMIT_PER_SECOND_DEFAULT = 100;
+/** Failed authentications (an unknown or revoked key) per client address, second and replica, before 429. */
+const AUTH_FAILURES_PER_SECOND_DEFAULT = 10;
 const UPSTREAM_TIMEOUT_MS_DEFAULT = 30_000;
 /**
  * Requests in flight per service and per replica before the next one is refused with 503 (issue 10).
@@ -87,7 +95,7 @@ export async function migrateGateway(db: Db): Promise<void> {
 }
 
 /**
- * The only public door. /api/v1: API key → permission, seller scope, KYC → rate limit → the owning
+ * The only public door. /api/v1: API key → rate limit → permission, seller scope, KYC (read fresh) → the owning
  * service, with a signed principal. /admin/v1: the admin token → the directory (answered here) or the
  * simulations and jobs (forwarded with an operator principal). Directory changes leave through the outbox.
  */
@@ -101,9 +109,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const checkAdminToken = adminTokenCheck(options.adminToken);
   const authenticator = new ApiKeyAuthenticator({
     db: options.db,
-    cache: new TtlLruCache<string, KeyForAuth | null>({ entriesMax: KEY_CACHE_ENTRIES_MAX, ttlMs: KEY_CACHE_TTL_MS }),
+    cache: new TtlLruCache<string, KeyForAuth>({ entriesMax: KEY_CACHE_ENTRIES_MAX, ttlMs: KEY_CACHE_TTL_MS }),
+    unknownKeys: new TtlLruCache<string, true>({ entriesMax: UNKNOWN_KEYS_MAX, ttlMs: KEY_CACHE_TTL_MS }),
     rateLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX }),
     defaultRateLimitPerSecond,
+    failureLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX, message: 'Too many failed authentications from this address; retry after the time in Retry-After.' }),
+    failuresPerSecond: positiveEnvInt(options.env, 'AUTH_FAILURES_PER_SECOND', AUTH_FAILURES_PER_SECOND_DEFAULT),
   });
   const ctx: RouteContext = { db: options.db, clock: options.clock, authenticator, allowPrivateWebhookTargets: allowsPrivateWebhookTargets(options.env) };
   // Parsed once: every forwarded request is signed with it.
@@ -152,6 +163,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await registerForwarding(app, {
     routes: PUBLIC_ROUTES,
     authorize: (request, route) => authenticator.principalFor(request, route),
+    checkBody: async (principal, route, body) => {
+      if (route.splitRecipientsKyc && principal.kind === 'api_key') await authenticator.assertSplitRecipientsApproved(principal, body);
+    },
     upstreams: options.upstreams,
     principalKey,
     timeoutMs,

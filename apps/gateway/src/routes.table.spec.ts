@@ -6,9 +6,9 @@ import { ADMIN_TOKEN, bearer, createKey, createSeller, createTenant, startFixtur
 jest.setTimeout(30_000);
 
 // api-v1.md §4 and §5, copied by hand: the table must say exactly this, or this test says where it differs.
-const API_V1_ENDPOINTS: Array<[string, string, Permission, 'tenant' | 'seller' | 'seller+kyc']> = [
+const API_V1_ENDPOINTS: Array<[string, string, Permission, 'tenant' | 'tenant+kyc' | 'seller' | 'seller+kyc']> = [
   ['POST', '/payment-methods/tokenize', 'payment_methods:tokenize', 'seller+kyc'],
-  ['POST', '/charges', 'charges:create', 'tenant'],
+  ['POST', '/charges', 'charges:create', 'tenant+kyc'], // contract §4a: the owning seller's KYC
   ['GET', '/charges/{id}', 'charges:read', 'tenant'],
   ['POST', '/charges/{id}/capture', 'charges:create', 'tenant'],
   ['POST', '/charges/{id}/refund', 'refunds:create', 'tenant'],
@@ -38,7 +38,7 @@ const bodyOf = (route: PublicRoute) => (route.method === 'POST' ? { payload: { p
 
 describe('the routing table', () => {
   it('holds every endpoint of api-v1 §4 with the permission and scope of api-v1 §5, and nothing else', () => {
-    const fromTable = PUBLIC_ROUTES.map((r) => [r.method, r.url.replace('/api/v1', '').replace(':id', '{id}'), r.permission, r.kyc ? 'seller+kyc' : r.sellerScope ? 'seller' : 'tenant']);
+    const fromTable = PUBLIC_ROUTES.map((r) => [r.method, r.url.replace('/api/v1', '').replace(':id', '{id}'), r.permission, `${r.sellerScope ? 'seller' : 'tenant'}${r.kyc ? '+kyc' : ''}`]);
     expect(fromTable).toEqual(API_V1_ENDPOINTS);
     for (const route of PUBLIC_ROUTES) expect(PERMISSIONS).toContain(route.permission);
   });
@@ -143,17 +143,14 @@ describe('public routes through the gateway (in-process upstreams)', () => {
     expect(res.json().principal.livemode).toBe(true);
   });
 
-  it("opens tokenize once the seller's KYC is approved, within the key cache's TTL", async () => {
+  it("opens tokenize the moment the seller's KYC is approved, and closes it the moment it is not (read-your-writes)", async () => {
     const secret = key('pending:payment_methods:tokenize');
-    const before = await f.app.inject({ method: 'POST', url: '/api/v1/payment-methods/tokenize', headers: bearer(secret), payload: {} });
-    expect(before.statusCode).toBe(403);
-    const patched = await f.admin('PATCH', `/admin/v1/sellers/${pendingSellerId}`, { kyc_status: 'approved' });
-    expect(patched.statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 600));
-    const after = await f.app.inject({ method: 'POST', url: '/api/v1/payment-methods/tokenize', headers: bearer(secret), payload: {} });
-    expect(after.statusCode).toBe(200);
-    await f.admin('PATCH', `/admin/v1/sellers/${pendingSellerId}`, { kyc_status: 'pending' });
-    await new Promise((r) => setTimeout(r, 600));
+    const tokenize = () => f.app.inject({ method: 'POST', url: '/api/v1/payment-methods/tokenize', headers: bearer(secret), payload: {} });
+    expect((await tokenize()).statusCode).toBe(403); // the key is now in the cache
+    expect((await f.admin('PATCH', `/admin/v1/sellers/${pendingSellerId}`, { kyc_status: 'approved' })).statusCode).toBe(200);
+    expect((await tokenize()).statusCode).toBe(200);
+    expect((await f.admin('PATCH', `/admin/v1/sellers/${pendingSellerId}`, { kyc_status: 'pending' })).statusCode).toBe(200);
+    expect((await tokenize()).json().error).toMatchObject({ code: 'seller_kyc_required' });
   });
 
   it('answers 404 for paths and methods not in the table, and never forwards /internal', async () => {

@@ -16,21 +16,31 @@ export interface ForwardedRoute {
   service: ServiceName;
 }
 
-export interface PublicRoute extends ForwardedRoute, AccessRule {}
+export interface PublicRoute extends ForwardedRoute, AccessRule {
+  /** Every split recipient the body names must have KYC approved (POST /charges, contract §4a). */
+  splitRecipientsKyc: boolean;
+}
 
-const route = (method: ForwardMethod, url: string, service: ServiceName, permission: AccessRule['permission'], scope: 'tenant' | 'seller' | 'seller+kyc' = 'tenant'): PublicRoute => ({
+/**
+ * `tenant`: any key of the tenant; `seller`: a seller-scoped key; `+kyc`: the key's seller, when it has
+ * one, must have KYC approved (contract §4a: tokenize, and a charge of any method of its seller).
+ */
+type Scope = 'tenant' | 'tenant+kyc' | 'seller' | 'seller+kyc';
+
+const route = (method: ForwardMethod, url: string, service: ServiceName, permission: AccessRule['permission'], scope: Scope = 'tenant'): PublicRoute => ({
   method,
   url,
   service,
   permission,
-  sellerScope: scope !== 'tenant',
-  kyc: scope === 'seller+kyc',
+  sellerScope: scope.startsWith('seller'),
+  kyc: scope.endsWith('+kyc'),
+  splitRecipientsKyc: false,
 });
 
 /** api-v1.md §4, every endpoint but GET /health (answered by the gateway itself). */
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   route('POST', '/api/v1/payment-methods/tokenize', 'vault', 'payment_methods:tokenize', 'seller+kyc'),
-  route('POST', '/api/v1/charges', 'charges', 'charges:create'),
+  { ...route('POST', '/api/v1/charges', 'charges', 'charges:create', 'tenant+kyc'), splitRecipientsKyc: true },
   route('GET', '/api/v1/charges/:id', 'charges', 'charges:read'),
   route('POST', '/api/v1/charges/:id/capture', 'charges', 'charges:create'),
   route('POST', '/api/v1/charges/:id/refund', 'charges', 'refunds:create'),

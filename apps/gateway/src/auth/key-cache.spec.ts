@@ -25,23 +25,4 @@ describe('TtlLruCache', () => {
     for (let i = 0; i < 1000; i += 1) cache.set(`k${i}`, i);
     expect(cache.size).toBe(3);
   });
-
-  it('loads once per TTL and caches a null answer too', async () => {
-    let nowMs = 0;
-    let loads = 0;
-    const cache = new TtlLruCache<string, string | null>({ entriesMax: 10, ttlMs: 100, nowMs: () => nowMs });
-    const load = async () => {
-      loads += 1;
-      return null;
-    };
-    expect(await cache.getOrLoad('x', load)).toBeNull();
-    expect(await cache.getOrLoad('x', load)).toBeNull();
-    expect(loads).toBe(1);
-    nowMs = 100;
-    await cache.getOrLoad('x', load);
-    expect(loads).toBe(2);
-    cache.delete('x');
-    await cache.getOrLoad('x', load);
-    expect(loads).toBe(3);
-  });
 });

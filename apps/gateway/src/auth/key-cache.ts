@@ -55,13 +55,4 @@ export class TtlLruCache<K, V> {
   delete(key: K): void {
     this.entries.delete(key);
   }
-
-  /** Returns the cached value, or loads, caches and returns it. */
-  async getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
-    const cached = this.get(key);
-    if (cached !== undefined) return cached;
-    const value = await load();
-    this.set(key, value);
-    return value;
-  }
 }

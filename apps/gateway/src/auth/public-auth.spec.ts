@@ -1,6 +1,12 @@
 import { connect } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
+import type { KeyForAuth } from '../data/api-keys.repository';
+import { ApiKeyAuthenticator } from './api-key-auth';
 import { PERMISSIONS } from './permissions';
-import { sha256Hex } from './api-key-secret';
+import { newApiKeySecret, sha256Hex } from './api-key-secret';
+import { TtlLruCache } from './key-cache';
+import { RateLimiter } from './rate-limiter';
 import { ADMIN_TOKEN, bearer, createKey, createSeller, createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
 
 // Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
@@ -19,6 +25,21 @@ async function rawStatus(port: number, headerBytes: Buffer): Promise<number> {
     socket.on('error', () => undefined);
     socket.on('close', () => resolve(answer.startsWith('HTTP/1.1 ') ? Number(answer.slice(9, 12)) : 0));
   });
+}
+
+/** Counts the queries that read api_keys while `work` runs: a key lookup reaching the database. */
+async function keyLookups(knex: Knex, work: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const listener = (query: { sql?: string }) => {
+    if (typeof query.sql === 'string' && query.sql.includes('api_keys')) count += 1;
+  };
+  knex.on('query', listener);
+  try {
+    await work();
+  } finally {
+    knex.removeListener('query', listener);
+  }
+  return count;
 }
 
 describe('public authentication', () => {
@@ -157,6 +178,74 @@ describe('public authentication', () => {
       expect(statuses).toEqual([200, 200, 429]);
     } finally {
       await stopFixture(strict, { keepDatabase: true });
+    }
+  });
+
+  it('looks an unknown secret up once, then keeps the answer briefly', async () => {
+    const unknown = newApiKeySecret('test');
+    const lookups = await keyLookups(f.knex, async () => {
+      for (let i = 0; i < 4; i += 1) {
+        const res = await f.app.inject({ url: '/api/v1/charges/ch_1', headers: bearer(unknown), remoteAddress: `198.51.100.${i + 1}` });
+        expect(res.json().error.code).toBe('api_key_invalid');
+      }
+    });
+    expect(lookups).toBe(1);
+  });
+
+  it('keeps unknown secrets apart from the keys: a flood of them never evicts a cached key', async () => {
+    const authenticator = new ApiKeyAuthenticator({
+      db: f.db,
+      cache: new TtlLruCache<string, KeyForAuth>({ entriesMax: 2, ttlMs: 60_000 }),
+      unknownKeys: new TtlLruCache<string, true>({ entriesMax: 2, ttlMs: 60_000 }),
+      rateLimiter: new RateLimiter({ bucketsMax: 10 }),
+      defaultRateLimitPerSecond: 10_000,
+      failureLimiter: new RateLimiter({ bucketsMax: 10 }),
+      failuresPerSecond: 10_000,
+    });
+    const rule = { permission: 'charges:read' as const, sellerScope: false, kyc: false };
+    const request = (key: string) => ({ headers: { authorization: `Bearer ${key}` }, ip: '192.0.2.1', id: 'req_flood' }) as unknown as FastifyRequest;
+    await authenticator.principalFor(request(secret), rule);
+    for (let i = 0; i < 50; i += 1) {
+      await expect(authenticator.principalFor(request(newApiKeySecret('test')), rule)).rejects.toMatchObject({ code: 'api_key_invalid' });
+    }
+    expect(await keyLookups(f.knex, () => authenticator.principalFor(request(secret), rule))).toBe(0);
+  });
+
+  it('answers 429 rate_limited with Retry-After to an address past its budget of failed authentications, without a lookup; other addresses and cached keys go on', async () => {
+    const guarded = await startFixture({ knex: f.knex, env: { AUTH_FAILURES_PER_SECOND: '3' } });
+    try {
+      const from = (address: string, key: string) => guarded.app.inject({ url: '/api/v1/charges/ch_1', headers: bearer(key), remoteAddress: address });
+      const cached = (await createKey(f, { tenantId, permissions: ['charges:read'] })).secret;
+      const fresh = (await createKey(f, { tenantId, permissions: ['charges:read'] })).secret;
+      expect((await from('203.0.113.7', cached)).statusCode).toBe(200);
+      const codes: string[] = [];
+      for (let i = 0; i < 3; i += 1) codes.push((await from('203.0.113.7', newApiKeySecret('test'))).json().error.code);
+      expect(codes).toEqual(['api_key_invalid', 'api_key_invalid', 'api_key_invalid']);
+
+      let refused = await from('203.0.113.7', newApiKeySecret('test'));
+      const lookups = await keyLookups(f.knex, async () => {
+        for (let i = 0; i < 10; i += 1) refused = await from('203.0.113.7', newApiKeySecret('live'));
+        // A real key not yet cached is not looked up either: the address has spent its budget.
+        expect((await from('203.0.113.7', fresh)).statusCode).toBe(429);
+      });
+      expect(lookups).toBe(0);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.json()).toEqual({
+        error: { type: 'rate_limit_error', code: 'rate_limited', message: expect.stringContaining('failed authentications'), param: null },
+        request_id: refused.headers['x-request-id'],
+      });
+      // A key this replica already holds costs no lookup and is still served; another address is untouched.
+      expect((await from('203.0.113.7', cached)).statusCode).toBe(200);
+      expect((await from('203.0.113.8', newApiKeySecret('test'))).json().error.code).toBe('api_key_invalid');
+      expect((await from('203.0.113.8', fresh)).statusCode).toBe(200);
+      // Missing and malformed headers cost no lookup and are not counted.
+      for (let i = 0; i < 5; i += 1) expect((await from('203.0.113.9', 'sk_test_short')).json().error.code).toBe('api_key_invalid');
+      expect((await from('203.0.113.9', fresh)).statusCode).toBe(200);
+      await new Promise((r) => setTimeout(r, 400)); // one failure back at 3 per second
+      expect((await from('203.0.113.7', newApiKeySecret('test'))).json().error.code).toBe('api_key_invalid');
+    } finally {
+      await stopFixture(guarded, { keepDatabase: true });
     }
   });
 

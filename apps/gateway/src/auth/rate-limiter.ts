@@ -1,6 +1,6 @@
 import { ApiError } from '@pgw/platform-http';
 
-// Token bucket per API key, in this replica's memory. With N replicas behind a load balancer a key gets
+// Token bucket per API key (or, for failed authentications, per client address), in this replica's memory. With N replicas behind a load balancer a key gets
 // up to N × its limit in total: the limit protects each replica, not a global quota. A shared store
 // (Redis, PostgreSQL) would make it global at the cost of a round trip per request; not needed yet.
 //
@@ -9,6 +9,8 @@ import { ApiError } from '@pgw/platform-http';
 
 export interface RateLimiterOptions {
   bucketsMax: number;
+  /** The message of the 429 (what is limited); by default, requests per API key. */
+  message?: string;
   /** Monotonic milliseconds; tests pass their own. */
   nowMs?: () => number;
 }
@@ -30,6 +32,19 @@ export class RateLimiter {
 
   /** Takes one token from the key's bucket, or throws 429 rate_limited with Retry-After in seconds. */
   take(keyId: string, ratePerSecond: number): void {
+    const bucket = this.refill(keyId, ratePerSecond);
+    if (bucket.tokens < 1) throw this.refusal(bucket);
+    bucket.tokens -= 1;
+  }
+
+  /** Throws 429 rate_limited, as take does, when the key's bucket is empty; takes nothing. */
+  check(keyId: string, ratePerSecond: number): void {
+    const bucket = this.refill(keyId, ratePerSecond);
+    if (bucket.tokens < 1) throw this.refusal(bucket);
+  }
+
+  /** The key's bucket, refilled up to now and made the most recently used. */
+  private refill(keyId: string, ratePerSecond: number): Bucket {
     if (!(ratePerSecond > 0)) throw new Error('RateLimiter: ratePerSecond must be positive');
     const nowMs = this.nowMs();
     let bucket = this.buckets.get(keyId);
@@ -45,13 +60,13 @@ export class RateLimiter {
     }
     this.buckets.set(keyId, bucket);
     this.evict();
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return;
-    }
-    const waitMs = ((1 - bucket.tokens) * 1000) / ratePerSecond;
+    return bucket;
+  }
+
+  private refusal(bucket: Bucket): ApiError {
+    const waitMs = ((1 - bucket.tokens) * 1000) / bucket.ratePerSecond;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
-    throw new ApiError('rate_limited', 'Too many requests for this API key; retry after the time in Retry-After.', null, {
+    return new ApiError('rate_limited', this.options.message ?? 'Too many requests for this API key; retry after the time in Retry-After.', null, {
       'Retry-After': String(retryAfterSeconds),
     });
   }

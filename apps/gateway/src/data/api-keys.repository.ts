@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
-import type { KycStatus } from '@pgw/contracts';
 import type { Tx } from '@pgw/platform-db';
 import { toDate, toInt, toNullableDate, toStringArray } from './rows';
-import { toKycStatus } from './sellers.repository';
 
 export interface ApiKey {
   id: string;
@@ -18,7 +16,10 @@ export interface ApiKey {
   revokedAt: Date | null;
 }
 
-/** What authentication needs of a key, read in one query: the key and its seller's KYC status. */
+/**
+ * What authentication needs of a key, read in one query. Not the seller's KYC status: a key is cached,
+ * and KYC is read fresh by the routes that need it (contract §4b, read-your-writes).
+ */
 export interface KeyForAuth {
   id: string;
   tenantId: string;
@@ -27,7 +28,6 @@ export interface KeyForAuth {
   permissions: string[];
   rateLimitPerSecond: number | null;
   revoked: boolean;
-  sellerKycStatus: KycStatus | null;
 }
 
 function fromRow(row: Record<string, unknown>): ApiKey {
@@ -69,10 +69,7 @@ export async function revokeApiKey(trx: Tx, id: string, revokedAt: Date): Promis
 }
 
 export async function findKeyForAuth(q: Knex | Tx, secretSha256: string): Promise<KeyForAuth | null> {
-  const row: Record<string, unknown> | undefined = await q('api_keys')
-    .leftJoin('sellers', 'sellers.id', 'api_keys.seller_id')
-    .where('api_keys.secret_sha256', secretSha256)
-    .first('api_keys.*', 'sellers.kyc_status as seller_kyc_status');
+  const row: Record<string, unknown> | undefined = await q('api_keys').where({ secret_sha256: secretSha256 }).first();
   if (row === undefined) return null;
   const key = fromRow(row);
   return {
@@ -83,6 +80,5 @@ export async function findKeyForAuth(q: Knex | Tx, secretSha256: string): Promis
     permissions: key.permissions,
     rateLimitPerSecond: key.rateLimitPerSecond,
     revoked: key.revokedAt !== null,
-    sellerKycStatus: row.seller_kyc_status === null || row.seller_kyc_status === undefined ? null : toKycStatus(row.seller_kyc_status),
   };
 }

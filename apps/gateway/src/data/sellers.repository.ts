@@ -85,3 +85,13 @@ export async function findApprovedSellerOfTenant(q: Knex | Tx, tenantId: string)
   const row: Record<string, unknown> | undefined = await q('sellers').where({ tenant_id: tenantId, kyc_status: 'approved' }).orderBy('created_at').first();
   return row === undefined ? null : fromRow(row);
 }
+
+/**
+ * The KYC status of each of `sellerIds` that is a seller of the tenant, read from the primary key (one
+ * query for all of them); an id of no seller, or of another tenant's, is absent from the answer.
+ */
+export async function kycStatusesOfTenant(q: Knex | Tx, tenantId: string, sellerIds: readonly string[]): Promise<Map<string, KycStatus>> {
+  if (sellerIds.length === 0) return new Map();
+  const rows: Array<Record<string, unknown>> = await q('sellers').where({ tenant_id: tenantId }).whereIn('id', [...new Set(sellerIds)]).select('id', 'kyc_status');
+  return new Map(rows.map((row) => [String(row.id), toKycStatus(row.kyc_status)]));
+}

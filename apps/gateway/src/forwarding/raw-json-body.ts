@@ -20,11 +20,12 @@ export function forwardedBody(request: { body: unknown }): Buffer | null {
   return Buffer.isBuffer(body) && body.length > 0 ? body : null;
 }
 
-export function assertJsonBody(request: FastifyRequest): void {
+/** The parsed body (undefined when there is none), or 422 invalid_json. */
+export function parseJsonBody(request: FastifyRequest): unknown {
   const body = forwardedBody(request);
-  if (body === null) return;
+  if (body === null) return undefined;
   try {
-    JSON.parse(body.toString('utf8'));
+    return JSON.parse(body.toString('utf8')) as unknown;
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid JSON.');
   }

@@ -5,7 +5,7 @@ import { ApiError, errorBody, notFound, sendError, type App, type Principal } fr
 import { findRoute, type ForwardedRoute, type ServiceName } from '../routes.table';
 import { overCapacity, type Admission } from './admission';
 import { forwardRequestHeaders, forwardResponseHeaders, type ForwardIdentity } from './forward-headers';
-import { assertJsonBody, forwardedBody, useRawJsonBodies } from './raw-json-body';
+import { forwardedBody, parseJsonBody, useRawJsonBodies } from './raw-json-body';
 
 /** How the gateway reaches the services: @fastify/http-proxy over HTTP, or in-process without a network hop. */
 export type Upstreams =
@@ -16,6 +16,8 @@ export interface ForwardingOptions<R extends ForwardedRoute> {
   routes: readonly R[];
   /** Decides who the caller is and whether they may call `route`; throws the contract's 401/403/429. */
   authorize: (request: FastifyRequest, route: R) => Promise<Principal>;
+  /** Checks of the parsed JSON body that need the gateway's own data (after authorize and invalid_json); throws the contract's error. */
+  checkBody?: (principal: Principal, route: R, body: unknown) => Promise<void>;
   upstreams: Upstreams;
   /** The gateway's signing key (PRINCIPAL_PRIVATE_KEY): no service holds it. */
   principalKey: KeyObject;
@@ -29,8 +31,8 @@ type ForwardSettings = Pick<ForwardingOptions<ForwardedRoute>, 'principalKey' | 
 
 /**
  * Registers `routes` as forwarded routes. Both modes run the same preValidation (authorize, then check
- * the JSON) before anything reaches a service; they differ only in how the bytes travel. A route whose
- * service does not run in this deployment answers 404 after the same checks.
+ * the JSON, then checkBody) before anything reaches a service; they differ only in how the bytes travel.
+ * A route whose service does not run in this deployment answers 404 after the same checks.
  */
 export async function registerForwarding<R extends ForwardedRoute>(app: App, options: ForwardingOptions<R>): Promise<void> {
   await app.register(async (scope: FastifyInstance) => {
@@ -38,8 +40,10 @@ export async function registerForwarding<R extends ForwardedRoute>(app: App, opt
     const preValidation = async (request: FastifyRequest): Promise<void> => {
       const route = findRoute(options.routes, request.method, request.routeOptions.url);
       if (route === undefined) throw new Error(`no forwarding rule for ${request.method} ${request.routeOptions.url ?? ''}`);
-      request.principal = await options.authorize(request, route);
-      assertJsonBody(request);
+      const principal = await options.authorize(request, route);
+      request.principal = principal;
+      const body = parseJsonBody(request);
+      if (options.checkBody !== undefined) await options.checkBody(principal, route, body);
     };
     if (options.upstreams.mode === 'inject') {
       registerInject(scope, options.routes, options.upstreams.apps, preValidation, options);

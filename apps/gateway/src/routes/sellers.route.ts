@@ -125,7 +125,7 @@ export async function sellerRoutes(app: App, ctx: RouteContext): Promise<void> {
         await publishSellerChanged(ctx.db, trx, next, request.id);
         return next;
       });
-      // A KYC change reaches tokenize through the key cache, within its TTL on every replica.
+      // No cache holds KYC: the next tokenize or charge, on any replica, reads this commit (contract §4b).
       return sellerResource(seller, request.id);
     },
   );
