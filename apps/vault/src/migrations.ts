@@ -28,7 +28,8 @@ export const vaultMigrations: Migration[] = [
       await trx.raw('create index tokens_scope on tokens (tenant_id, livemode, id)');
       await trx.raw('create index tokens_fingerprint on tokens (tenant_id, livemode, fingerprint)');
       await trx.raw('create index tokens_kek on tokens (kek_id)');
-      // The local copy of the directory's sellers (gateway.seller-changed.v1), for the KYC gate.
+      // The local copy of the directory's sellers (gateway.seller-changed.v1), for the KYC gate; dropped
+      // by 0002: KYC is the gateway's alone.
       await trx.raw(`
         create table sellers (
           seller_id text primary key,
@@ -39,6 +40,14 @@ export const vaultMigrations: Migration[] = [
         )`);
       // Only the all-in-one mode writes here (config.ts: vaultKeysForAllInOne).
       await trx.raw('create table local_keys (name text primary key, key_id text, material bytea not null)');
+    },
+  },
+  {
+    // The gateway decides KYC from its own sellers table at request time (contract §4b): an event-fed
+    // copy here answered 403 after an approval the operator had already been told of.
+    name: '0002_drop_seller_copy',
+    async up(trx) {
+      await trx.raw('drop table if exists sellers');
     },
   },
 ];

@@ -1,7 +1,6 @@
 import { createAcquirer, liveModeGuard } from '@pgw/acquirer';
 import type { ServiceDefinition } from '@pgw/platform-service';
 import { vaultKeysForAllInOne, vaultKeysFromEnv, type VaultKeys } from './config';
-import { sellerChangedConsumer } from './consumers/seller-changed.consumer';
 import { vaultMigrations } from './migrations';
 import { getTokenInternalRoute } from './routes/get-token.internal.route';
 import { tokenizeRoute } from './routes/tokenize.route';
@@ -28,7 +27,7 @@ export function createVaultService(options: VaultServiceOptions): ServiceDefinit
       const liveGuard = liveModeGuard(context.env, app.log);
       tokenizeRoute(app, { db: context.db, clock: context.clock, keys, acquirer, liveGuard });
       getTokenInternalRoute(app, context.db);
-      return { consumers: [sellerChangedConsumer(context.clock)] };
+      return {};
     },
   };
 }

@@ -6,11 +6,10 @@ import { integrationEnv, uniqueName } from '@pgw/testing';
 import { vaultKeysFromEnv } from './config';
 import { rewrapTokens } from './data/rewrap';
 import { createVaultService } from './service';
-import { CardStoreStub, principal, PRINCIPALS, publishSeller, validCard } from './testing/harness';
+import { CardStoreStub, principal, PRINCIPALS, validCard } from './testing/harness';
 
 // The vault on the real PostgreSQL with a pool, its keys from the environment as in the distributed
-// mode. The directory events come through the in-process bus here (the Kafka path of the bus is proven
-// by the platform's outbox integration test; the directory topic is shared with other suites).
+// mode. It consumes no events (the gateway decides KYC), so the in-process bus stands in for Kafka.
 const env = integrationEnv();
 const schema = uniqueName('vault');
 const b64 = () => randomBytes(32).toString('base64');
@@ -42,9 +41,8 @@ afterAll(async () => {
 });
 
 describe('vault on PostgreSQL', () => {
-  it('tokenizes concurrently for an approved seller, resolves the tokens internally, and re-wraps them with two concurrent passes after a rotation', async () => {
+  it('tokenizes concurrently for a seller, resolves the tokens internally, and re-wraps them with two concurrent passes after a rotation', async () => {
     const seller = { tenantId: 'ten_int1', sellerId: 'seller_int1' };
-    await publishSeller(bus, { ...seller, kycStatus: 'approved', version: 1 });
     const headers = { 'x-gateway-principal': principal(seller) };
     const responses = await Promise.all(
       Array.from({ length: 12 }, () => vault.app.inject({ method: 'POST', url: '/api/v1/payment-methods/tokenize', headers, payload: { card: validCard(), billing_address: { city: 'Recife' } } })),

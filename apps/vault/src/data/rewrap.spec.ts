@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createPgliteKnex } from '@pgw/platform-db';
 import { vaultKeysFromEnv } from '../config';
-import { approvedSeller, principal, startVault, validCard, type VaultHarness } from '../testing/harness';
+import { newSeller, principal, startVault, validCard, type VaultHarness } from '../testing/harness';
 import { rewrapTokens } from './rewrap';
 import { openDetails, type TokenRow } from './token.repository';
 
@@ -43,7 +43,7 @@ describe('KEK rotation', () => {
     const fingerprintKey = b64();
     const first = { VAULT_KEK: k1, VAULT_KEK_ID: 'k1', VAULT_FINGERPRINT_KEY: fingerprintKey };
     const { seller, oldIds } = await withVault(first, async (h) => {
-      const s = await approvedSeller(h.bus);
+      const s = newSeller();
       return { seller: s, oldIds: [await tokenize(h, s, 'Recife'), await tokenize(h, s, 'Natal')] };
     });
 

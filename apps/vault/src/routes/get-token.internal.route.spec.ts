@@ -1,6 +1,6 @@
 import { createPgliteKnex } from '@pgw/platform-db';
 import type { ApiKeyPrincipal } from '@pgw/platform-http';
-import { approvedSeller, principal, PRINCIPALS, startVault, validCard, type PrincipalInput, type VaultHarness } from '../testing/harness';
+import { newSeller, principal, PRINCIPALS, startVault, validCard, type PrincipalInput, type VaultHarness } from '../testing/harness';
 
 // PGlite boots in seconds, more on a busy machine: the default 5 s per hook or test is too tight.
 jest.setTimeout(30_000);
@@ -45,7 +45,7 @@ const lookup = (id: string, who: PrincipalInput | null, signedFor: [string, stri
 
 describe('GET /internal/v1/tokens/:id (for charges)', () => {
   it('resolves a token to its card reference and public facts, for its own tenant and environment', async () => {
-    const seller = await approvedSeller(h.bus);
+    const seller = newSeller();
     const id = await tokenize(seller);
     const res = await lookup(id, { tenantId: seller.tenantId, sellerId: null, permissions: ['charges:create'] });
     expect(res.statusCode).toBe(200);
@@ -55,8 +55,8 @@ describe('GET /internal/v1/tokens/:id (for charges)', () => {
   });
 
   it('answers 404 for another tenant\'s token, for a live token asked in test mode (and the reverse), and for another seller\'s token', async () => {
-    const seller = await approvedSeller(h.bus);
-    const other = await approvedSeller(h.bus);
+    const seller = newSeller();
+    const other = newSeller();
     const testToken = await tokenize(seller);
     const liveToken = await tokenize({ ...seller, livemode: true });
     const notFound = { error: expect.objectContaining({ type: 'not_found_error', code: 'resource_not_found' }) };
@@ -71,7 +71,7 @@ describe('GET /internal/v1/tokens/:id (for charges)', () => {
   });
 
   it('answers 404 for an id that is not a token id, and 401 without a principal or with an operator one', async () => {
-    const seller = await approvedSeller(h.bus);
+    const seller = newSeller();
     expect((await lookup('ch_123', seller)).statusCode).toBe(404);
     expect((await lookup('tok_doesnotexist', seller)).statusCode).toBe(404);
     expect((await lookup('tok_x', null)).statusCode).toBe(401);
@@ -82,7 +82,7 @@ describe('GET /internal/v1/tokens/:id (for charges)', () => {
 
   it('answers 401 for a principal the gateway signed for any request but POST /api/v1/charges: a captured principal buys no token', async () => {
     // Proves the only delegation open is charges' lookup during a charge creation (issue 16, item 11).
-    const seller = await approvedSeller(h.bus);
+    const seller = newSeller();
     const id = await tokenize(seller);
     expect((await lookup(id, seller)).statusCode).toBe(200);
     for (const other of [['GET', '/api/v1/charges'], ['POST', '/api/v1/charges/ch_1/refund'], ['POST', '/api/v1/payment-methods/tokenize'], ['GET', `/internal/v1/tokens/tok_other`]] as Array<[string, string]>) {

@@ -1,5 +1,5 @@
 import { createPgliteKnex } from '@pgw/platform-db';
-import { approvedSeller, LogCapture, principal, startVault, validCard, type VaultHarness } from '../testing/harness';
+import { newSeller, LogCapture, principal, startVault, validCard, type VaultHarness } from '../testing/harness';
 
 // Contract §6: the live acquirer of every deployment is the simulator. The vault says so at start; where the
 // deployment is marked production (DEPLOYMENT_ENV=production, the prod overlay) a live tokenize is refused
@@ -29,7 +29,7 @@ describe('the vault where DEPLOYMENT_ENV=production', () => {
   });
 
   it('Proves a live tokenize is refused with 403 permission_denied before the card reaches the card store', async () => {
-    const seller = await approvedSeller(h.bus);
+    const seller = newSeller();
     const res = await tokenize(h, seller, true);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toEqual({ type: 'permission_error', code: 'permission_denied', message: expect.stringMatching(/^live mode is not available/), param: null });
@@ -38,7 +38,7 @@ describe('the vault where DEPLOYMENT_ENV=production', () => {
   });
 
   it('Proves test mode still tokenizes', async () => {
-    const seller = await approvedSeller(h.bus);
+    const seller = newSeller();
     const res = await tokenize(h, seller, false);
     expect(res.statusCode).toBe(201);
     expect(res.json().livemode).toBe(false);
@@ -56,7 +56,7 @@ describe('the vault of a deployment not marked production', () => {
   it('Proves it warns at start that live keys reach the simulator as a sandbox, and a live tokenize is served', async () => {
     const warnings = log.lines.map((l) => JSON.parse(l)).filter((l) => l.level === 40).map((l) => l.msg);
     expect(warnings).toContainEqual(expect.stringMatching(/live acquirer is the acquirer simulator: live keys reach it as a sandbox/));
-    const seller = await approvedSeller(h.bus);
+    const seller = newSeller();
     const res = await tokenize(h, seller, true);
     expect(res.statusCode).toBe(201);
     expect(res.json().livemode).toBe(true);

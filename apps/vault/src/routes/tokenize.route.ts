@@ -7,7 +7,6 @@ import { ApiError, nestsDeeperThan, RequestIdSchema, sellerPrincipal, serializes
 import type { Clock } from '@pgw/platform-service';
 import type { VaultKeys } from '../config';
 import { Secret } from '../crypto/secret';
-import { sellerKycStatus } from '../data/seller.repository';
 import { insertToken, sealDetails } from '../data/token.repository';
 
 export const TOKENIZE_PATH = '/api/v1/payment-methods/tokenize';
@@ -79,16 +78,6 @@ export const TokenResource = Type.Object(
 
 const PERMISSION = 'payment_methods:tokenize';
 
-/** Permission, seller scope and KYC, checked before the body is even looked at (401/403 before 422). */
-async function authorizeTokenize(request: FastifyRequest, db: Db): Promise<ApiKeyPrincipal & { sellerId: string }> {
-  const principal = sellerPrincipal(request, PERMISSION);
-  // Defense in depth: the gateway checks KYC too. A seller the vault has not heard of yet is refused the
-  // same way: the directory event will arrive, and until then nothing proves the seller is approved.
-  const kyc = await db.read((q) => sellerKycStatus(q, principal.tenantId, principal.sellerId));
-  if (kyc !== 'approved') throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
-  return principal;
-}
-
 /**
  * Tokenize: validate → card store (the PAN leaves here, once) → keep the public facts, the fingerprint and
  * the sealed extras → answer the token. The PAN and the CVV exist only in this request's memory, wrapped
@@ -103,7 +92,10 @@ export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock
     {
       schema: { body: TokenizeBody, response: { 201: TokenResource } },
       preValidation: async (request) => {
-        const principal = await authorizeTokenize(request, db);
+        // Permission and seller scope, before the body is even looked at (401/403 before 422). KYC is the
+        // gateway's: it owns the sellers and reads their status at request time (contract §4b); a copy fed
+        // by events here could refuse a seller the operator has just approved.
+        const principal = sellerPrincipal(request, PERMISSION);
         // Before the body is read: a live card never reaches the simulator of a production deployment.
         assertLiveAllowed(liveGuard, principal.livemode);
         principals.set(request, principal);

@@ -2,9 +2,8 @@
 // vault started on a shared in-memory PGlite, principals, and directory events.
 import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
-import { encodeEvent, newEnvelope, TOPICS, type KycStatus, type SellerChanged } from '@pgw/contracts';
 import { detectBrand, luhnValid } from '@pgw/domain';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus } from '@pgw/platform-bus';
+import { InProcessBus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
 import { TestPrincipals } from '@pgw/platform-http';
 import { ManualClock, startService, type PeerRequest, type PeerResponse, type Peers, type RunningService } from '@pgw/platform-service';
@@ -99,41 +98,12 @@ export function principal(input: PrincipalInput): string {
   });
 }
 
-let version = 0;
-
-/** Delivers a gateway.seller-changed.v1 event, as the gateway's outbox relay would; resolves once applied. */
-export async function publishSeller(bus: InProcessBus, seller: { sellerId: string; tenantId: string; kycStatus: KycStatus; version?: number }): Promise<void> {
-  const event: SellerChanged = {
-    envelope: newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId: seller.tenantId, livemode: null }),
-    seller_id: seller.sellerId,
-    tenant_id: seller.tenantId,
-    name: 'Loja',
-    kyc_status: seller.kycStatus,
-    anticipation_limit_cents: 0,
-    fee_bps_per_month: 0,
-    settlement_delay_days: 30,
-    mdr_bps: {},
-    pricing_plan_id: null,
-    version: seller.version ?? ++version + 1_000,
-  };
-  await bus.publish([
-    {
-      topic: TOPICS.directory,
-      key: seller.sellerId,
-      value: encodeEvent('gateway.seller-changed.v1', event),
-      headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: 'gateway.seller-changed.v1' },
-    },
-  ]);
-}
-
 let sellerSeq = 0;
 
-/** A fresh tenant and an approved seller in the vault's copy of the directory. */
-export async function approvedSeller(bus: InProcessBus): Promise<{ tenantId: string; sellerId: string }> {
+/** A fresh tenant and seller: the vault keeps no directory (the gateway decides KYC), so any ids will do. */
+export function newSeller(): { tenantId: string; sellerId: string } {
   sellerSeq++;
-  const ids = { tenantId: `ten_t${sellerSeq}x${Date.now()}`, sellerId: `seller_s${sellerSeq}x${Date.now()}` };
-  await publishSeller(bus, { ...ids, kycStatus: 'approved' });
-  return ids;
+  return { tenantId: `ten_t${sellerSeq}x${Date.now()}`, sellerId: `seller_s${sellerSeq}x${Date.now()}` };
 }
 
 export const validCard = (overrides: Record<string, unknown> = {}) => ({
