@@ -1,5 +1,5 @@
 import type { Migration } from '@pgw/platform-db';
-import { createIdempotencyKeysTable } from '@pgw/platform-idempotency';
+import { createIdempotencyKeysTable, scopeIdempotencyKeysBySeller } from '@pgw/platform-idempotency';
 
 // One statement per trx.raw call (the embedded database takes one at a time). Money is bigint cents;
 // calendar dates are 'YYYY-MM-DD' text, so that no driver moves them across a time zone (and text order
@@ -124,5 +124,10 @@ export const anticipationMigrations: Migration[] = [
       // Idempotency-Key (contract §3), beside the anticipation it protects.
       await createIdempotencyKeysTable(trx);
     },
+  },
+  {
+    // Idempotency keys scoped by the API key's seller too, and held on a lease (contract §3).
+    name: '0002_idempotency_seller_scope',
+    up: scopeIdempotencyKeysBySeller,
   },
 ];

@@ -1,5 +1,5 @@
 import type { Migration } from '@pgw/platform-db';
-import { createIdempotencyKeysTable } from '@pgw/platform-idempotency';
+import { createIdempotencyKeysTable, scopeIdempotencyKeysBySeller } from '@pgw/platform-idempotency';
 
 // What charges keeps, in its own schema. Every business row carries tenant_id and livemode, and every
 // query filters on both. JSON values (buyer, metadata, split, stored responses) are kept as text: the
@@ -109,6 +109,11 @@ export const chargesMigrations: Migration[] = [
       // lock: the job calls the acquirer between transactions, and must hold no connection meanwhile).
       await trx.raw('create table job_leases (name text primary key, holder text not null, expires_at timestamptz not null)');
     },
+  },
+  {
+    // Idempotency keys scoped by the API key's seller too, and held on a lease (contract §3).
+    name: '0002_idempotency_seller_scope',
+    up: scopeIdempotencyKeysBySeller,
   },
   {
     // A seller-scoped key lists its seller's chargebacks: an index that begins with the seller and gives

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '@pgw/platform-db';
 import { idempotent } from '@pgw/platform-idempotency';
+import { findAnticipation } from '../data/anticipations.repository';
 import type { Clock } from '@pgw/platform-service';
 import { executeAnticipation } from '../operations/execute';
 import { AnticipationBody } from '../resources';
@@ -26,6 +27,9 @@ export function createAnticipationRoute(app: FastifyInstance, deps: { db: Db; cl
         const resource = await executeAnticipation(deps, scope, request.body.receivable_ids, request.id, session);
         request.log.info({ anticipation_id: resource.id, receivables: resource.receivable_ids.length, net_amount_cents: resource.net_amount_cents }, 'anticipation executed');
         return { status: 201, body: resource };
+      }, {
+        // A replay goes only to a caller that may read the anticipation it names (contract §3).
+        mayRead: async ({ id }) => typeof id === 'string' && (await deps.db.read((q) => findAnticipation(q, scope, id))) !== undefined,
       });
     },
   );

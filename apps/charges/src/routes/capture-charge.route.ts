@@ -7,7 +7,7 @@ import { findCharge } from '../data/charge.repository';
 import type { ChargesDeps } from '../operations/deps';
 import { moveCharge } from '../operations/move-charge';
 import { chargeResource, ChargeResource } from '../resources';
-import { emptyBodyAsObject, IdParams, requireId, scopeOf } from './common';
+import { emptyBodyAsObject, IdParams, mayReadCharge, requireId, scopeOf } from './common';
 
 export const CAPTURE_PATH = '/api/v1/charges/:id/capture';
 
@@ -57,7 +57,7 @@ export function captureChargeRoute(app: FastifyInstance, deps: ChargesDeps): voi
         });
         request.log.info({ charge_id: id }, 'charge captured');
         return { status: 200, body: chargeResource(charge, { withSplit: false }) };
-      });
+      }, { mayRead: mayReadCharge(deps.db, scope, 'id') });
     },
   );
 }

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { isId, type IdPrefix } from '@pgw/domain';
 import { ApiError, notFound, PRINCIPAL_HEADER, type ApiKeyPrincipal } from '@pgw/platform-http';
-import type { Scope } from '../data/charge.repository';
+import type { Db } from '@pgw/platform-db';
+import { findCharge, type Scope } from '../data/charge.repository';
 
 /** Path ids are checked by the handler, not the schema: an id that does not match its pattern is a 404. */
 export const IdParams = Type.Object({ id: Type.String() });
@@ -13,6 +14,17 @@ export function requireId(prefix: IdPrefix, value: string, what: string): string
 }
 
 export const scopeOf = (principal: ApiKeyPrincipal): Scope => ({ tenantId: principal.tenantId, livemode: principal.livemode, sellerId: principal.sellerId });
+
+/**
+ * Whether the caller may read the charge a stored answer names, in its field `field` (contract §3: a
+ * replay goes only to a caller that could fetch what it names; `IdempotentOptions.mayRead`).
+ */
+export const mayReadCharge =
+  (db: Db, scope: Scope, field: 'id' | 'charge_id') =>
+  async (body: Record<string, unknown>): Promise<boolean> => {
+    const id = body[field];
+    return typeof id === 'string' && (await db.read((q) => findCharge(q, scope, id))) !== undefined;
+  };
 
 /** The principal header as received, forwarded to the vault so that it scopes the token as for the caller. */
 export function principalHeader(request: FastifyRequest): string {

@@ -11,7 +11,7 @@ import type { Announcer } from '../operations/announce';
 import type { ChargesDeps } from '../operations/deps';
 import { refundAnswer, requestRefund, settleRefund } from '../operations/refund-outcome';
 import { RefundResource } from '../resources';
-import { emptyBodyAsObject, IdParams, requireId, scopeOf } from './common';
+import { emptyBodyAsObject, IdParams, mayReadCharge, requireId, scopeOf } from './common';
 
 export const REFUND_PATH = '/api/v1/charges/:id/refund';
 
@@ -110,7 +110,7 @@ export function refundChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
             return answer;
           }
         }
-      }, { claim: 'with-work' });
+      }, { claim: 'with-work', mayRead: mayReadCharge(deps.db, scope, 'charge_id') });
     },
   );
 }

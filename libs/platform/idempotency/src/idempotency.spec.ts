@@ -1,7 +1,7 @@
 import { createPgliteKnex, sharedDb, type Db } from '@pgw/platform-db';
 import { ApiError, buildApp, type App } from '@pgw/platform-http';
 import { canonicalJson, completeKeysOf, idempotent, KEY_TTL_MS, purgeExpiredKeys, requestHash, STALE_IN_PROGRESS_MS } from './idempotency';
-import { createIdempotencyKeysTable } from './migration';
+import { createIdempotencyKeysTable, scopeIdempotencyKeysBySeller } from './migration';
 
 // The module on its own, under a route of a made-up service that creates "things": the same calls the
 // charges and anticipation routes make, on the embedded PostgreSQL. What each service does with a key
@@ -16,45 +16,73 @@ const clock = { now: () => now };
  * What the next request's work does: create a thing (and answer 201); fail before writing anything with a
  * 4xx or a 5xx; crash once the thing is saved; or write to the key without claiming it (a bug).
  */
-let behaviour: 'create' | 'refuse' | 'unavailable' | 'answer_503' | 'crash_after_attach' | 'forget_claim' = 'create';
+let behaviour: 'create' | 'refuse' | 'unavailable' | 'answer_503' | 'crash_after_attach' | 'forget_claim' | 'slow' = 'create';
 /** While set, work waits for it once its thing is saved: a test holds a request in flight. */
 let gate: Promise<void> | null = null;
 let saved = 0;
+/** Requests that took the key and started working (for 'slow': before anything is saved). */
+let working = 0;
+/** How often a held key's lease is renewed here: short, so that a test sees renewals in milliseconds. */
+const LEASE_RENEW_TEST_MS = 10;
 
 beforeAll(async () => {
   db = sharedDb(knex, 'idem');
   await db.migrate([
     { name: '0001_keys', up: createIdempotencyKeysTable },
     { name: '0002_things', up: async (trx) => void (await trx.raw('create table things (id text primary key, tenant_id text not null, name text not null)')) },
+    { name: '0003_keys_by_seller', up: scopeIdempotencyKeysBySeller },
+    { name: '0004_things_of_sellers', up: async (trx) => void (await trx.raw('alter table things add column seller_id text')) },
   ]);
   app = buildApp({ name: `idempotency-spec-${mode}`, log: { level: 'silent' } });
-  app.post<{ Body: { name: string }; Headers: { 'x-tenant'?: string; 'x-claim'?: string } }>('/things', async (request, reply) => {
+  app.post<{ Body: { name: string }; Headers: { 'x-tenant'?: string; 'x-seller'?: string; 'x-claim'?: string } }>('/things', async (request, reply) => {
     const tenantId = request.headers['x-tenant'] ?? 'ten_a';
+    // A seller-scoped key sends x-seller; a tenant-wide key does not.
+    const sellerId = request.headers['x-seller'] ?? null;
     const claim = request.headers['x-claim'] === 'with-work' ? 'with-work' : 'before';
     return idempotent(
       request,
       reply,
-      { db, clock },
-      { tenantId, livemode: false },
+      { db, clock, leaseRenewMs: LEASE_RENEW_TEST_MS },
+      { tenantId, livemode: false, sellerId },
       async (session) => {
         // What a service may do before its first writing transaction (look things up) and fail at.
         if (behaviour === 'refuse') throw new ApiError('parameter_invalid', 'name: refused', 'name');
         if (behaviour === 'unavailable') throw new ApiError('service_unavailable', 'try again');
         if (behaviour === 'answer_503') return { status: 503, body: { error: { code: 'service_unavailable' } } };
         const id = `thing_${Math.random().toString(36).slice(2)}`;
+        const body = { object: 'thing', id, name: request.body.name };
+        if (behaviour === 'slow') {
+          // Takes the key, then works a long time before saving anything (a slow provider call).
+          await db.tx((trx) => session.claim(trx));
+          working++;
+          if (gate !== null) await gate;
+          await db.tx(async (trx) => {
+            await trx('things').insert({ id, tenant_id: tenantId, seller_id: sellerId, name: request.body.name });
+            await session.attach(trx, id);
+            await session.complete(trx, { status: 201, body });
+          });
+          saved++;
+          return { status: 201, body };
+        }
         await db.tx(async (trx) => {
           if (behaviour !== 'forget_claim') await session.claim(trx);
-          await trx('things').insert({ id, tenant_id: tenantId, name: request.body.name });
+          await trx('things').insert({ id, tenant_id: tenantId, seller_id: sellerId, name: request.body.name });
           await session.attach(trx, id);
         });
         saved++;
         if (gate !== null) await gate;
         if (behaviour === 'crash_after_attach') throw new Error('simulated crash after the resource was saved');
-        const body = { object: 'thing', id, name: request.body.name };
         await db.tx((trx) => session.complete(trx, { status: 201, body }));
         return { status: 201, body };
       },
-      { claim },
+      {
+        claim,
+        // A seller-scoped key reads its own seller's things only; a tenant-wide key reads them all.
+        mayRead: async ({ id }) => {
+          const thing = await db.read((q) => q('things').where({ id, tenant_id: tenantId }).first());
+          return thing !== undefined && (sellerId === null || thing.seller_id === sellerId);
+        },
+      },
     );
   });
   await app.ready();
@@ -73,8 +101,13 @@ beforeEach(() => {
 let seq = 0;
 const freshKey = () => `k-${++seq}-${Math.random().toString(36).slice(2)}`;
 let mode: 'before' | 'with-work' = 'before';
-const post = (key: string | null, body: object = { name: `a-${mode}` }, tenant = 'ten_a') =>
-  app.inject({ method: 'POST', url: '/things', payload: body, headers: { 'x-tenant': tenant, 'x-claim': mode, ...(key === null ? {} : { 'idempotency-key': key }) } });
+const post = (key: string | null, body: object = { name: `a-${mode}` }, tenant = 'ten_a', options: { seller?: string; url?: string } = {}) =>
+  app.inject({
+    method: 'POST',
+    url: options.url ?? '/things',
+    payload: body,
+    headers: { 'x-tenant': tenant, 'x-claim': mode, ...(options.seller === undefined ? {} : { 'x-seller': options.seller }), ...(key === null ? {} : { 'idempotency-key': key }) },
+  });
 const things = async (name: string) => (await db.read((q) => q('things').where({ name }))).length;
 /** Each answer, first or replayed, carries its own request's id (the platform adds it). */
 const withoutRequestId = (body: Record<string, unknown>) => {
@@ -214,11 +247,96 @@ describe.each(['before', 'with-work'] as const)('idempotent (contract §3), the 
     const key = freshKey();
     const body = { name: `stale-${mode}` };
     await db.tx((trx) =>
-      trx('idempotency_keys').insert({ tenant_id: 'ten_a', livemode: false, method: 'POST', path: '/things', key, request_hash: requestHash(body), state: 'in_progress', locked_at: now, created_at: now }),
+      trx('idempotency_keys').insert({ tenant_id: 'ten_a', livemode: false, seller_scope: '', method: 'POST', path: '/things', key, request_hash: requestHash(body), state: 'in_progress', lease_owner: 'a-request-that-died', locked_at: now, created_at: now }),
     );
     expect((await post(key, body)).json().error.code).toBe('idempotency_key_in_use');
     now = new Date(now.getTime() + STALE_IN_PROGRESS_MS);
     expect((await post(key, body)).statusCode).toBe(201);
+  });
+
+  it('never takes over the key of a slow request that is still alive: it renews its lease, the twin gets 409 in use', async () => {
+    // Proves the heartbeat: a request working longer than a lease keeps its key, and the work runs once.
+    const key = freshKey();
+    const body = { name: `slow-${mode}` };
+    behaviour = 'slow';
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    const before = working;
+    const first = post(key, body);
+    while (working === before) await new Promise((r) => setTimeout(r, 5));
+    for (let lease = 0; lease < 3; lease++) {
+      // A whole lease passes while the first works; it renews the lease meanwhile.
+      now = new Date(now.getTime() + STALE_IN_PROGRESS_MS + 1);
+      // Up to 2 s (hundreds of renewals) for the first to renew it; then the twin is sent either way.
+      for (let waited = 0; waited < 2000 && new Date((await keyRow(key)).locked_at).getTime() < now.getTime(); waited += 5) await new Promise((r) => setTimeout(r, 5));
+      const twin = await post(key, body);
+      expect(twin.statusCode).toBe(409);
+      expect(twin.json().error.code).toBe('idempotency_key_in_use');
+    }
+    release();
+    expect((await first).statusCode).toBe(201);
+    expect(working - before).toBe(1);
+    expect(await things(`slow-${mode}`)).toBe(1);
+    expect((await post(key, body)).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('a request that lost its lease (another took the key over) commits nothing: the work is done once', async () => {
+    // Proves the fencing: should the owner be alive after a takeover, its late write fails and rolls back.
+    const key = freshKey();
+    const body = { name: `fenced-${mode}` };
+    behaviour = 'slow';
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    const before = working;
+    const first = post(key, body);
+    while (working === before) await new Promise((r) => setTimeout(r, 5));
+    // What a twin's takeover leaves: the key's lease is another request's.
+    await db.tx((trx) => trx('idempotency_keys').where({ key }).update({ lease_owner: 'the-twin-that-took-over' }));
+    release();
+    const late = await first;
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error.code).toBe('idempotency_key_in_use');
+    expect(await things(`fenced-${mode}`)).toBe(0);
+    expect(await keyRow(key)).toMatchObject({ state: 'in_progress', lease_owner: 'the-twin-that-took-over', resource_id: null });
+  });
+
+  it('scopes a key by seller: two sellers\' keys with the same key and body are two requests, and neither sees the other\'s answer', async () => {
+    // Proves contract §3: a seller-scoped key has a namespace of its own, apart from the tenant's.
+    const key = freshKey();
+    const body = { name: `sellers-${mode}` };
+    const a = await post(key, body, 'ten_a', { seller: 'seller_a' });
+    const b = await post(key, body, 'ten_a', { seller: 'seller_b' });
+    const tenantWide = await post(key, body, 'ten_a');
+    expect([a.statusCode, b.statusCode, tenantWide.statusCode]).toEqual([201, 201, 201]);
+    expect([b.headers['idempotent-replayed'], tenantWide.headers['idempotent-replayed']]).toEqual([undefined, undefined]);
+    expect(new Set([a.json().id, b.json().id, tenantWide.json().id]).size).toBe(3);
+    const againB = await post(key, body, 'ten_a', { seller: 'seller_b' });
+    expect([againB.headers['idempotent-replayed'], againB.json().id]).toEqual(['true', b.json().id]);
+    expect(await things(`sellers-${mode}`)).toBe(3);
+  });
+
+  it('replays a stored answer only to a caller that may read what it names: 409 reused otherwise', async () => {
+    // Proves mayRead: even an answer found in the caller's namespace is not replayed if it names another seller's thing.
+    const key = freshKey();
+    const body = { name: `unreadable-${mode}` };
+    const a = await post(key, body, 'ten_a', { seller: 'seller_a' });
+    await db.tx((trx) => trx('idempotency_keys').where({ key, seller_scope: 'seller_a' }).update({ seller_scope: 'seller_b' }));
+    const b = await post(key, body, 'ten_a', { seller: 'seller_b' });
+    expect(b.statusCode).toBe(409);
+    expect(b.json().error.code).toBe('idempotency_key_reused');
+    expect(JSON.stringify(b.json())).not.toContain(a.json().id);
+    expect(await things(`unreadable-${mode}`)).toBe(1);
+  });
+
+  it('keys the canonical path: a percent-encoded path is the same path, and replays', async () => {
+    // Proves the path in the scope is percent-decoded, as the principal binds it (`/%74hings` is `/things`).
+    const key = freshKey();
+    const body = { name: `encoded-${mode}` };
+    const first = await post(key, body);
+    const encoded = await post(key, body, 'ten_a', { url: '/%74hings' });
+    expect([encoded.statusCode, encoded.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(encoded.json().id).toBe(first.json().id);
+    expect(await things(`encoded-${mode}`)).toBe(1);
   });
 
   it('forgets a key after 24 hours, and purgeExpiredKeys removes it', async () => {
@@ -295,7 +413,7 @@ describe('idempotent, the key claimed with the work', () => {
 });
 
 describe('createIdempotencyKeysTable', () => {
-  it('makes the table both services shipped: same columns, primary key and indexes', async () => {
+  it('makes the table both services shipped, and scopeIdempotencyKeysBySeller adds the seller scope and the lease', async () => {
     // Proves the shared migration is a no-op change for databases made by the services' earlier copies.
     const columns = await db.read((q) =>
       q.raw(`select column_name, data_type, is_nullable from information_schema.columns where table_schema = 'idem' and table_name = 'idempotency_keys' order by ordinal_position`),
@@ -313,12 +431,30 @@ describe('createIdempotencyKeysTable', () => {
       'resource_id text YES',
       'locked_at timestamp with time zone NO',
       'created_at timestamp with time zone NO',
+      'seller_scope text NO',
+      'lease_owner text YES',
     ]);
     const indexes = await db.read((q) => q.raw(`select indexname, indexdef from pg_indexes where schemaname = 'idem' and tablename = 'idempotency_keys' order by indexname`));
     expect(indexes.rows.map((i: any) => i.indexdef.replace(/"?idem"?\./g, ''))).toEqual([
       'CREATE INDEX idempotency_keys_age ON idempotency_keys USING btree (created_at)',
-      'CREATE UNIQUE INDEX idempotency_keys_pkey ON idempotency_keys USING btree (tenant_id, livemode, method, path, key)',
+      'CREATE UNIQUE INDEX idempotency_keys_pkey ON idempotency_keys USING btree (tenant_id, livemode, seller_scope, method, path, key)',
       'CREATE INDEX idempotency_keys_resource ON idempotency_keys USING btree (resource_id) WHERE (resource_id IS NOT NULL)',
     ]);
+  });
+
+  it('scopeIdempotencyKeysBySeller upgrades a table with keys in it: they stay, in the tenant\'s namespace', async () => {
+    // Proves the second migration step runs on a database the first one made, and keeps its keys.
+    const upgraded = sharedDb(knex, 'idem_upgrade');
+    await upgraded.migrate([{ name: '0001_keys', up: createIdempotencyKeysTable }]);
+    const old = { tenant_id: 'ten_a', livemode: false, method: 'POST', path: '/things', key: 'k-old', request_hash: requestHash({}), state: 'completed', response_status: 201, response_json: '{}', locked_at: now, created_at: now };
+    await upgraded.tx((trx) => trx('idempotency_keys').insert(old));
+    await upgraded.migrate([
+      { name: '0001_keys', up: createIdempotencyKeysTable },
+      { name: '0002_keys_by_seller', up: scopeIdempotencyKeysBySeller },
+    ]);
+    expect(await upgraded.read((q) => q('idempotency_keys').where({ key: 'k-old' }).first())).toMatchObject({ seller_scope: '', lease_owner: null, state: 'completed' });
+    // The same key value in a seller's namespace is another key.
+    await upgraded.tx((trx) => trx('idempotency_keys').insert({ ...old, seller_scope: 'seller_a' }));
+    expect(await upgraded.read((q) => q('idempotency_keys').where({ key: 'k-old' }))).toHaveLength(2);
   });
 });

@@ -5,17 +5,33 @@
 // with the resource it creates (`claim: 'with-work'`, one commit fewer). The business code then attaches
 // the resource and stores the answer in the same transaction as the outcome it answers (Stripe's design;
 // ARCHITECTURE "Idempotency keys live beside the business row they protect").
-import { createHash } from 'node:crypto';
+//
+// A key is scoped by tenant, environment and seller scope (a seller-scoped API key has a namespace of its
+// own, tenant-wide keys share the tenant's), method, canonical path (percent-decoded, as the principal
+// binds it) and the key itself; and a stored answer naming a resource is replayed only to a caller that
+// may read that resource (`IdempotentOptions.mayRead`).
+//
+// The request that holds an in-progress key holds it on a lease: it renews `locked_at` while it works
+// (every LEASE_RENEW_MS), and each of its writes to the key checks that the lease is still its own
+// (`lease_owner`). A twin takes over only a key whose lease ran out with nothing attached (its owner died
+// before saving anything); should the owner still be alive after all, its next write to the key fails
+// and rolls its work back, so the work never commits twice.
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterCommit, type Db, type Tx } from '@pgw/platform-db';
-import { ApiError } from '@pgw/platform-http';
+import { ApiError, canonicalPath } from '@pgw/platform-http';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 export const IDEMPOTENCY_KEY_CHARS_MAX = 255;
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
-/** An in_progress key with nothing attached and older than this was left by a crash: it may be taken over. */
+/**
+ * The lease on an in_progress key: one with nothing attached whose lease was not renewed for this long was
+ * left by a request that died, and may be taken over.
+ */
 export const STALE_IN_PROGRESS_MS = 60_000;
+/** How often a request renews the lease of the key it holds while it works: four times per lease. */
+export const LEASE_RENEW_MS = STALE_IN_PROGRESS_MS / 4;
 
 export interface Outcome {
   status: number;
@@ -26,6 +42,8 @@ export interface Outcome {
 interface KeyId {
   tenant_id: string;
   livemode: boolean;
+  /** The key's seller for a seller-scoped API key; '' for a tenant-wide key (the tenant's namespace). */
+  seller_scope: string;
   method: string;
   path: string;
   key: string;
@@ -37,6 +55,7 @@ interface KeyRow extends KeyId {
   response_status: number | null;
   response_json: string | null;
   resource_id: string | null;
+  lease_owner: string | null;
   locked_at: Date | string;
   created_at: Date | string;
 }
@@ -67,6 +86,17 @@ class KeyTaken extends Error {
 }
 
 /**
+ * Thrown by a write to a key whose lease another request took over (this one stopped renewing it for a
+ * whole lease): it rolls the write's transaction back, so the work is not done a second time.
+ */
+class LeaseLost extends Error {
+  constructor() {
+    super('the lease on this Idempotency-Key was taken over by another request');
+    this.name = 'LeaseLost';
+  }
+}
+
+/**
  * What the business code does with the key inside its own transactions. Without a key every method is a
  * no-op, so the same code serves requests with and without one.
  */
@@ -76,12 +106,16 @@ export class IdempotencySession {
   private claiming: Tx | null = null;
   private attachedResource = false;
   private done = false;
+  /** This request's mark on the key's lease. */
+  private readonly owner = randomUUID();
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly id: KeyId | null,
     private readonly hash: string,
     private readonly now: () => Date,
     claimed: boolean,
+    private readonly lease: { db: Db; renewMs: number; onError(error: unknown): void } | null = null,
   ) {
     this.claimedKey = claimed;
   }
@@ -107,12 +141,13 @@ export class IdempotencySession {
    */
   async claim(trx: Tx): Promise<void> {
     if (this.id === null || this.claimedKey || this.claiming === trx) return;
-    const started = await begin(trx, this.id, this.hash, this.now());
+    const started = await begin(trx, this.id, this.hash, this.now(), this.owner);
     if (started.kind !== 'new') throw new KeyTaken(started);
     this.claiming = trx;
     afterCommit(trx, () => {
       this.claimedKey = true;
       this.claiming = null;
+      this.renewWhileWorking();
     });
   }
 
@@ -122,31 +157,64 @@ export class IdempotencySession {
    */
   async attach(trx: Tx, resourceId: string): Promise<void> {
     if (this.id === null) return;
-    this.mustHold(trx);
-    await trx('idempotency_keys').where(this.id).update({ resource_id: resourceId });
+    await this.write(trx, { resource_id: resourceId });
     afterCommit(trx, () => (this.attachedResource = true));
   }
 
   /** Stores the answer, in the transaction of the outcome it reports. 5xx answers are never kept. */
   async complete(trx: Tx, outcome: Outcome): Promise<void> {
     if (this.id === null) return;
-    this.mustHold(trx);
     if (outcome.status >= 500) throw new Error('5xx answers are not kept under an idempotency key');
-    await trx('idempotency_keys').where(this.id).update({ state: 'completed', response_status: outcome.status, response_json: JSON.stringify(outcome.body) });
-    afterCommit(trx, () => (this.done = true));
+    await this.write(trx, { state: 'completed', response_status: outcome.status, response_json: JSON.stringify(outcome.body) });
+    afterCommit(trx, () => this.finish());
   }
 
   /** Gives the key back (the request failed with nothing done): the client retries with the same key. */
   async release(trx: Tx): Promise<void> {
     if (this.id === null) return;
-    this.mustHold(trx);
-    await trx('idempotency_keys').where(this.id).delete();
-    afterCommit(trx, () => (this.done = true));
+    await this.write(trx, 'delete');
+    afterCommit(trx, () => this.finish());
   }
 
-  private mustHold(trx: Tx): void {
+  /** Stops renewing the lease: the request is over, whatever became of the key (`idempotent` calls it). */
+  finish(): void {
+    this.done = true;
+    if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  /** Writes to the key this request holds, if its lease is still this request's; otherwise throws LeaseLost. */
+  private async write(trx: Tx, change: Record<string, unknown> | 'delete'): Promise<void> {
     // Writing to a key this request does not hold would change another request's answer.
     if (!this.claimedKey && this.claiming !== trx) throw new Error('the Idempotency-Key must be claimed (session.claim) before it is written');
+    const key = trx('idempotency_keys').where({ ...this.id, lease_owner: this.owner });
+    const changed = change === 'delete' ? await key.delete() : await key.update(change);
+    if (changed === 0) throw new LeaseLost();
+  }
+
+  /**
+   * Renews the lease (`locked_at`) while the key is in progress with nothing attached, the only state a
+   * twin may take over: a slow request that is alive keeps its key. A renewal that fails is reported and
+   * retried at the next beat; a renewal that finds the key no longer this request's stops the beats.
+   */
+  private renewWhileWorking(): void {
+    const lease = this.lease;
+    if (lease === null || this.id === null || this.heartbeat !== null) return;
+    const id = this.id;
+    let renewing = false;
+    this.heartbeat = setInterval(() => {
+      if (this.done || this.attachedResource) return this.finish();
+      if (renewing) return;
+      renewing = true;
+      lease.db
+        .tx((trx) => trx('idempotency_keys').where({ ...id, lease_owner: this.owner, state: 'in_progress' }).update({ locked_at: this.now() }))
+        .then((renewed: number) => {
+          if (renewed === 0) this.finish();
+        })
+        .catch(lease.onError)
+        .finally(() => (renewing = false));
+    }, lease.renewMs);
+    this.heartbeat.unref();
   }
 }
 
@@ -169,9 +237,9 @@ function judge(row: KeyRow, hash: string, now: Date): Found | 'expired' | 'stale
  * Takes the key, or says why not. A twin's uncommitted claim makes the insert wait for it (PostgreSQL's
  * unique index), then the row is read as that twin left it.
  */
-async function begin(trx: Tx, id: KeyId, hash: string, now: Date): Promise<Begin> {
-  const fresh = { ...id, request_hash: hash, state: 'in_progress', response_status: null, response_json: null, resource_id: null, locked_at: now, created_at: now };
-  const inserted = await trx('idempotency_keys').insert(fresh).onConflict(['tenant_id', 'livemode', 'method', 'path', 'key']).ignore().returning('key');
+async function begin(trx: Tx, id: KeyId, hash: string, now: Date, owner: string): Promise<Begin> {
+  const fresh = { ...id, request_hash: hash, state: 'in_progress', response_status: null, response_json: null, resource_id: null, lease_owner: owner, locked_at: now, created_at: now };
+  const inserted = await trx('idempotency_keys').insert(fresh).onConflict(['tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key']).ignore().returning('key');
   if (inserted.length > 0) return { kind: 'new' };
   const row = await trx('idempotency_keys').where(id).forUpdate().first<KeyRow | undefined>();
   if (row === undefined) throw new Error('idempotency key row vanished between insert and select');
@@ -181,7 +249,9 @@ async function begin(trx: Tx, id: KeyId, hash: string, now: Date): Promise<Begin
     return { kind: 'new' };
   }
   if (found === 'stale') {
-    await trx('idempotency_keys').where(id).update({ locked_at: now });
+    // The lease ran out: its owner died (a live owner renews it). The key is this request's now, and a
+    // late write of the old owner finds it so and fails.
+    await trx('idempotency_keys').where(id).update({ lease_owner: owner, locked_at: now });
     return { kind: 'new' };
   }
   return found;
@@ -208,7 +278,7 @@ export async function completeKeysOf(trx: Tx, resourceId: string, outcome: Outco
 /** Deletes up to `limit` keys older than 24 hours; returns how many. */
 export async function purgeExpiredKeys(db: Db, now: Date, limit: number): Promise<number> {
   return db.tx(async (trx) => {
-    const old = await trx('idempotency_keys').where('created_at', '<=', new Date(now.getTime() - KEY_TTL_MS)).limit(limit).select<KeyId[]>('tenant_id', 'livemode', 'method', 'path', 'key');
+    const old = await trx('idempotency_keys').where('created_at', '<=', new Date(now.getTime() - KEY_TTL_MS)).limit(limit).select<KeyId[]>('tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key');
     for (const id of old) await trx('idempotency_keys').where(id).delete();
     return old.length;
   });
@@ -217,6 +287,15 @@ export async function purgeExpiredKeys(db: Db, now: Date, limit: number): Promis
 export interface IdempotencyDeps {
   db: Db;
   clock: { now(): Date };
+  /** How often the lease of a held key is renewed (LEASE_RENEW_MS unless a test shortens it). */
+  leaseRenewMs?: number;
+}
+
+/** Who sends the request: the API key's tenant, environment and seller (null for a tenant-wide key). */
+export interface IdempotencyScope {
+  tenantId: string;
+  livemode: boolean;
+  sellerId: string | null;
 }
 
 export interface IdempotentOptions {
@@ -230,6 +309,12 @@ export interface IdempotentOptions {
    * and only one of them will get the key.
    */
   claim?: 'before' | 'with-work';
+  /**
+   * Whether the caller may read the resource a stored 2xx answer names (its body), checked before it is
+   * replayed: a stored answer goes only to a caller who could have fetched it. One that may not is
+   * answered as a key used for another request (409 idempotency_key_reused), telling nothing about it.
+   */
+  mayRead?: (body: Record<string, unknown>) => Promise<boolean>;
 }
 
 /**
@@ -244,7 +329,7 @@ export async function idempotent(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: IdempotencyDeps,
-  scope: { tenantId: string; livemode: boolean },
+  scope: IdempotencyScope,
   work: (session: IdempotencySession) => Promise<Outcome>,
   options: IdempotentOptions = {},
 ): Promise<FastifyReply> {
@@ -258,11 +343,22 @@ export async function idempotent(
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_CHARS_MAX) {
     throw new ApiError('parameter_invalid', `Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_CHARS_MAX} characters`, 'Idempotency-Key');
   }
-  const id: KeyId = { tenant_id: scope.tenantId, livemode: scope.livemode, method: request.method, path: request.url.split('?')[0] ?? request.url, key };
+  const id: KeyId = {
+    tenant_id: scope.tenantId,
+    livemode: scope.livemode,
+    seller_scope: scope.sellerId ?? '',
+    method: request.method,
+    // As the principal binds it: `/charges/%63h_1/refund` is `/charges/ch_1/refund`, one key.
+    path: canonicalPath(request.url.split('?')[0] ?? request.url),
+    key,
+  };
   const hash = requestHash('hashed' in options ? options.hashed : request.body);
-  const answerFromKey = (found: Found): FastifyReply => {
+  const answerFromKey = async (found: Found): Promise<FastifyReply> => {
     switch (found.kind) {
       case 'replay':
+        if (found.status < 300 && options.mayRead !== undefined && !(await options.mayRead(found.body as Record<string, unknown>))) {
+          throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+        }
         return reply.code(found.status).header(REPLAYED_HEADER, 'true').send(found.body);
       case 'reused':
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
@@ -271,60 +367,74 @@ export async function idempotent(
     }
   };
 
-  const session = new IdempotencySession(id, hash, now, false);
-  if (options.claim !== 'with-work') {
-    try {
-      await deps.db.tx((trx) => session.claim(trx));
-    } catch (error) {
-      if (error instanceof KeyTaken) return answerFromKey(error.found);
-      throw error;
-    }
-  }
-
-  /** Stores the answer of a request that ended before claiming the key, in one transaction; or says who holds the key. */
-  const keepUnclaimed = async (outcome: Outcome): Promise<Found | null> => {
-    try {
-      await deps.db.tx(async (trx) => {
-        await session.claim(trx);
-        await session.complete(trx, outcome);
-      });
-      return null;
-    } catch (error) {
-      if (error instanceof KeyTaken) return error.found;
-      throw error;
-    }
-  };
-
-  let outcome: Outcome;
+  const session = new IdempotencySession(id, hash, now, false, {
+    db: deps.db,
+    renewMs: deps.leaseRenewMs ?? LEASE_RENEW_MS,
+    onError: (error) => request.log.warn({ err: error }, 'idempotency: the lease of the key could not be renewed'),
+  });
   try {
-    outcome = await work(session);
-  } catch (error) {
-    if (error instanceof KeyTaken) return answerFromKey(error.found);
-    if (!session.completed) {
-      if (error instanceof ApiError && error.status < 500) {
-        const body = { error: { type: error.type, code: error.code, message: error.message, param: error.param } };
-        if (session.claimed) {
-          await deps.db.tx((trx) => session.complete(trx, { status: error.status, body }));
-        } else {
-          const found = await keepUnclaimed({ status: error.status, body });
-          if (found !== null) return answerFromKey(found);
-        }
-      } else if (!session.claimed) {
-        const found = await peek(deps.db, id, hash, now());
-        if (found !== null) return answerFromKey(found);
-      } else if (!session.attached) {
-        await deps.db.tx((trx) => session.release(trx));
+    if (options.claim !== 'with-work') {
+      try {
+        await deps.db.tx((trx) => session.claim(trx));
+      } catch (error) {
+        if (error instanceof KeyTaken) return answerFromKey(error.found);
+        throw error;
       }
     }
-    throw error;
-  }
-  if (!session.completed) {
-    if (!session.claimed) {
-      const found = outcome.status < 500 ? await keepUnclaimed(outcome) : await peek(deps.db, id, hash, now());
-      if (found !== null) return answerFromKey(found);
-    } else {
-      await deps.db.tx((trx) => (outcome.status < 500 ? session.complete(trx, outcome) : session.release(trx)));
+
+    /** Stores the answer of a request that ended before claiming the key, in one transaction; or says who holds the key. */
+    const keepUnclaimed = async (outcome: Outcome): Promise<Found | null> => {
+      try {
+        await deps.db.tx(async (trx) => {
+          await session.claim(trx);
+          await session.complete(trx, outcome);
+        });
+        return null;
+      } catch (error) {
+        if (error instanceof KeyTaken) return error.found;
+        throw error;
+      }
+    };
+
+    let outcome: Outcome;
+    try {
+      outcome = await work(session);
+    } catch (error) {
+      if (error instanceof KeyTaken) return answerFromKey(error.found);
+      if (!session.completed && !(error instanceof LeaseLost)) {
+        if (error instanceof ApiError && error.status < 500) {
+          const body = { error: { type: error.type, code: error.code, message: error.message, param: error.param } };
+          if (session.claimed) {
+            await deps.db.tx((trx) => session.complete(trx, { status: error.status, body }));
+          } else {
+            const found = await keepUnclaimed({ status: error.status, body });
+            if (found !== null) return answerFromKey(found);
+          }
+        } else if (!session.claimed) {
+          const found = await peek(deps.db, id, hash, now());
+          if (found !== null) return answerFromKey(found);
+        } else if (!session.attached) {
+          await deps.db.tx((trx) => session.release(trx));
+        }
+      }
+      throw error;
     }
+    if (!session.completed) {
+      if (!session.claimed) {
+        const found = outcome.status < 500 ? await keepUnclaimed(outcome) : await peek(deps.db, id, hash, now());
+        if (found !== null) return answerFromKey(found);
+      } else {
+        await deps.db.tx((trx) => (outcome.status < 500 ? session.complete(trx, outcome) : session.release(trx)));
+      }
+    }
+    return reply.code(outcome.status).send(outcome.body);
+  } catch (error) {
+    // Another request took the key over while this one was not renewing it: this one's write was rolled
+    // back, and the key is the other's to answer.
+    if (error instanceof LeaseLost) return answerFromKey({ kind: 'in_use' });
+    throw error;
+  } finally {
+    // Whatever became of the key, this request no longer renews its lease.
+    session.finish();
   }
-  return reply.code(outcome.status).send(outcome.body);
 }

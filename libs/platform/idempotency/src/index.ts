@@ -6,10 +6,11 @@ export {
   idempotent,
   IdempotencySession,
   KEY_TTL_MS,
+  LEASE_RENEW_MS,
   purgeExpiredKeys,
   REPLAYED_HEADER,
   requestHash,
   STALE_IN_PROGRESS_MS,
 } from './idempotency';
-export type { IdempotencyDeps, IdempotentOptions, Outcome } from './idempotency';
-export { createIdempotencyKeysTable } from './migration';
+export type { IdempotencyDeps, IdempotencyScope, IdempotentOptions, Outcome } from './idempotency';
+export { createIdempotencyKeysTable, scopeIdempotencyKeysBySeller } from './migration';
