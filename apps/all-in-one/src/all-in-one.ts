@@ -28,6 +28,11 @@ export interface AllInOne {
   demo: DemoCredentials | null;
   gateway: App;
   services: RunningService[];
+  /**
+   * Starts another gateway over the same database, bus and services, as a second replica behind a load
+   * balancer would be (not listening: tests call it with inject). Stopped with the rest.
+   */
+  startGatewayReplica(): Promise<App>;
   stop(): Promise<void>;
 }
 
@@ -75,16 +80,19 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   }
 
   const gatewayDb = sharedDb(knex, 'gateway');
-  const gateway = await startGateway({
-    db: gatewayDb,
-    bus,
-    clock,
-    principalPrivateKey: principalKeys.privateKey,
-    adminToken,
-    upstreams: { mode: 'inject', apps },
-    env,
-    ...(options.log ? { log: options.log } : {}),
-  });
+  const newGateway = () =>
+    startGateway({
+      db: gatewayDb,
+      bus,
+      clock,
+      principalPrivateKey: principalKeys.privateKey,
+      adminToken,
+      upstreams: { mode: 'inject', apps },
+      env,
+      ...(options.log ? { log: options.log } : {}),
+    });
+  const gateway = await newGateway();
+  const replicas: Array<{ stop(): Promise<void> }> = [];
 
   // Every consumer listens now: the relays may publish (see StartOptions.deferRelay).
   for (const service of running) service.startRelay();
@@ -100,7 +108,13 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     demo,
     gateway: gateway.app,
     services: running,
+    startGatewayReplica: async () => {
+      const replica = await newGateway();
+      replicas.push(replica);
+      return replica.app;
+    },
     stop: async () => {
+      for (const replica of replicas) await replica.stop();
       await gateway.stop();
       for (const service of [...running].reverse()) await service.stop();
       await bus.close();
