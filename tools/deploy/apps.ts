@@ -69,7 +69,10 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
     healthPath: '/readyz',
     peers: GATEWAY_UPSTREAMS,
     secrets: [{ variable: 'ADMIN_TOKEN', secret: ADMIN_SECRET_NAME, key: 'ADMIN_TOKEN' }],
-    settings: { RATE_LIMIT_PER_SECOND: '100', UPSTREAM_TIMEOUT_MS: '30000', UPSTREAM_IN_FLIGHT_MAX: '64' },
+    // TRUSTED_PROXIES: the ingress controller reaches the gateway from a pod address (a private range), and
+    // the client's address is the last one it reports (apps/gateway/README.md); narrow it to the cluster's
+    // pod CIDR where other private hosts could reach the gateway directly.
+    settings: { RATE_LIMIT_PER_SECOND: '100', UPSTREAM_TIMEOUT_MS: '30000', UPSTREAM_IN_FLIGHT_MAX: '64', TRUSTED_PROXIES: 'uniquelocal' },
     public: true,
   },
   vault: {

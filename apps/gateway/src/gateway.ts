@@ -13,6 +13,7 @@ import type { KeyForAuth } from './data/api-keys.repository';
 import { provisionDemo } from './demo';
 import { Admission } from './forwarding/admission';
 import { registerForwarding, type Upstreams } from './forwarding/register-forwarding';
+import { trustedProxies } from './forwarding/trusted-proxies';
 import { gatewayMigrations } from './migrations';
 import { registerAdminRoutes } from './routes/admin.plugin';
 import { registerOpenApiRoute } from './routes/openapi.route';
@@ -120,7 +121,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // Parsed once: every forwarded request is signed with it.
   const principalKey = principalPrivateKey(options.principalPrivateKey);
 
-  const app = buildApp({ name: 'gateway', bodyLimitBytes: options.bodyLimitBytes ?? BODY_LIMIT_BYTES_DEFAULT, ...(options.log ? { log: options.log } : {}) });
+  // TRUSTED_PROXIES: whose X-Forwarded-For request.ip believes; the address is signed into each principal.
+  const app = buildApp({ name: 'gateway', bodyLimitBytes: options.bodyLimitBytes ?? BODY_LIMIT_BYTES_DEFAULT, trustProxy: trustedProxies(options.env), ...(options.log ? { log: options.log } : {}) });
   // The principal each forwarded request carries; the field is declared by @pgw/platform-http.
   app.decorateRequest('principal', null);
 

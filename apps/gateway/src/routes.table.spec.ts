@@ -89,6 +89,7 @@ describe('public routes through the gateway (in-process upstreams)', () => {
         livemode: false,
         requestId: res.headers['x-request-id'],
         expiresAtMs: expect.any(Number),
+        clientIp: '127.0.0.1',
       });
       expect(echo.authorization).toBeNull();
       expect(echo.x_request_id).toBe(res.headers['x-request-id']);

@@ -89,7 +89,10 @@ function missing(param: string, message: string): never {
 export interface InputContext {
   /** The API key's seller, or null for a tenant-wide key. */
   keySellerId: string | null;
-  /** The caller's IP as the request shows it (x-forwarded-for's first hop, else the socket), if any. */
+  /**
+   * The client's address as the gateway saw it (the signed principal's clientIp), if any. Never a header:
+   * X-Forwarded-For's entries are the client's to write, and the socket here is the gateway's.
+   */
   requestIp: string | null;
   today: string;
 }
@@ -166,15 +169,6 @@ function read(body: CreateChargeRequest, context: InputContext): NewCharge {
     pix,
     boleto,
   };
-}
-
-/** The request IP to record: the first hop of x-forwarded-for (the client as the gateway saw it), else the socket. */
-export function clientIp(forwardedFor: string | string[] | undefined, socketIp: string | undefined): string | null {
-  const header = Array.isArray(forwardedFor) ? forwardedFor[0] : forwardedFor;
-  const first = header?.split(',')[0]?.trim();
-  if (first !== undefined && isIP(first) !== 0) return first;
-  if (socketIp !== undefined && isIP(socketIp) !== 0) return socketIp;
-  return null;
 }
 
 function readBuyer(input: CreateChargeRequest['buyer'], requestIp: string | null): Buyer {

@@ -174,7 +174,7 @@ describe('POST /api/v1/charges: every field rule accepted, normalized as the con
       phone: '5511987654321',
       document: '52998224725',
       document_type: 'cpf',
-      ip: expect.any(String),
+      ip: null, // this spec's principal carries no client address (see the buyer.ip rule below)
       address: { line_1: 'Rua A, 10', line_2: null, zip_code: '01310100', city: 'SP', state: 'SP', country: 'BR' },
     });
     expect((await get(h, `/api/v1/charges/${body.id}`, m.key)).json().buyer).toEqual(body.buyer);
@@ -191,14 +191,17 @@ describe('POST /api/v1/charges: every field rule accepted, normalized as the con
     expect(long.json().buyer).toMatchObject({ phone: '123456789012345', address: { country: 'US', line_2: 'x'.repeat(220) } });
   });
 
-  it('takes buyer.ip from the body, else the first hop of x-forwarded-for, else the socket', async () => {
-    // Proves the ip rule: the body wins; omitted, the request's IP is stored.
-    const v6 = await create(withBuyer({ ip: '2001:db8::1' }));
+  it("takes buyer.ip from the body, else the client's address the gateway signed, never from x-forwarded-for", async () => {
+    // Proves the ip rule: the body wins; omitted, the address in the signed principal is stored, and a
+    // client's own X-Forwarded-For (which it writes freely) is not believed.
+    const seen = { [PRINCIPAL_HEADER]: apiKey({ tenantId: m.tenantId, sellerId: m.sellerId, clientIp: '203.0.113.7' }) };
+    const v6 = await create(withBuyer({ ip: '2001:db8::1' }), seen);
     expect(v6.json().buyer.ip).toBe('2001:db8::1');
-    const forwarded = await create(withBuyer({}), { ...m.key, 'x-forwarded-for': '203.0.113.7, 10.0.0.1' });
-    expect(forwarded.json().buyer.ip).toBe('203.0.113.7');
-    const socket = await create(withBuyer({}));
-    expect(socket.json().buyer.ip).toBe('127.0.0.1');
+    const signed = await create(withBuyer({}), { ...seen, 'x-forwarded-for': '198.51.100.9, 10.0.0.1' });
+    expect(signed.json().buyer.ip).toBe('203.0.113.7');
+    // No address signed (a principal from before the gateway signed one): none stored, whatever the headers say.
+    const unsigned = await create(withBuyer({}), { ...m.key, 'x-forwarded-for': '198.51.100.9' });
+    expect(unsigned.json().buyer.ip).toBeNull();
   });
 
   it('accepts each payment method, BRL explicitly, installments 1 and 24, and a 3- or 4-digit security code', async () => {

@@ -5,7 +5,7 @@ import { newId } from '@pgw/domain';
 import { ApiError, apiPrincipal } from '@pgw/platform-http';
 import { idempotent } from '@pgw/platform-idempotency';
 import { isCard } from '../domain/charge';
-import { clientIp, readCreateCharge, type CreateChargeRequest, type NewCharge } from '../domain/charge-input';
+import { readCreateCharge, type CreateChargeRequest, type NewCharge } from '../domain/charge-input';
 import { insertCharge, type ChargeRow } from '../data/charge.repository';
 import { sellersOfTenant } from '../data/seller.repository';
 import { createdOutcome, requestProvider, settleIntent } from '../operations/charge-outcome';
@@ -96,7 +96,7 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
       const principal = apiPrincipal(request, PERMISSION);
       const read = readCreateCharge(request.body, {
         keySellerId: principal.sellerId,
-        requestIp: clientIp(request.headers['x-forwarded-for'], request.ip),
+        requestIp: principal.clientIp ?? null,
         today: deps.clock.today(),
       });
       if (!read.ok) throw new ApiError(read.rejection.code, read.rejection.message, read.rejection.param);

@@ -56,6 +56,8 @@ export interface Who {
   sellerId: string | null;
   livemode?: boolean;
   permissions?: string[];
+  /** The client's address the gateway signs into the principal. */
+  clientIp?: string;
 }
 
 export const ALL_PERMISSIONS = ['charges:create', 'charges:read', 'refunds:create', 'chargebacks:read'];
@@ -71,6 +73,7 @@ export function apiKey(who: Who): string {
     livemode: who.livemode ?? false,
     requestId: 'req_x',
     expiresAtMs: Date.now() + 60_000,
+    ...(who.clientIp === undefined ? {} : { clientIp: who.clientIp }),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { context, propagation } from '@opentelemetry/api';
 import type { KeyObject } from 'node:crypto';
+import { isIP } from 'node:net';
 import { PRINCIPAL_HEADER, requestBinding, signPrincipal, type Principal } from '@pgw/platform-http';
 
 // What crosses the gateway. Inbound: never the client's Authorization (the service trusts only the signed
@@ -22,7 +23,11 @@ export interface ForwardIdentity {
    */
   request: { method: string; url: string };
   requestId: string;
-  /** The client's address as the gateway saw it: appended to x-forwarded-for (charges stores it as buyer.ip). */
+  /**
+   * The client's address as the gateway saw it (request.ip: the socket, or what TRUSTED_PROXIES report).
+   * Signed into an API key's principal, the one address a service believes (charges stores it as
+   * buyer.ip); also appended to x-forwarded-for, whose earlier entries anyone may have written.
+   */
   clientIp?: string;
 }
 
@@ -39,7 +44,9 @@ export function forwardRequestHeaders(headers: IncomingHttpHeaders, identity: Fo
     const prior = out['x-forwarded-for'];
     out['x-forwarded-for'] = prior === undefined ? identity.clientIp : `${Array.isArray(prior) ? prior.join(', ') : prior}, ${identity.clientIp}`;
   }
-  out[PRINCIPAL_HEADER] = signPrincipal(identity.principal, requestBinding(identity.request.method, identity.request.url), identity.principalKey);
+  const clientIp = identity.clientIp !== undefined && isIP(identity.clientIp) !== 0 ? identity.clientIp : undefined;
+  const principal = identity.principal.kind === 'api_key' && clientIp !== undefined ? { ...identity.principal, clientIp } : identity.principal;
+  out[PRINCIPAL_HEADER] = signPrincipal(principal, requestBinding(identity.request.method, identity.request.url), identity.principalKey);
   out['x-request-id'] = identity.requestId;
   // The service's work joins the gateway's trace, in both modes and whatever HTTP client carries it.
   const carrier: Record<string, string> = {};

@@ -44,6 +44,7 @@ describe('the http mode: @fastify/http-proxy to services listening on a port', (
       livemode: false,
       requestId: res.headers['x-request-id'],
       expiresAtMs: expect.any(Number),
+      clientIp: '127.0.0.1',
     });
     expect(echo.authorization).toBeNull();
     expect(echo.x_request_id).toBe(res.headers['x-request-id']);

@@ -13,6 +13,11 @@ export interface AppOptions {
   trustRequestIdHeader?: boolean;
   bodyLimitBytes?: number;
   log?: { level?: string; stream?: DestinationStream };
+  /**
+   * The proxies (addresses, CIDRs, or proxy-addr's `loopback`, `linklocal`, `uniquelocal`) whose
+   * X-Forwarded-For is believed when working out `request.ip`; none by default: the socket's address.
+   */
+  trustProxy?: readonly string[];
 }
 
 export type App = FastifyInstance<
@@ -88,6 +93,7 @@ export function buildApp(options: AppOptions): App {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    trustProxy: options.trustProxy !== undefined && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     genReqId: (req) => {
       const header = req.headers['x-request-id'];
       if (options.trustRequestIdHeader === true && typeof header === 'string' && REQUEST_ID_PATTERN.test(header)) {

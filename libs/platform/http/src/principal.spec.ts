@@ -38,6 +38,17 @@ describe('signed principal', () => {
     expect(verifyPrincipal(signPrincipal(principal, GET_CH_1, KEYS.privateKey), [KEYS.publicKey], now)).toEqual({ principal, request: { method: 'GET', path: '/charges/ch_1', query: '' } });
   });
 
+  it("carries the client's address under the signature: read back as signed, refused when rewritten or not a string", () => {
+    // Proves the address a service records is the one the gateway saw: a client cannot write it.
+    const seen = { ...principal, clientIp: '203.0.113.7' };
+    const token = signPrincipal(seen, GET_CH_1, KEYS.privateKey);
+    expect(verifyPrincipal(token, [KEYS.publicKey], now)?.principal).toEqual(seen);
+    const signature = token.split('.')[1];
+    const rewritten = Buffer.from(JSON.stringify({ ...seen, clientIp: '198.51.100.9', request: GET_CH_1 })).toString('base64url');
+    expect(verifyPrincipal(`${rewritten}.${signature}`, [KEYS.publicKey], now)).toBeNull();
+    expect(verifyPrincipal(signPrincipal({ ...principal, clientIp: 7 as unknown as string }, GET_CH_1, KEYS.privateKey), [KEYS.publicKey], now)).toBeNull();
+  });
+
   it('refuses a token signed with another key, tampered, expired or malformed', () => {
     // Proves only the holder of the gateway's private key can mint a principal a service believes.
     const token = signPrincipal(principal, GET_CH_1, KEYS.privateKey);

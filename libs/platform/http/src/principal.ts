@@ -24,6 +24,12 @@ export interface ApiKeyPrincipal {
   requestId: string;
   /** Unix milliseconds after which the principal is refused. */
   expiresAtMs: number;
+  /**
+   * The client's address as the gateway saw it (the socket, or the address its TRUSTED_PROXIES report):
+   * signed with the rest, so a client cannot write it, as it can write X-Forwarded-For. Absent when the
+   * gateway had no address to give.
+   */
+  clientIp?: string;
 }
 
 export interface OperatorPrincipal {
@@ -189,7 +195,8 @@ function parse(json: unknown): Principal | null {
     (p.sellerId === null || typeof p.sellerId === 'string') &&
     typeof p.keyId === 'string' &&
     isStringArray(p.permissions) &&
-    typeof p.livemode === 'boolean'
+    typeof p.livemode === 'boolean' &&
+    (p.clientIp === undefined || typeof p.clientIp === 'string')
   ) {
     return {
       kind: 'api_key',
@@ -200,6 +207,7 @@ function parse(json: unknown): Principal | null {
       livemode: p.livemode,
       requestId: p.requestId,
       expiresAtMs: p.expiresAtMs,
+      ...(p.clientIp === undefined ? {} : { clientIp: p.clientIp }),
     };
   }
   return null;
