@@ -60,10 +60,10 @@ async function* batches<T extends { id: string }>(deps: ChargesDeps, page: (q: K
   const limit = deps.config.batchSizeMax;
   let after: string | null = null;
   for (;;) {
-    const cursor = after;
-    const rows = await deps.db.read((q) => page(q, cursor, limit));
+    const cursor: string | null = after;
+    const rows: T[] = await deps.db.read((q) => page(q, cursor, limit));
     yield* rows;
-    const last = rows.at(-1);
+    const last: T | undefined = rows.at(-1);
     if (rows.length < limit || last === undefined) return;
     after = last.id;
   }

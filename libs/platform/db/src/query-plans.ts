@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db, Tx } from './db';
 
 // Test support (no shipped code path uses it): which index serves a query, as PostgreSQL plans it.
@@ -31,8 +32,8 @@ function walk(node: PlanNode, visit: (node: PlanNode) => void): void {
 export async function orderedQueryPlans(db: Db, work: (trx: Tx) => Promise<unknown>): Promise<OrderedQueryPlan[]> {
   return db.tx(async (trx) => {
     await trx.raw('set local enable_seqscan = off');
-    const issued: Array<{ sql: string; bindings: readonly unknown[] }> = [];
-    const listener = (query: { sql: string; bindings?: readonly unknown[] }) => {
+    const issued: Array<{ sql: string; bindings: readonly Knex.RawBinding[] }> = [];
+    const listener = (query: { sql: string; bindings?: readonly Knex.RawBinding[] }) => {
       if (/^\s*(select|with)\b/i.test(query.sql) && /\border by\b/i.test(query.sql)) issued.push({ sql: query.sql, bindings: query.bindings ?? [] });
     };
     db.knex.on('query', listener);
@@ -44,7 +45,7 @@ export async function orderedQueryPlans(db: Db, work: (trx: Tx) => Promise<unkno
     const plans: OrderedQueryPlan[] = [];
     for (const query of issued) {
       // The driver's $n placeholders back to knex's, in order (knex numbered them in order).
-      const result = await trx.raw(`explain (format json) ${query.sql.replace(/\$\d+/g, '?')}`, query.bindings as unknown[]);
+      const result = await trx.raw(`explain (format json) ${query.sql.replace(/\$\d+/g, '?')}`, query.bindings);
       const plan = (result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]!.Plan;
       const names: string[] = [];
       let sorts = false;
