@@ -90,6 +90,21 @@ describe('the http mode: @fastify/http-proxy to services listening on a port', (
     expect(res.json()).toMatchObject({ service: 'charges', url: '/admin/v1/jobs/pix-expiry', principal: { kind: 'operator' }, raw_body: '{"as_of_date":"2026-03-02"}' });
   });
 
+  it("checks KYC as the inject mode does: a pending seller's charge is 403, a pending split recipient 422, and neither reaches the service", async () => {
+    const pending = await createSeller(f, tenantId);
+    const pendingKey = await createKey(f, { tenantId, sellerId: pending, permissions: ['charges:create'] });
+    const approvedKey = await createKey(f, { tenantId, sellerId, permissions: ['charges:create'] });
+    const post = (secret: string, body: object) => f.app.inject({ method: 'POST', url: '/api/v1/charges', headers: { ...bearer(secret), 'content-type': 'application/json' }, payload: body });
+    const before = calls.length;
+    const refused = await post(pendingKey.secret, { amount: 100, payment_method: 'PIX' });
+    expect([refused.statusCode, refused.json().error.code]).toEqual([403, 'seller_kyc_required']);
+    const split = await post(approvedKey.secret, { amount: 100, payment_method: 'PIX', split: [{ recipient_seller_id: pending, amount_cents: 10 }] });
+    expect([split.statusCode, split.json().error.param]).toEqual([422, 'split.0.recipient_seller_id']);
+    expect(calls.length).toBe(before);
+    await f.admin('PATCH', `/admin/v1/sellers/${pending}`, { kyc_status: 'approved' });
+    expect((await post(pendingKey.secret, { amount: 100, payment_method: 'PIX' })).json().service).toBe('charges');
+  });
+
   it('answers 404 for a service without a URL, and the contract error body, not a crash, for a service that is down', async () => {
     const key = await createKey(f, { tenantId, sellerId, permissions: ['balance:read', 'receivables:read'] });
     const absent = await f.app.inject({ url: '/api/v1/receivables', headers: bearer(key.secret) });
