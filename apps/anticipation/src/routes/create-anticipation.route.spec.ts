@@ -204,6 +204,36 @@ describe('Idempotency-Key on POST /api/v1/anticipations (contract §3)', () => {
     expect([live.statusCode, live.body.error.code, live.headers['idempotent-replayed']]).toEqual([422, 'receivable_not_eligible', undefined]);
   });
 
+  it('two sellers\' keys sending the same Idempotency-Key and body get an anticipation each, of their own receivables', async () => {
+    // Proves a seller-scoped key has a namespace of its own: seller_b is never answered with seller_a's anticipation.
+    const h = await fresh();
+    await h.seller('seller_b', { anticipation_limit_cents: 100_000_000 });
+    const a = await h.receivable('seller_a');
+    const b = await h.receivable('seller_b');
+    const first = await h.execute(undefined, { key: 'shared' });
+    const second = await h.execute(undefined, { key: 'shared', principal: h.principal({ sellerId: 'seller_b' }) });
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect([first.body.seller_id, first.body.receivable_ids]).toEqual(['seller_a', [a]]);
+    expect([second.body.seller_id, second.body.receivable_ids]).toEqual(['seller_b', [b]]);
+    expect(await count(h, 'anticipations')).toBe(2);
+    const again = await h.execute(undefined, { key: 'shared', principal: h.principal({ sellerId: 'seller_b' }) });
+    expect([again.headers['idempotent-replayed'], again.body.id]).toEqual(['true', second.body.id]);
+  });
+
+  it('replays a stored anticipation only to its seller, even found in another seller\'s namespace: 409 reused', async () => {
+    // Proves the replay check (mayRead): an answer naming another seller's anticipation is never sent.
+    const h = await fresh();
+    await h.seller('seller_b', { anticipation_limit_cents: 100_000_000 });
+    await h.receivable('seller_a');
+    const first = await h.execute(undefined, { key: 'moved' });
+    // As if the answer had been kept in seller_b's namespace.
+    await h.db.tx((trx) => trx('idempotency_keys').where({ key: 'moved' }).update({ seller_scope: 'seller_b' }));
+    const other = await h.execute(undefined, { key: 'moved', principal: h.principal({ sellerId: 'seller_b' }) });
+    expect([other.statusCode, other.body.error.code]).toEqual([409, 'idempotency_key_reused']);
+    expect(JSON.stringify(other.body)).not.toContain(first.body.id);
+  });
+
   it('two requests racing with one key: one anticipation, the other a replay or 409 idempotency_key_in_use', async () => {
     // Proves a key taken by a request still running is not executed twice.
     const h = await fresh();
