@@ -227,3 +227,41 @@ describe('charges end to end through the gateway (demo key)', () => {
     expect((await call('GET', '/api/v1/chargebacks', { bearer: otherKey.body.secret })).body.total).toBe(0);
   });
 });
+
+describe('Idempotency-Key scope through the gateway (contract §3)', () => {
+  it('two sellers\' keys of one tenant, same Idempotency-Key and body: two charges, each seller sees only its own', async () => {
+    // Proves a seller-scoped key has a namespace of its own: the second seller is not answered with the
+    // first seller's charge (and its buyer).
+    const seller = await admin('POST', `/admin/v1/tenants/${system.demo!.tenantId}/sellers`, { name: 'Outra Loja', document: generateCpf(77), kyc_status: 'approved' });
+    expect(seller.status).toBe(201);
+    const otherKey = (await admin('POST', '/admin/v1/api-keys', { tenant_id: system.demo!.tenantId, seller_id: seller.body.id, environment: 'test', permissions: ['charges:create', 'charges:read'] })).body.secret;
+    const headers = { 'idempotency-key': `shared-${Date.now()}` };
+    const body = { buyer, amount: 1_234, payment_method: 'PIX' };
+    const mine = await call('POST', '/api/v1/charges', { body, headers });
+    const theirs = await call('POST', '/api/v1/charges', { bearer: otherKey, body, headers });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect((await call('GET', `/api/v1/charges/${mine.body.id}`, { bearer: otherKey })).status).toBe(404);
+    expect((await call('GET', `/api/v1/charges/${theirs.body.id}`)).status).toBe(404);
+    expect((await call('GET', `/api/v1/charges/${theirs.body.id}`, { bearer: otherKey })).status).toBe(200);
+    // Each seller's retry is a replay of its own charge.
+    const retried = await call('POST', '/api/v1/charges', { bearer: otherKey, body, headers });
+    expect([retried.headers.get('idempotent-replayed'), retried.body.id]).toEqual(['true', theirs.body.id]);
+  });
+
+  it('a refund sent again on the percent-encoded path with the same key replays the first refund: nothing is refunded twice', async () => {
+    // Proves the key's path is canonical: `/charges/%63h_…/refund` is `/charges/ch_…/refund`.
+    const paid = await charge({ amount: 10_000, payment_method: 'CREDIT_CARD', installments: 1, card_token: await tokenize(), security_code: '123' });
+    const headers = { 'idempotency-key': `refund-${paid.id}` };
+    const first = await call('POST', `/api/v1/charges/${paid.id}/refund`, { body: { amount_cents: 4_000 }, headers });
+    const encoded = await call('POST', `/api/v1/charges/%63h_${paid.id.slice('ch_'.length)}/refund`, { body: { amount_cents: 4_000 }, headers });
+    expect([first.status, encoded.status]).toEqual([201, 201]);
+    expect(encoded.headers.get('idempotent-replayed')).toBe('true');
+    expect(encoded.body.id).toBe(first.body.id);
+    // 6 000 are left to refund, not 2 000.
+    const rest = await call('POST', `/api/v1/charges/${paid.id}/refund`, { body: { amount_cents: 6_000 } });
+    expect([rest.status, rest.body.amount_cents]).toEqual([201, 6_000]);
+    expect((await call('GET', `/api/v1/charges/${paid.id}`)).body.status).toBe('refunded');
+  });
+});
