@@ -162,8 +162,8 @@ async function pgLimit(databaseUrl: string, quick: boolean): Promise<{ rate_per_
           [id, buyer, `tx_${n}`],
         );
         await c.query(
-          `insert into ${schema}.idempotency_keys (tenant_id, livemode, method, path, key, request_hash, state, response_status, response_json, resource_id, locked_at, created_at)
-           values ('ten_bench', false, 'POST', '/api/v1/charges', $1, 'h', 'done', 201, $2, $3, now(), now())`,
+          `insert into ${schema}.idempotency_keys (tenant_id, livemode, seller_scope, method, path, key, request_hash, state, response_status, response_json, resource_id, lease_owner, locked_at, created_at)
+           values ('ten_bench', false, 'seller_bench', 'POST', '/api/v1/charges', $1, 'h', 'done', 201, $2, $3, 'bench', now(), now())`,
           [id, buyer, id],
         );
         await c.query(`insert into ${schema}.outbox (topic, key, event_id, event_type, payload) values ('charges.charge', $1, $2, 'charges.charge-paid.v1', $3)`, [id, `evt_${id}`, payload]);

@@ -29,7 +29,7 @@ export function createAnticipationRoute(app: FastifyInstance, deps: { db: Db; cl
         return { status: 201, body: resource };
       }, {
         // A replay goes only to a caller that may read the anticipation it names (contract §3).
-        mayRead: async ({ id }) => typeof id === 'string' && (await deps.db.read((q) => findAnticipation(q, scope, id))) !== undefined,
+        mayRead: async (q, { id }) => typeof id === 'string' && (await findAnticipation(q, scope, id)) !== undefined,
       });
     },
   );

@@ -230,7 +230,7 @@ describe('Idempotency-Key (contract §3)', () => {
     const body = cardCharge(m.token());
     const old = new Date(Date.now() - 5 * 60_000);
     await h.db.tx((trx) =>
-      trx('idempotency_keys').insert({ tenant_id: m.tenantId, livemode: false, method: 'POST', path: '/api/v1/charges', key, request_hash: requestHash(body), state: 'in_progress', locked_at: old, created_at: old }),
+      trx('idempotency_keys').insert({ tenant_id: m.tenantId, livemode: false, seller_scope: m.sellerId, method: 'POST', path: '/api/v1/charges', key, request_hash: requestHash(body), state: 'in_progress', lease_owner: 'a-request-that-died', locked_at: old, created_at: old }),
     );
     expect((await post(h, '/api/v1/charges', withKey(key), body)).statusCode).toBe(201);
   });

@@ -57,7 +57,7 @@ export function captureChargeRoute(app: FastifyInstance, deps: ChargesDeps): voi
         });
         request.log.info({ charge_id: id }, 'charge captured');
         return { status: 200, body: chargeResource(charge, { withSplit: false }) };
-      }, { mayRead: mayReadCharge(deps.db, scope, 'id') });
+      }, { mayRead: mayReadCharge(scope, 'id') });
     },
   );
 }

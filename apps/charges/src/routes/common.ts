@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { isId, type IdPrefix } from '@pgw/domain';
 import { ApiError, notFound, PRINCIPAL_HEADER, type ApiKeyPrincipal } from '@pgw/platform-http';
-import type { Db } from '@pgw/platform-db';
+import type { MayRead } from '@pgw/platform-idempotency';
 import { findCharge, type Scope } from '../data/charge.repository';
 
 /** Path ids are checked by the handler, not the schema: an id that does not match its pattern is a 404. */
@@ -20,10 +20,10 @@ export const scopeOf = (principal: ApiKeyPrincipal): Scope => ({ tenantId: princ
  * replay goes only to a caller that could fetch what it names; `IdempotentOptions.mayRead`).
  */
 export const mayReadCharge =
-  (db: Db, scope: Scope, field: 'id' | 'charge_id') =>
-  async (body: Record<string, unknown>): Promise<boolean> => {
+  (scope: Scope, field: 'id' | 'charge_id'): MayRead =>
+  async (q, body) => {
     const id = body[field];
-    return typeof id === 'string' && (await db.read((q) => findCharge(q, scope, id))) !== undefined;
+    return typeof id === 'string' && (await findCharge(q, scope, id)) !== undefined;
   };
 
 /** The principal header as received, forwarded to the vault so that it scopes the token as for the caller. */

@@ -165,7 +165,7 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
         const charge = await deps.db.tx((trx) => settleIntent(deps, trx, intent.id, outcome, { db: deps.db, requestId: request.id }, session));
         request.log.info({ charge_id: charge.id, status: charge.status, payment_method: charge.payment_method }, 'charge created');
         return createdOutcome(charge);
-      }, { hashed: identifying, claim: 'with-work', mayRead: mayReadCharge(deps.db, scopeOf(principal), 'id') });
+      }, { hashed: identifying, claim: 'with-work', mayRead: mayReadCharge(scopeOf(principal), 'id') });
     },
   );
 }

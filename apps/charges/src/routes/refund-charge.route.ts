@@ -110,7 +110,7 @@ export function refundChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
             return answer;
           }
         }
-      }, { claim: 'with-work', mayRead: mayReadCharge(deps.db, scope, 'charge_id') });
+      }, { claim: 'with-work', mayRead: mayReadCharge(scope, 'charge_id') });
     },
   );
 }

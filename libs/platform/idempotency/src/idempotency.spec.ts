@@ -78,8 +78,8 @@ beforeAll(async () => {
       {
         claim,
         // A seller-scoped key reads its own seller's things only; a tenant-wide key reads them all.
-        mayRead: async ({ id }) => {
-          const thing = await db.read((q) => q('things').where({ id, tenant_id: tenantId }).first());
+        mayRead: async (q, { id }) => {
+          const thing = await q('things').where({ id, tenant_id: tenantId }).first();
           return thing !== undefined && (sellerId === null || thing.seller_id === sellerId);
         },
       },

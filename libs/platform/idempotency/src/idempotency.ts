@@ -18,6 +18,7 @@
 // and rolls its work back, so the work never commits twice.
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
 import { afterCommit, type Db, type Tx } from '@pgw/platform-db';
 import { ApiError, canonicalPath } from '@pgw/platform-http';
 
@@ -74,6 +75,12 @@ export function canonicalJson(value: unknown): string {
 
 export const requestHash = (body: unknown): string => createHash('sha256').update(canonicalJson(body ?? {})).digest('hex');
 
+/**
+ * Whether the caller may read the resource a stored 2xx answer names (its body), asked with the query
+ * that found the answer (in its transaction, if it has one).
+ */
+export type MayRead = (q: Knex | Tx, body: Record<string, unknown>) => Promise<boolean>;
+
 /** What a key already held answers for this request. */
 type Found = { kind: 'replay'; status: number; body: object } | { kind: 'reused' } | { kind: 'in_use' };
 
@@ -116,6 +123,7 @@ export class IdempotencySession {
     private readonly now: () => Date,
     claimed: boolean,
     private readonly lease: { db: Db; renewMs: number; onError(error: unknown): void } | null = null,
+    private readonly mayRead?: MayRead,
   ) {
     this.claimedKey = claimed;
   }
@@ -141,7 +149,7 @@ export class IdempotencySession {
    */
   async claim(trx: Tx): Promise<void> {
     if (this.id === null || this.claimedKey || this.claiming === trx) return;
-    const started = await begin(trx, this.id, this.hash, this.now(), this.owner);
+    const started = await begin(trx, this.id, this.hash, this.now(), this.owner, this.mayRead);
     if (started.kind !== 'new') throw new KeyTaken(started);
     this.claiming = trx;
     afterCommit(trx, () => {
@@ -237,7 +245,7 @@ function judge(row: KeyRow, hash: string, now: Date): Found | 'expired' | 'stale
  * Takes the key, or says why not. A twin's uncommitted claim makes the insert wait for it (PostgreSQL's
  * unique index), then the row is read as that twin left it.
  */
-async function begin(trx: Tx, id: KeyId, hash: string, now: Date, owner: string): Promise<Begin> {
+async function begin(trx: Tx, id: KeyId, hash: string, now: Date, owner: string, mayRead: MayRead | undefined): Promise<Begin> {
   const fresh = { ...id, request_hash: hash, state: 'in_progress', response_status: null, response_json: null, resource_id: null, lease_owner: owner, locked_at: now, created_at: now };
   const inserted = await trx('idempotency_keys').insert(fresh).onConflict(['tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key']).ignore().returning('key');
   if (inserted.length > 0) return { kind: 'new' };
@@ -254,15 +262,26 @@ async function begin(trx: Tx, id: KeyId, hash: string, now: Date, owner: string)
     await trx('idempotency_keys').where(id).update({ lease_owner: owner, locked_at: now });
     return { kind: 'new' };
   }
-  return found;
+  return readableBy(trx, found, mayRead);
+}
+
+/**
+ * A stored 2xx answer names a resource: it is replayed only to a caller that may read it, and is
+ * otherwise answered as a key used for another request, telling nothing about it (contract §3).
+ */
+async function readableBy(q: Knex | Tx, found: Found, mayRead: MayRead | undefined): Promise<Found> {
+  if (found.kind !== 'replay' || found.status >= 300 || mayRead === undefined) return found;
+  return (await mayRead(q, found.body as Record<string, unknown>)) ? found : { kind: 'reused' };
 }
 
 /** What the key answers without taking it (one read): null when it is free. */
-async function peek(db: Db, id: KeyId, hash: string, now: Date): Promise<Found | null> {
-  const row = await db.read((q) => q('idempotency_keys').where(id).first<KeyRow | undefined>());
-  if (row === undefined) return null;
-  const found = judge(row, hash, now);
-  return found === 'expired' || found === 'stale' ? null : found;
+async function peek(db: Db, id: KeyId, hash: string, now: Date, mayRead: MayRead | undefined): Promise<Found | null> {
+  return db.read(async (q) => {
+    const row = await q('idempotency_keys').where(id).first<KeyRow | undefined>();
+    if (row === undefined) return null;
+    const found = judge(row, hash, now);
+    return found === 'expired' || found === 'stale' ? null : readableBy(q, found, mayRead);
+  });
 }
 
 /**
@@ -310,11 +329,11 @@ export interface IdempotentOptions {
    */
   claim?: 'before' | 'with-work';
   /**
-   * Whether the caller may read the resource a stored 2xx answer names (its body), checked before it is
-   * replayed: a stored answer goes only to a caller who could have fetched it. One that may not is
-   * answered as a key used for another request (409 idempotency_key_reused), telling nothing about it.
+   * Whether the caller may read the resource a stored 2xx answer names, checked before it is replayed: a
+   * stored answer goes only to a caller who could have fetched it. One that may not is answered as a key
+   * used for another request (409 idempotency_key_reused), telling nothing about it.
    */
-  mayRead?: (body: Record<string, unknown>) => Promise<boolean>;
+  mayRead?: MayRead;
 }
 
 /**
@@ -353,12 +372,9 @@ export async function idempotent(
     key,
   };
   const hash = requestHash('hashed' in options ? options.hashed : request.body);
-  const answerFromKey = async (found: Found): Promise<FastifyReply> => {
+  const answerFromKey = (found: Found): FastifyReply => {
     switch (found.kind) {
       case 'replay':
-        if (found.status < 300 && options.mayRead !== undefined && !(await options.mayRead(found.body as Record<string, unknown>))) {
-          throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
-        }
         return reply.code(found.status).header(REPLAYED_HEADER, 'true').send(found.body);
       case 'reused':
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
@@ -371,7 +387,7 @@ export async function idempotent(
     db: deps.db,
     renewMs: deps.leaseRenewMs ?? LEASE_RENEW_MS,
     onError: (error) => request.log.warn({ err: error }, 'idempotency: the lease of the key could not be renewed'),
-  });
+  }, options.mayRead);
   try {
     if (options.claim !== 'with-work') {
       try {
@@ -411,7 +427,7 @@ export async function idempotent(
             if (found !== null) return answerFromKey(found);
           }
         } else if (!session.claimed) {
-          const found = await peek(deps.db, id, hash, now());
+          const found = await peek(deps.db, id, hash, now(), options.mayRead);
           if (found !== null) return answerFromKey(found);
         } else if (!session.attached) {
           await deps.db.tx((trx) => session.release(trx));
@@ -421,7 +437,7 @@ export async function idempotent(
     }
     if (!session.completed) {
       if (!session.claimed) {
-        const found = outcome.status < 500 ? await keepUnclaimed(outcome) : await peek(deps.db, id, hash, now());
+        const found = outcome.status < 500 ? await keepUnclaimed(outcome) : await peek(deps.db, id, hash, now(), options.mayRead);
         if (found !== null) return answerFromKey(found);
       } else {
         await deps.db.tx((trx) => (outcome.status < 500 ? session.complete(trx, outcome) : session.release(trx)));
