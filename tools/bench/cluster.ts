@@ -48,6 +48,10 @@ export interface ClusterOptions {
   kafkaBrokers: string;
   /** Admin URL of the PostgreSQL server; the database is dropped and created there. */
   pgAdminUrl?: string;
+  /** A database to use as it is (its data kept), instead of one dropped and created at pgAdminUrl. */
+  databaseUrl?: string;
+  /** The gateway's ADMIN_TOKEN (default: a random one). */
+  adminToken?: string;
   database?: string;
   /** The gateway listens on portBase, the others on the ports after it (APPS order). */
   portBase?: number;
@@ -120,12 +124,12 @@ export async function stopChild(child: ChildProcess, timeoutMs = 10_000, signal:
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   mkdirSync(options.logDir, { recursive: true });
   const apps = APPS.filter((a) => (options.apps ?? APPS.filter((x) => x !== 'webhooks')).includes(a));
-  const databaseUrl = await recreateDatabase(options.pgAdminUrl ?? PG_ADMIN_URL, options.database ?? BENCH_DB);
+  const databaseUrl = options.databaseUrl ?? (await recreateDatabase(options.pgAdminUrl ?? PG_ADMIN_URL, options.database ?? BENCH_DB));
   // A key pair per cluster: the gateway alone gets the private key, every service the public one.
   const principalKeys = generateKeyPairSync('ed25519');
   const principalPrivateKeyPem = principalKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const principalPublicKeyPem = principalKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  const adminToken = randomBytes(24).toString('hex');
+  const adminToken = options.adminToken ?? randomBytes(24).toString('hex');
   const portBase = options.portBase ?? 18200;
   const urls: Record<string, string> = {};
   const ports: Partial<Record<App, number>> = { gateway: portBase };
@@ -211,12 +215,19 @@ export interface Seller {
 
 export const ALL_PERMISSIONS = ['payment_methods:tokenize', 'charges:create', 'charges:read', 'refunds:create', 'balance:read', 'receivables:read', 'settlements:read', 'chargebacks:read', 'anticipations:read', 'anticipations:create'];
 
-export async function provisionSeller(cluster: Cluster, tenantId?: string): Promise<Seller> {
+/** A tenant (unless given), an approved seller and a test key with every permission; `bodies` adds to the admin requests. */
+export async function provisionSeller(cluster: Cluster, tenantId?: string, bodies: { tenant?: Record<string, unknown>; seller?: Record<string, unknown> } = {}): Promise<Seller> {
   const admin = { authorization: `Bearer ${cluster.adminToken}` };
   const g = cluster.gatewayUrl;
-  const tenant = tenantId ?? (await json<{ id: string }>({ method: 'POST', url: `${g}/admin/v1/tenants`, headers: admin, body: JSON.stringify({ name: 'Bench tenant' }) }, 201)).id;
+  const tenant =
+    tenantId ?? (await json<{ id: string }>({ method: 'POST', url: `${g}/admin/v1/tenants`, headers: admin, body: JSON.stringify({ name: 'Bench tenant', ...bodies.tenant }) }, 201)).id;
   const seller = await json<{ id: string }>(
-    { method: 'POST', url: `${g}/admin/v1/tenants/${tenant}/sellers`, headers: admin, body: JSON.stringify({ name: 'Bench seller', document: '11222333000181', kyc_status: 'approved' }) },
+    {
+      method: 'POST',
+      url: `${g}/admin/v1/tenants/${tenant}/sellers`,
+      headers: admin,
+      body: JSON.stringify({ name: 'Bench seller', document: '11222333000181', kyc_status: 'approved', ...bodies.seller }),
+    },
     201,
   );
   const key = await json<{ id: string; secret: string }>(

@@ -1,7 +1,8 @@
-// The fault run's own PostgreSQL and Kafka broker, on ports of their own and in a temp directory, so that
-// stopping and restarting them never touches the shared ones (5432, 9092) the other runs use.
+// A private PostgreSQL and Kafka broker, on ports of their own and in a directory of their own, so that
+// stopping and restarting them never touches the shared ones (5432, 9092) the other runs use: the fault
+// run's (thrown away after it) and `npm run start:distributed`'s (kept in its DATA_DIR).
 import { execFile } from 'node:child_process';
-import { chownSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -23,26 +24,38 @@ export interface PrivatePostgres {
   adminUrl: string;
   /** `immediate` is the crash (no checkpoint, recovery on start); `fast` a clean stop. */
   restart(mode: 'immediate' | 'fast'): Promise<number>;
-  stop(): Promise<void>;
+  /** Stops the server (default `immediate`: the fault run throws its data away). */
+  stop(mode?: 'immediate' | 'fast'): Promise<void>;
 }
 
-/** initdb + pg_ctl as the postgres user, in dir/pg, listening on 127.0.0.1:port only. */
-export async function startPostgres(dir: string, port: number): Promise<PrivatePostgres> {
-  const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-  if (versions.length === 0) throw new Error('no PostgreSQL under /usr/lib/postgresql');
-  const bin = (name: string) => join('/usr/lib/postgresql', versions[0] as string, 'bin', name);
+/** The newest PostgreSQL's binaries under /usr/lib/postgresql (Debian's layout), else those on PATH. */
+function bin(name: string): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  return versions.length === 0 ? name : join(root, versions[0] as string, 'bin', name);
+}
+
+/**
+ * initdb + pg_ctl in dir/pg, listening on 127.0.0.1:port only; as the postgres user when run as root
+ * (PostgreSQL refuses root), else as the caller. `keepData` starts the cluster already in dir/pg, if any.
+ */
+export async function startPostgres(dir: string, port: number, options: { keepData?: boolean } = {}): Promise<PrivatePostgres> {
   const data = join(dir, 'pg');
   const socketDir = join(dir, 'pg-socket');
-  mkdirSync(data, { recursive: true });
+  const initialise = options.keepData !== true || !existsSync(join(data, 'PG_VERSION'));
+  mkdirSync(data, { recursive: true, mode: 0o700 });
   mkdirSync(socketDir, { recursive: true });
-  const uid = Number((await sh('id', ['-u', 'postgres'])).trim());
-  const gid = Number((await sh('id', ['-g', 'postgres'])).trim());
-  for (const d of [dir, data, socketDir]) chownSync(d, uid, gid);
-  const asPostgres = (args: string[]) => sh('runuser', ['-u', 'postgres', '--', ...args]);
-  await asPostgres([bin('initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  const asRoot = process.getuid?.() === 0;
+  const own = async (path: string) => {
+    if (!asRoot) return;
+    chownSync(path, Number((await sh('id', ['-u', 'postgres'])).trim()), Number((await sh('id', ['-g', 'postgres'])).trim()));
+  };
+  for (const d of [dir, data, socketDir]) await own(d);
+  const asPostgres = (args: string[]) => (asRoot ? sh('runuser', ['-u', 'postgres', '--', ...args]) : sh(args[0] as string, args.slice(1)));
+  if (initialise) await asPostgres([bin('initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
   // Eight services with pools of ten, the checks and the load: more than the default 100 connections.
   writeFileSync(join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${socketDir}'\nmax_connections = 300\n`);
-  chownSync(join(data, 'postgresql.auto.conf'), uid, gid);
+  await own(join(data, 'postgresql.auto.conf'));
   const log = join(dir, 'postgres.log');
   const pgCtl = (args: string[]) => asPostgres([bin('pg_ctl'), '-D', data, '-l', log, '-w', '-t', '60', ...args]);
   await pgCtl(['start']);
@@ -55,10 +68,10 @@ export async function startPostgres(dir: string, port: number): Promise<PrivateP
       await pgCtl(['restart', '-m', mode]);
       return performance.now() - t0;
     },
-    async stop() {
+    async stop(mode = 'immediate') {
       if (stopped) return;
       stopped = true;
-      await pgCtl(['stop', '-m', 'immediate']).catch(() => undefined);
+      await pgCtl(['stop', '-m', mode]).catch(() => undefined);
     },
   };
 }

@@ -1,0 +1,183 @@
+// `npm run start:distributed` as a platform team runs it, on the PostgreSQL and Kafka of the integration
+// run (DATABASE_URL, KAFKA_BROKERS: a fresh database of its own): the checks of `npm start`'s spec
+// (apps/all-in-one/src/npm-start.spec.ts) against every service as a process from its bundle — health,
+// the banner, the demo key tokenizes and charges, the data kept across a restart, Ctrl-C leaves no
+// process behind, and a service that cannot start stops everything with the reason.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { childEnv, integrationEnv, uniqueName, waitFor } from '@pgw/testing';
+import { APPS, chargeBody } from '../bench/cluster';
+
+const ROOT = join(__dirname, '..', '..');
+/** Ports of this suite's gateway (the services take the next seven): away from the bench's and the soak's. */
+const PORT = 18_640;
+
+interface Started {
+  child: ChildProcess;
+  /** npm's exit: its code, or the signal it ended by (npm ends by the SIGINT of a Ctrl-C, as a shell sees it). */
+  exit: Promise<number | NodeJS.Signals | null>;
+  output: () => string;
+}
+
+/** The processes whose command line names `dataDir`: every service runs its bundle from DATA_DIR/bundles. */
+function processesUnder(dataDir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (cmdline.includes(dataDir)) found.push(`${pid} ${cmdline.trim()}`);
+  }
+  return found;
+}
+
+function launch(env: Record<string, string>): Started {
+  const child = spawn('npm', ['run', 'start:distributed', '--silent'], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return { child, exit, output: () => out };
+}
+
+/** Waits for the banner's last line, or fails with what the command printed. */
+async function ready(started: Started): Promise<string> {
+  let exited = false;
+  void started.exit.then(() => (exited = true));
+  await waitFor(() => (/Ready in \d+ ms/.test(started.output()) ? true : exited ? Promise.reject(new Error('exited')) : undefined), 150_000, 'the banner').catch((error: unknown) => {
+    throw new Error(`npm run start:distributed did not start: ${String(error)}\n${started.output()}`);
+  });
+  return started.output();
+}
+
+/** The launcher itself (`npm` runs it under `sh` and tsx's cli): the process of this group running its loader. */
+function launcherPid(started: Started): number {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const pgid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[2]);
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (pgid === started.child.pid && cmdline.includes('tools/distributed/start.ts') && cmdline.includes('loader')) return Number(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error('the launcher process was not found');
+}
+
+/** Ctrl-C in the terminal: SIGINT to the whole foreground group (npm, tsx, the launcher and its children). */
+async function ctrlC(started: Started): Promise<number | NodeJS.Signals | null> {
+  if (started.child.exitCode === null && started.child.signalCode === null && started.child.pid !== undefined) process.kill(-started.child.pid, 'SIGINT');
+  return started.exit;
+}
+
+/** Every process under DATA_DIR gone (the services, and a private broker or PostgreSQL), within 30 s. */
+async function allStopped(dataDir: string): Promise<void> {
+  await waitFor(() => (processesUnder(dataDir).length === 0 ? true : undefined), 30_000, 'every process to stop').catch(() => {
+    throw new Error(`still running:\n${processesUnder(dataDir).join('\n')}`);
+  });
+}
+
+describe('npm run start:distributed', () => {
+  const servers = integrationEnv();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pgw-distributed-'));
+  const database = uniqueName('pgw_distributed');
+  const databaseUrl = new URL(servers.databaseUrl);
+  databaseUrl.pathname = `/${database}`;
+  const env = { PORT: String(PORT), DATA_DIR: dataDir, DEMO: '1', DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: servers.kafkaBrokers.join(','), LOG_LEVEL: 'warn' };
+  const gateway = `http://127.0.0.1:${PORT}`;
+  const running: Started[] = [];
+
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: servers.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  beforeAll(() => admin(`create database ${database}`));
+  // A failed test stops what it started before the next one starts.
+  afterEach(async () => {
+    for (const started of running.splice(0)) await ctrlC(started);
+  });
+  afterAll(async () => {
+    await admin(`drop database if exists ${database} with (force)`);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const call = async (method: string, path: string, key: string, body?: string) => {
+    const res = await fetch(`${gateway}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const tokenize = (key: string) =>
+    call('POST', '/api/v1/payment-methods/tokenize', key, JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'ANA SOUZA' } }));
+
+  it('starts every service from its bundle, answers with the demo key, keeps its data across a restart, and Ctrl-C leaves nothing running', async () => {
+    const first = launch(env);
+    running.push(first);
+    const banner = await ready(first);
+    expect(banner).toMatch(/ADMIN_TOKEN \(generated\) adm_[0-9a-f]{48}/);
+    expect(banner).toContain(`Logs       ${join(dataDir, 'logs')}`);
+    const demoKey = /Demo key\s+(sk_test_[A-Za-z0-9]+)/.exec(banner)?.[1];
+    expect(demoKey).toBeDefined();
+
+    const health = await fetch(`${gateway}/api/v1/health`);
+    const body = (await health.json()) as Record<string, unknown>;
+    expect(body).toEqual({ object: 'health', service: 'service-gateway', status: 'ok', version: 'v1', request_id: expect.stringMatching(/^req_/) });
+    // One process per app, each from its bundle, each writing its own log.
+    const processes = processesUnder(dataDir);
+    for (const app of APPS) {
+      expect(processes.filter((p) => p.includes(join(dataDir, 'bundles', app, 'dist', 'main.js')))).toHaveLength(1);
+      expect(existsSync(join(dataDir, 'logs', `${app}.log`))).toBe(true);
+    }
+
+    // The seller reaches the vault by its directory event over Kafka: retried until it has.
+    const token = await waitFor(async () => {
+      const res = await tokenize(demoKey!);
+      return res.status === 201 ? (res.body.id as string) : undefined;
+    }, 20_000, 'the demo seller to reach the vault');
+    const charge = await call('POST', '/api/v1/charges', demoKey!, chargeBody(token, 12_345));
+    expect([charge.status, charge.body.status, charge.body.amount_cents]).toEqual([201, 'paid', 12_345]);
+
+    expect([0, 'SIGINT']).toContain(await ctrlC(first));
+    expect(first.output()).toContain('SIGINT: stopping');
+    await allStopped(dataDir);
+
+    const second = launch(env);
+    running.push(second);
+    const again = await ready(second);
+    // The demo key was kept (its secret in DATA_DIR, its hash in the database) and still authenticates.
+    expect(again).toContain(`Demo key    ${demoKey}`);
+    const read = await call('GET', `/api/v1/charges/${charge.body.id}`, demoKey!);
+    expect([read.status, read.body.status]).toEqual([200, 'paid']);
+    expect((await call('GET', '/api/v1/charges/ch_unknown', 'sk_test_00000000000000000000000000000000')).status).toBe(401);
+    // The vault's keys were kept in DATA_DIR: the first run's card token still opens, and charges again.
+    const recharge = await call('POST', '/api/v1/charges', demoKey!, chargeBody(token, 6_789));
+    expect([recharge.status, recharge.body.status]).toEqual([201, 'paid']);
+
+    // SIGTERM to the launcher alone (a supervisor's stop, no signal to its children): it stops what it started.
+    const launcher = launcherPid(second);
+    process.kill(launcher, 'SIGTERM');
+    expect(await second.exit).toBe(0);
+    expect(second.output()).toContain('SIGTERM: stopping');
+    await allStopped(dataDir);
+  }, 300_000);
+
+  // A service that cannot start (here the gateway, on an ADMIN_TOKEN shorter than 16 characters) stops
+  // every process started before it and exits non-zero with the reason.
+  it('stops what it started and exits 1 with the reason when a service cannot start', async () => {
+    const started = launch({ ...env, ADMIN_TOKEN: 'short-token' });
+    running.push(started);
+    const code = await started.exit;
+    expect({ code, output: started.output() }).toEqual({ code: 1, output: expect.stringContaining('distributed mode failed to start') });
+    expect(started.output()).toContain('ADMIN_TOKEN is required (at least 16 characters)');
+    await allStopped(dataDir);
+  }, 200_000);
+});
