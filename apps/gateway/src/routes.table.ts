@@ -67,6 +67,9 @@ export const JOB_OWNERS = {
   'refund-reconciliation': 'charges',
 } as const satisfies Record<string, ServiceName>;
 
+/** The services with consumers: each parks the events it cannot apply and lists and replays them (issue 17 item 3). */
+export const PARKING_SERVICES = ['charges', 'ledger', 'receivables', 'anticipation', 'webhooks'] as const satisfies readonly ServiceName[];
+
 /** Contract §5's operator routes that services own: forwarded with an operator principal. */
 export const OPERATOR_ROUTES: readonly ForwardedRoute[] = [
   { method: 'POST', url: '/admin/v1/simulations/charges/:charge_id/pay', service: 'charges' },
@@ -80,6 +83,11 @@ export const OPERATOR_ROUTES: readonly ForwardedRoute[] = [
   { method: 'POST', url: '/admin/v1/webhook-endpoints/:id/rotate-secret', service: 'webhooks' },
   // One static path per job, so an unknown job name is the router's 404 and each job reaches its owner.
   ...Object.entries(JOB_OWNERS).map(([name, service]): ForwardedRoute => ({ method: 'POST', url: `/admin/v1/jobs/${name}`, service })),
+  // Parked events (dead letters): one static path per service, so each reaches the service that parked them.
+  ...PARKING_SERVICES.flatMap((service): ForwardedRoute[] => [
+    { method: 'GET', url: `/admin/v1/services/${service}/dead-letters`, service },
+    { method: 'POST', url: `/admin/v1/services/${service}/dead-letters/:id/replay`, service },
+  ]),
 ];
 
 /** The table row of a matched route; HEAD is answered as the GET it mirrors. */

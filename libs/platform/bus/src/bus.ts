@@ -11,6 +11,9 @@ export interface BusMessage {
   key: string;
   value: Buffer;
   headers: Record<string, string>;
+  /** Where a consumer read it (Kafka's partition and offset; the in-process bus numbers one partition 0). */
+  partition?: number;
+  offset?: string;
 }
 
 export type BatchHandler = (batch: BusMessage[]) => Promise<void>;

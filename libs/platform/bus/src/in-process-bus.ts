@@ -58,12 +58,20 @@ class Group {
  * messages, so the outbox relay marks a row sent only once its consumers committed their effect: the
  * outbox in the embedded database is then the only durable log needed, and a crash loses nothing.
  * A group that keeps failing makes `publish` reject; the relay tries again later and the inboxes of the
- * groups that had already applied the messages drop the repeats.
+ * groups that had already applied the messages drop the repeats. A service's consumers park an event they
+ * cannot apply (dead-letters.ts), so such an event holds the producer's relay until it is parked, not for good.
  */
 export class InProcessBus implements Bus {
   private readonly groups = new Map<string, Group>();
+  /** The next offset of each topic's one partition, as Kafka would number it. */
+  private readonly offsets = new Map<string, number>();
 
-  async publish(messages: BusMessage[]): Promise<void> {
+  async publish(published: BusMessage[]): Promise<void> {
+    const messages = published.map((m) => {
+      const offset = this.offsets.get(m.topic) ?? 0;
+      this.offsets.set(m.topic, offset + 1);
+      return { ...m, partition: 0, offset: String(offset) };
+    });
     const byGroup = new Map<Group, BusMessage[]>();
     for (const message of messages) {
       for (const group of this.groups.values()) {

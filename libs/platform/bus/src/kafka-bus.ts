@@ -285,6 +285,8 @@ export class KafkaBus implements Bus {
             key: m.key?.toString('utf8') ?? '',
             value: m.value ?? Buffer.alloc(0),
             headers: headersToStrings(m.headers),
+            partition: batch.partition,
+            offset: m.offset,
           }));
           recordConsumerLag(Number(batch.offsetLag()), { group: options.groupId, topic: batch.topic });
           await options.handle(messages);

@@ -45,6 +45,8 @@ const CODES = {
   // Not in contract §2's minimum list, answered with their own HTTP status (see STATUS_OVERRIDES).
   request_too_large: 'invalid_request_error',
   unsupported_media_type: 'invalid_request_error',
+  // An operator's replay of a parked event that its consumer still cannot apply (a deploy missing, a bug).
+  event_not_replayable: 'invalid_request_error',
   // A service behind the gateway did not answer: the request may or may not have been applied, so the
   // client retries with the same Idempotency-Key.
   service_unavailable: 'api_error',
@@ -56,6 +58,7 @@ export type ErrorCode = keyof typeof CODES;
 const STATUS_OVERRIDES: Partial<Record<ErrorCode, number>> = {
   request_too_large: 413,
   unsupported_media_type: 415,
+  event_not_replayable: 409,
   service_unavailable: 503,
 };
 

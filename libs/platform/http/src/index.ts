@@ -1,4 +1,4 @@
-export { buildApp, sendError } from './build-app';
+export { buildApp, isDatabaseUnavailable, sendError } from './build-app';
 export type { App, AppOptions } from './build-app';
 export { ApiError, errorBody, errorStatus, errorType, isErrorCode, notFound, ERROR_TYPES } from './errors';
 export type { ErrorBody, ErrorCode, ErrorType } from './errors';

@@ -2,10 +2,12 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Bus, BusMessage, Subscription } from '@pgw/platform-bus';
-import { busMigration, busRetentionMigration, inboxHandler, INBOX_RETENTION_MS_DEFAULT, OutboxRelay, OUTBOX_RETENTION_MS_DEFAULT, pruneBusTables } from '@pgw/platform-bus';
+import { isEventType } from '@pgw/contracts';
+import { busMigration, busRetentionMigration, deadLetterMigration, DeadLetters, inboxHandler, INBOX_RETENTION_MS_DEFAULT, OutboxRelay, OUTBOX_RETENTION_MS_DEFAULT, POISON_AFTER_MS_DEFAULT, POISON_ATTEMPTS_DEFAULT, pruneBusTables } from '@pgw/platform-bus';
 import type { Db, Migration, Tx } from '@pgw/platform-db';
-import { ApiError, buildApp, envInt, principalPlugin, type App, type AppOptions } from '@pgw/platform-http';
+import { ApiError, buildApp, envInt, isDatabaseUnavailable, principalPlugin, type App, type AppOptions } from '@pgw/platform-http';
 import type { Clock } from './clock';
+import { deadLetterRoutes, type ParkingConsumer } from './dead-letters.route';
 
 /** What a service gets from whoever runs it: the distributed main, the all-in-one process or a test. */
 export interface ServiceContext {
@@ -45,6 +47,12 @@ export interface ConsumerDefinition {
   name: string;
   topics: string[];
   apply(trx: Tx, message: BusMessage): Promise<void>;
+  /**
+   * Whether this consumer's build knows an event type; one it does not is parked, not skipped (issue 17
+   * item 3). Default: the types of this build's contracts. A known type that is not the consumer's
+   * business is still `apply`'s to skip.
+   */
+  knows?(type: string | undefined): boolean;
   /** Optional: runs at the end of each batch's transaction, after every apply (e.g. one write per hot row). */
   afterBatch?(trx: Tx): Promise<void>;
 }
@@ -100,16 +108,18 @@ export async function startService(definition: ServiceDefinition, context: Servi
   });
   registerProbes(app, definition.name, context);
   const parts = await definition.build(app, context);
+  const parking = parkingConsumers(definition.name, parts.consumers ?? [], context, app.log as FastifyBaseLogger);
+  if (parking.length > 0) deadLetterRoutes(app, definition.name, context.db, parking);
   await app.ready();
 
   const relay = new OutboxRelay({ db: context.db, bus: context.bus, log: app.log as FastifyBaseLogger });
   const subscriptions: Subscription[] = [];
-  for (const consumer of parts.consumers ?? []) {
+  for (const { definition: consumer, deadLetters } of parking) {
     subscriptions.push(
       await context.bus.subscribe({
         groupId: `${definition.name}.${consumer.name}`,
         topics: consumer.topics,
-        handle: inboxHandler(context.db, consumer.name, consumer.apply, consumer.afterBatch?.bind(consumer)),
+        handle: inboxHandler(context.db, consumer.name, consumer.apply.bind(consumer), consumer.afterBatch?.bind(consumer), deadLetters),
       }),
     );
   }
@@ -132,12 +142,34 @@ export async function startService(definition: ServiceDefinition, context: Servi
   };
 }
 
+/**
+ * Each consumer with its parking (platform-bus dead-letters.ts): an unknown type is parked at once, a
+ * poison event after CONSUMER_POISON_ATTEMPTS failed attempts (default 5) spanning CONSUMER_POISON_AFTER_MS
+ * (default 30 s) with the database answering.
+ */
+function parkingConsumers(service: string, consumers: readonly ConsumerDefinition[], context: ServiceContext, log: FastifyBaseLogger): ParkingConsumer[] {
+  const poisonAttempts = envInt(context.env, 'CONSUMER_POISON_ATTEMPTS', POISON_ATTEMPTS_DEFAULT);
+  const poisonAfterMs = envInt(context.env, 'CONSUMER_POISON_AFTER_MS', POISON_AFTER_MS_DEFAULT);
+  return consumers.map((consumer) => ({
+    definition: consumer,
+    deadLetters: new DeadLetters(context.db, consumer.name, {
+      service,
+      bus: context.bus,
+      knows: consumer.knows?.bind(consumer) ?? isEventType,
+      isTransient: isDatabaseUnavailable,
+      poisonAttempts,
+      poisonAfterMs,
+      log,
+    }),
+  }));
+}
+
 /** The probes every service answers without a principal. */
 export const PROBE_ROUTES: readonly string[] = ['/livez', '/readyz', '/health'];
 
 /** Every migration of a service, the bus's tables first: what `migrate` and a start with MIGRATE_ON_START run. */
 export async function migrateService(definition: ServiceDefinition, db: Db): Promise<void> {
-  await db.migrate([busMigration, busRetentionMigration, ...definition.migrations]);
+  await db.migrate([busMigration, busRetentionMigration, deadLetterMigration, ...definition.migrations]);
 }
 
 /** MIGRATE_ON_START: on unless `0` or `false` (npm start, compose, bench and chaos migrate at start). */

@@ -1,0 +1,126 @@
+import { Type } from '@sinclair/typebox';
+import { applyOnce, type BusMessage, type DeadLetters } from '@pgw/platform-bus';
+import type { Db } from '@pgw/platform-db';
+import { ApiError, ListEnvelope, listPage, notFound, Nullable, PagingQuery, requireOperator, type App } from '@pgw/platform-http';
+import type { ConsumerDefinition } from './service';
+
+const DeadLetterItem = Type.Object({
+  object: Type.Literal('dead_letter'),
+  id: Type.String(),
+  status: Type.Union([Type.Literal('parked'), Type.Literal('replayed')]),
+  consumer: Type.String(),
+  event_id: Type.String(),
+  event_type: Nullable(Type.String()),
+  reason: Type.String(),
+  error: Nullable(Type.String()),
+  topic: Type.String(),
+  partition: Nullable(Type.Integer()),
+  offset: Nullable(Type.String()),
+  key: Type.String(),
+  parked_at: Type.String(),
+  replayed_at: Nullable(Type.String()),
+});
+
+const DeadLetterBody = Type.Intersect([DeadLetterItem, Type.Object({ request_id: Type.String() })]);
+const ListQuery = Type.Object({ ...PagingQuery, status: Type.Optional(Type.Union([Type.Literal('parked'), Type.Literal('replayed')])) }, { additionalProperties: false });
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+interface DeadLetterRow {
+  id: string;
+  consumer: string;
+  event_id: string;
+  event_type: string | null;
+  topic: string;
+  partition: number | null;
+  offset: string | null;
+  key: string;
+  payload: Buffer | Uint8Array;
+  headers: Record<string, string> | string;
+  reason: string;
+  error: string | null;
+  parked_at: Date | string;
+  replayed_at: Date | string | null;
+}
+
+const iso = (value: Date | string): string => new Date(value).toISOString();
+
+function resource(row: DeadLetterRow) {
+  return {
+    object: 'dead_letter' as const,
+    id: row.id,
+    status: row.replayed_at === null ? ('parked' as const) : ('replayed' as const),
+    consumer: row.consumer,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    reason: row.reason,
+    error: row.error,
+    topic: row.topic,
+    partition: row.partition,
+    offset: row.offset,
+    key: row.key,
+    parked_at: iso(row.parked_at),
+    replayed_at: row.replayed_at === null ? null : iso(row.replayed_at),
+  };
+}
+
+export interface ParkingConsumer {
+  definition: ConsumerDefinition;
+  deadLetters: DeadLetters;
+}
+
+/**
+ * The operator routes of a service's parked events (contract §5, forwarded by the gateway):
+ * `GET /admin/v1/services/<service>/dead-letters` lists them, newest first; `POST …/{id}/replay` applies
+ * one through its consumer's inbox, in the transaction that marks it replayed, so a second replay (or a
+ * redelivery of the same event) changes nothing. A consumer that still cannot apply it answers 409
+ * `event_not_replayable` and the event stays parked.
+ */
+export function deadLetterRoutes(app: App, service: string, db: Db, consumers: readonly ParkingConsumer[]): void {
+  const base = `/admin/v1/services/${service}/dead-letters`;
+  app.get(base, { schema: { querystring: ListQuery, response: { 200: ListEnvelope(DeadLetterItem) } } }, async (request) => {
+    requireOperator(request);
+    const { page = 1, limit = 50, status } = request.query;
+    const { rows, total } = await db.read(async (q) => {
+      const scoped = () => {
+        const query = q('dead_letters');
+        if (status === 'parked') query.whereNull('replayed_at');
+        if (status === 'replayed') query.whereNotNull('replayed_at');
+        return query;
+      };
+      const [count] = await scoped().count<{ count: string | number }[]>('* as count');
+      const found = (await scoped().orderBy([{ column: 'parked_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset((page - 1) * limit)) as DeadLetterRow[];
+      return { rows: found, total: Number(count?.count ?? 0) };
+    });
+    return { ...listPage(rows.map(resource), page, limit, total), request_id: request.id };
+  });
+
+  app.post(`${base}/:id/replay`, { schema: { params: IdParams, response: { 200: DeadLetterBody } } }, async (request) => {
+    requireOperator(request);
+    const row = await db.tx(async (trx) => {
+      const found = (await trx('dead_letters').where({ id: request.params.id }).forUpdate().first()) as DeadLetterRow | undefined;
+      if (found === undefined || found.replayed_at !== null) return found;
+      const consumer = consumers.find((c) => c.definition.name === found.consumer);
+      const message: BusMessage = {
+        topic: found.topic,
+        key: found.key,
+        value: Buffer.from(found.payload),
+        headers: typeof found.headers === 'string' ? (JSON.parse(found.headers) as Record<string, string>) : found.headers,
+        ...(found.partition !== null ? { partition: found.partition } : {}),
+        ...(found.offset !== null ? { offset: found.offset } : {}),
+      };
+      if (consumer === undefined || consumer.deadLetters.verdict(message, found.event_id)?.reason === 'unknown_type') {
+        throw new ApiError('event_not_replayable', `The ${found.consumer} consumer of ${service} does not know the event type ${found.event_type ?? '(none)'}: deploy the version that does, then replay.`);
+      }
+      try {
+        if (await applyOnce(db, trx, consumer.definition.name, consumer.definition.apply.bind(consumer.definition), message, found.event_id)) await consumer.definition.afterBatch?.(trx);
+      } catch (error) {
+        request.log.warn({ err: error, dead_letter_id: found.id, event_id: found.event_id }, 'replay of a parked event failed; it stays parked');
+        throw new ApiError('event_not_replayable', `The ${found.consumer} consumer of ${service} failed to apply event ${found.event_id}; it stays parked.`);
+      }
+      const [updated] = (await trx('dead_letters').where({ id: found.id }).update({ replayed_at: trx.fn.now() }).returning('*')) as DeadLetterRow[];
+      return updated;
+    });
+    if (row === undefined) throw notFound('dead letter');
+    return { ...resource(row), request_id: request.id };
+  });
+}
