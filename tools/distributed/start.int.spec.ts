@@ -2,13 +2,16 @@
 // run (DATABASE_URL, KAFKA_BROKERS: a fresh database of its own): the checks of `npm start`'s spec
 // (apps/all-in-one/src/npm-start.spec.ts) against every service as a process from its bundle — health,
 // the banner, the demo key tokenizes and charges, the data kept across a restart, Ctrl-C leaves no
-// process behind, and a service that cannot start stops everything with the reason.
+// process behind, and a service that cannot start stops everything with the reason — and the all-in-one's
+// end-to-end flows (apps/all-in-one/src/e2e.scenarios.ts: card charge and refunds; charge → receivables →
+// anticipation → balance → webhook).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { childEnv, integrationEnv, uniqueName, waitFor } from '@pgw/testing';
+import { anticipationFlow, cardChargeAndRefunds, type Target } from '../../apps/all-in-one/src/e2e.scenarios';
 import { APPS, chargeBody } from '../bench/cluster';
 
 const ROOT = join(__dirname, '..', '..');
@@ -119,7 +122,7 @@ describe('npm run start:distributed', () => {
   const tokenize = (key: string) =>
     call('POST', '/api/v1/payment-methods/tokenize', key, JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'ANA SOUZA' } }));
 
-  it('starts every service from its bundle, answers with the demo key, keeps its data across a restart, and Ctrl-C leaves nothing running', async () => {
+  it('starts every service from its bundle, runs the end-to-end flows with the demo key, keeps its data across a restart, and Ctrl-C leaves nothing running', async () => {
     const first = launch(env);
     running.push(first);
     const banner = await ready(first);
@@ -127,6 +130,12 @@ describe('npm run start:distributed', () => {
     expect(banner).toContain(`Logs       ${join(dataDir, 'logs')}`);
     const demoKey = /Demo key\s+(sk_test_[A-Za-z0-9]+)/.exec(banner)?.[1];
     expect(demoKey).toBeDefined();
+    const demo: Target = {
+      url: gateway,
+      adminToken: /ADMIN_TOKEN \(generated\) (\S+)/.exec(banner)![1]!,
+      tenantId: /Demo tenant (ten_\w+)/.exec(banner)![1]!,
+      apiKey: demoKey!,
+    };
 
     const health = await fetch(`${gateway}/api/v1/health`);
     const body = (await health.json()) as Record<string, unknown>;
@@ -143,6 +152,10 @@ describe('npm run start:distributed', () => {
       const res = await tokenize(demoKey!);
       return res.status === 201 ? (res.body.id as string) : undefined;
     }, 20_000, 'the demo seller to reach the vault');
+    // The all-in-one's end-to-end flows, on the demo seller while it has no other charge.
+    await anticipationFlow(demo);
+    await cardChargeAndRefunds(demo);
+
     const charge = await call('POST', '/api/v1/charges', demoKey!, chargeBody(token, 12_345));
     expect([charge.status, charge.body.status, charge.body.amount_cents]).toEqual([201, 'paid', 12_345]);
 

@@ -3,6 +3,7 @@
 import { generateCpf, isValidBarcode, isValidDigitableLine, verifyBrCode, readBarcode, dueDateFactor } from '@pgw/domain';
 import { waitFor } from '@pgw/testing';
 import { startAllInOne, type AllInOne } from './all-in-one';
+import { BUYER, cardChargeAndRefunds, client, type Target } from './e2e.scenarios';
 
 let system: AllInOne;
 let demoKey: string;
@@ -25,35 +26,10 @@ afterAll(async () => {
   await system?.stop();
 });
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-async function call(method: string, path: string, options: { bearer?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const res = await fetch(`${system.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${options.bearer ?? demoKey}`,
-      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...options.headers,
-    },
-    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
-}
-
-const admin = (method: string, path: string, body?: unknown) => call(method, path, { bearer: system.adminToken, ...(body !== undefined ? { body } : {}) });
-
-const buyer = {
-  name: 'Maria Oliveira',
-  email: 'maria@example.com',
-  phone: '(21) 99876-5432',
-  document: generateCpf(2026),
-  address: { line_1: 'Rua do Ouvidor, 50', zip_code: '20040-030', city: 'Rio de Janeiro', state: 'RJ' },
-};
+const target = (): Target => ({ url: system.url, adminToken: system.adminToken, tenantId: system.demo!.tenantId, apiKey: demoKey });
+const call = (...args: Parameters<ReturnType<typeof client>['call']>) => client(target()).call(...args);
+const admin = (...args: Parameters<ReturnType<typeof client>['admin']>) => client(target()).admin(...args);
+const buyer = BUYER;
 
 async function tokenize(number = '4111 1111 1111 1111'): Promise<string> {
   const res = await call('POST', '/api/v1/payment-methods/tokenize', { body: { card: { number, exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'MARIA OLIVEIRA' } } });
@@ -70,23 +46,7 @@ async function charge(body: Record<string, unknown>, headers: Record<string, str
 describe('charges end to end through the gateway (demo key)', () => {
   it('tokenize → automatic card charge → partial and full refund', async () => {
     // Proves the card sale path and both refund outcomes on the charge, through the real vault and simulator.
-    const token = await tokenize();
-    const paid = await charge({ amount: 10_000, payment_method: 'CREDIT_CARD', installments: 3, card_token: token, security_code: '123' });
-    expect(paid).toMatchObject({ status: 'paid', captured: true, installments: 3, acquirer_code: 'simulator', acquirer_return_code: '00', paid_at: expect.any(String) });
-    expect(paid.buyer).toMatchObject({ phone: '21998765432', document_type: 'cpf', address: { zip_code: '20040030', country: 'BR' } });
-    const read = await call('GET', `/api/v1/charges/${paid.id}`);
-    expect(read.status).toBe(200);
-    expect(read.headers.get('x-request-id')).toBe(read.body.request_id);
-
-    const part = await call('POST', `/api/v1/charges/${paid.id}/refund`, { body: { amount_cents: 3_000, reason: 'damaged item' } });
-    expect(part.status).toBe(201);
-    expect(part.body).toMatchObject({ object: 'refund', status: 'succeeded', amount_cents: 3_000, charge_id: paid.id, provider_reference: expect.stringMatching(/^rfd_/) });
-    expect((await call('GET', `/api/v1/charges/${paid.id}`)).body.status).toBe('partially_refunded');
-    const over = await call('POST', `/api/v1/charges/${paid.id}/refund`, { body: { amount_cents: 7_001 } });
-    expect([over.status, over.body.error.code]).toEqual([422, 'refund_amount_exceeds_remaining']);
-    const rest = await call('POST', `/api/v1/charges/${paid.id}/refund`);
-    expect(rest.body).toMatchObject({ status: 'succeeded', amount_cents: 7_000 });
-    expect((await call('GET', `/api/v1/charges/${paid.id}`)).body.status).toBe('refunded');
+    await cardChargeAndRefunds(target());
   });
 
   it('manual card charge → capture, with Idempotency-Key replays through the gateway', async () => {
