@@ -1,0 +1,63 @@
+import * as avro from 'avsc';
+import { decodeEvent, EmbeddedSchemaRegistry, encodeEvent, EventWire, eventTypeSchema, frameWire, newEnvelope, subjectOf, TOPICS, type TenantChanged } from '@pgw/contracts';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
+import { InProcessBus } from './in-process-bus';
+import { SchemaRegistryBus } from './schema-registry-bus';
+
+const TYPE = 'gateway.tenant-changed.v1';
+
+function tenantChanged(): TenantChanged {
+  return { envelope: newEnvelope(TYPE, { producer: 'gateway', tenantId: 'ten_1', livemode: null }), tenant_id: 'ten_1', name: 'Loja', treasury_available_cash_cents: 0, version: 1 };
+}
+
+function message(value: Buffer, type: string | null): BusMessage {
+  return { topic: TOPICS.directory, key: 'ten_1/ten_1', value, headers: { [HEADER_EVENT_ID]: 'evt_1', ...(type === null ? {} : { [HEADER_EVENT_TYPE]: type }) } };
+}
+
+describe('SchemaRegistryBus: the wire format over another bus', () => {
+  let inner: InProcessBus;
+  let registry: EmbeddedSchemaRegistry;
+  let bus: SchemaRegistryBus;
+  const onTheWire: BusMessage[] = [];
+  const handled: BusMessage[] = [];
+
+  beforeEach(async () => {
+    onTheWire.length = 0;
+    handled.length = 0;
+    inner = new InProcessBus();
+    registry = new EmbeddedSchemaRegistry();
+    bus = new SchemaRegistryBus(inner, new EventWire(registry));
+    await inner.subscribe({ groupId: 'raw', topics: [TOPICS.directory], handle: async (batch) => void onTheWire.push(...batch) });
+    await bus.subscribe({ groupId: 'consumer', topics: [TOPICS.directory], handle: async (batch) => void handled.push(...batch) });
+  });
+
+  it('frames what it publishes with the schema id of the event type, and hands consumers a body decodeEvent reads', async () => {
+    const event = tenantChanged();
+    await bus.publish([message(encodeEvent(TYPE, event), TYPE)]);
+    const raw = onTheWire[0]!.value;
+    expect(raw[0]).toBe(0);
+    expect(registry.versions(subjectOf(TYPE))).toEqual([raw.readUInt32BE(1)]);
+    expect(decodeEvent(TYPE, handled[0]!.value)).toEqual(event);
+    expect(handled[0]!.headers[HEADER_EVENT_TYPE]).toBe(TYPE);
+  });
+
+  it("resolves a writer's other schema version into the consumer's schema", async () => {
+    const schema = eventTypeSchema(TYPE).schema() as { fields: object[] };
+    const newer = avro.Type.forSchema({ ...schema, fields: [...schema.fields, { name: 'region', type: 'string', default: 'br' }] } as avro.Schema);
+    const id = await registry.register(subjectOf(TYPE), newer);
+    const event = tenantChanged();
+    await inner.publish([message(frameWire(id, newer.toBuffer({ ...event, region: 'pt' })), TYPE)]);
+    expect(decodeEvent(TYPE, handled[0]!.value)).toEqual(event);
+  });
+
+  it('forwards a framed message of a type this build does not know, and refuses to publish an unframed one', async () => {
+    const framed = frameWire(7, Buffer.from('opaque'));
+    await bus.publish([message(framed, 'gateway.future-event.v1')]);
+    expect(onTheWire[0]!.value).toEqual(framed);
+    expect(handled[0]!.value).toEqual(framed);
+    await expect(bus.publish([message(Buffer.from('opaque'), 'gateway.future-event.v1')])).rejects.toThrow(
+      `cannot publish a message of event type gateway.future-event.v1 to ${TOPICS.directory}: no schema for it in this build`,
+    );
+    await expect(bus.publish([message(Buffer.from('opaque'), null)])).rejects.toThrow('event type (none)');
+  });
+});

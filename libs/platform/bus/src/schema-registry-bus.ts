@@ -1,0 +1,48 @@
+import { isFramed, type EventWire } from '@pgw/contracts';
+import { HEADER_EVENT_TYPE, type Bus, type BusMessage, type SubscribeOptions, type Subscription } from './bus';
+
+/**
+ * A bus that speaks the Confluent wire format (see @pgw/contracts' wire.ts) over another bus, Kafka's or the
+ * in-process one. Publishing frames each message's plain Avro body with the schema id of its `event-type`
+ * (registered at the first publish of that type); a message of a type this build does not know is forwarded
+ * only if it is framed already (a parked message a consumer could not read). Consuming reads each framed
+ * message of a known type into this build's schema of that type, after fetching the writer's schema by id:
+ * handlers get a plain body that `decodeEvent` reads, whichever version of the schema the producer wrote.
+ * Messages of types this build does not know reach the handler as they came, framed.
+ */
+export class SchemaRegistryBus implements Bus {
+  constructor(
+    private readonly inner: Bus,
+    readonly wire: EventWire,
+  ) {}
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    const framed = await Promise.all(messages.map((m) => this.frame(m)));
+    await this.inner.publish(framed);
+  }
+
+  subscribe(options: SubscribeOptions): Promise<Subscription> {
+    return this.inner.subscribe({ ...options, handle: async (batch) => options.handle(await Promise.all(batch.map((m) => this.read(m)))) });
+  }
+
+  async checkHealth(): Promise<void> {
+    await this.inner.checkHealth?.();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async frame(message: BusMessage): Promise<BusMessage> {
+    const type = message.headers[HEADER_EVENT_TYPE];
+    if (this.wire.knows(type)) return { ...message, value: await this.wire.frame(type, message.value) };
+    if (isFramed(message.value)) return message;
+    throw new Error(`cannot publish a message of event type ${type ?? '(none)'} to ${message.topic}: no schema for it in this build`);
+  }
+
+  private async read(message: BusMessage): Promise<BusMessage> {
+    const type = message.headers[HEADER_EVENT_TYPE];
+    if (!this.wire.knows(type)) return message;
+    return { ...message, value: await this.wire.readerBody(type, message.value) };
+  }
+}
