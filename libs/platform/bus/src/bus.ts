@@ -33,6 +33,11 @@ export interface Bus {
   /** Resolves once every message is durably accepted (Kafka: acked by all in-sync replicas). */
   publish(messages: BusMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /**
+   * A bus that changes messages on their way to a handler (SchemaRegistryBus: a framed body becomes this
+   * build's plain body) does it here too: a replay of a parked message as it came off the wire goes through it.
+   */
+  received?(message: BusMessage): Promise<BusMessage>;
   /** Throws when the broker cannot be reached: the readiness probes' check. */
   checkHealth?(): Promise<void>;
   close(): Promise<void>;

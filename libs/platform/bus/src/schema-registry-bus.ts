@@ -22,7 +22,7 @@ export class SchemaRegistryBus implements Bus {
   }
 
   subscribe(options: SubscribeOptions): Promise<Subscription> {
-    return this.inner.subscribe({ ...options, handle: async (batch) => options.handle(await Promise.all(batch.map((m) => this.read(m)))) });
+    return this.inner.subscribe({ ...options, handle: async (batch) => options.handle(await Promise.all(batch.map((m) => this.received(m)))) });
   }
 
   async checkHealth(): Promise<void> {
@@ -40,7 +40,8 @@ export class SchemaRegistryBus implements Bus {
     throw new Error(`cannot publish a message of event type ${type ?? '(none)'} to ${message.topic}: no schema for it in this build`);
   }
 
-  private async read(message: BusMessage): Promise<BusMessage> {
+  /** The message as a handler gets it; also what a replay of a parked message, stored as it came, goes through. */
+  async received(message: BusMessage): Promise<BusMessage> {
     const type = message.headers[HEADER_EVENT_TYPE];
     if (!this.wire.knows(type)) return message;
     return { ...message, value: await this.wire.readerBody(type, message.value) };

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { applyOnce, type BusMessage, type DeadLetters } from '@pgw/platform-bus';
+import { isFramed } from '@pgw/contracts';
+import { applyOnce, type Bus, type BusMessage, type DeadLetters } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
-import { ApiError, ListEnvelope, listPage, notFound, Nullable, PagingQuery, requireOperator, type App } from '@pgw/platform-http';
+import { ApiError, isDatabaseUnavailable, ListEnvelope, listPage, notFound, Nullable, PagingQuery, requireOperator, type App } from '@pgw/platform-http';
 import type { ConsumerDefinition } from './service';
 
 const DeadLetterItem = Type.Object({
@@ -75,7 +76,7 @@ export interface ParkingConsumer {
  * redelivery of the same event) changes nothing. A consumer that still cannot apply it answers 409
  * `event_not_replayable` and the event stays parked.
  */
-export function deadLetterRoutes(app: App, service: string, db: Db, consumers: readonly ParkingConsumer[]): void {
+export function deadLetterRoutes(app: App, service: string, db: Db, bus: Bus, consumers: readonly ParkingConsumer[]): void {
   const base = `/admin/v1/services/${service}/dead-letters`;
   app.get(base, { schema: { querystring: ListQuery, response: { 200: ListEnvelope(DeadLetterItem) } } }, async (request) => {
     requireOperator(request);
@@ -100,7 +101,7 @@ export function deadLetterRoutes(app: App, service: string, db: Db, consumers: r
       const found = (await trx('dead_letters').where({ id: request.params.id }).forUpdate().first()) as DeadLetterRow | undefined;
       if (found === undefined || found.replayed_at !== null) return found;
       const consumer = consumers.find((c) => c.definition.name === found.consumer);
-      const message: BusMessage = {
+      const stored: BusMessage = {
         topic: found.topic,
         key: found.key,
         value: Buffer.from(found.payload),
@@ -108,12 +109,15 @@ export function deadLetterRoutes(app: App, service: string, db: Db, consumers: r
         ...(found.partition !== null ? { partition: found.partition } : {}),
         ...(found.offset !== null ? { offset: found.offset } : {}),
       };
-      if (consumer === undefined || consumer.deadLetters.verdict(message, found.event_id)?.reason === 'unknown_type') {
+      if (consumer === undefined || consumer.deadLetters.verdict(stored, found.event_id)?.reason === 'unknown_type') {
         throw new ApiError('event_not_replayable', `The ${found.consumer} consumer of ${service} does not know the event type ${found.event_type ?? '(none)'}: deploy the version that does, then replay.`);
       }
       try {
+        // Parked as it came off the wire (its type unknown then): read it as the consumer's handler now would.
+        const message = bus.received !== undefined && isFramed(stored.value) ? await bus.received(stored) : stored;
         if (await applyOnce(db, trx, consumer.definition.name, consumer.definition.apply.bind(consumer.definition), message, found.event_id)) await consumer.definition.afterBatch?.(trx);
       } catch (error) {
+        if (isDatabaseUnavailable(error)) throw error; // 503: try again, nothing is lost
         request.log.warn({ err: error, dead_letter_id: found.id, event_id: found.event_id }, 'replay of a parked event failed; it stays parked');
         throw new ApiError('event_not_replayable', `The ${found.consumer} consumer of ${service} failed to apply event ${found.event_id}; it stays parked.`);
       }

@@ -4,7 +4,8 @@
 // learns the type applies it once.
 import { metrics } from '@opentelemetry/api';
 import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { enqueue, HEADER_EVENT_TYPE, InProcessBus, type BusMessage } from '@pgw/platform-bus';
+import { decodeEvent, EmbeddedSchemaRegistry, EventWire, newEnvelope, type EventType } from '@pgw/contracts';
+import { enqueue, HEADER_EVENT_TYPE, InProcessBus, SchemaRegistryBus, type Bus, type BusMessage } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb, type Db, type Tx } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER, PRINCIPAL_TTL_MS, TestPrincipals } from '@pgw/platform-http';
 import { waitFor } from '@pgw/testing';
@@ -65,8 +66,8 @@ describe('events a consumer cannot apply are parked, not skipped', () => {
     await knex.destroy();
   });
 
-  const start = (definition: ServiceDefinition, db: Db, env: NodeJS.ProcessEnv = {}) =>
-    startService(definition, { db, bus: new InProcessBus(), clock: systemClock, principalPublicKey: PRINCIPALS.publicKey, peers: new InjectPeers(), env: { BUS_RETENTION_INTERVAL_MS: '0', ...env }, log: { level: 'silent' } });
+  const start = (definition: ServiceDefinition, db: Db, env: NodeJS.ProcessEnv = {}, bus: Bus = new InProcessBus()) =>
+    startService(definition, { db, bus, clock: systemClock, principalPublicKey: PRINCIPALS.publicKey, peers: new InjectPeers(), env: { BUS_RETENTION_INTERVAL_MS: '0', ...env }, log: { level: 'silent' } });
 
   async function deadLettersCounted(): Promise<Array<{ value: number; attributes: Record<string, unknown> }>> {
     const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };
@@ -156,6 +157,40 @@ describe('events a consumer cannot apply are parked, not skipped', () => {
       const list = (await operator(service, 'GET', '/admin/v1/services/poison/dead-letters')).json();
       expect(list.data).toEqual([expect.objectContaining({ event_id: 'evt_poison', reason: 'handler_failed', error: 'Error: order total does not add up', status: 'parked' })]);
       expect(await deadLettersCounted()).toContainEqual({ value: 1, attributes: { service: 'poison', consumer: 'orders', reason: 'handler_failed' } });
+    } finally {
+      await service.stop();
+    }
+  }, 60_000);
+
+  it('replays an event parked in the wire format, as it came, once the bus and the consumer know its type', async () => {
+    // The all-in-one's bus frames events with a schema id; a type this build does not know reaches the
+    // consumer framed, and is parked so. After the deploy the replay reads it as the handler now would.
+    class DeployedWire extends EventWire {
+      deployed = false;
+      override knows(type: string | undefined): type is EventType {
+        return this.deployed && super.knows(type);
+      }
+    }
+    const registry = new EmbeddedSchemaRegistry();
+    const wire = new DeployedWire(registry);
+    const db = sharedDb(knex, 'framed');
+    const handlers = new Map<string, (trx: Tx, message: BusMessage) => Promise<void>>();
+    const service = await start(ordersService('framed', handlers), db, {}, new SchemaRegistryBus(new InProcessBus(), wire));
+    try {
+      const type = 'gateway.tenant-changed.v1';
+      const event = { envelope: newEnvelope(type, { producer: 'ahead', tenantId: 'ten_1', livemode: null }), tenant_id: 'ten_1', name: 'Loja do Futuro', treasury_available_cash_cents: 0, version: 1 };
+      // A producer deployed ahead, on the same registry, writes the framed event.
+      const framed = await new EventWire(registry).encode(type, event);
+      await db.tx((trx) => enqueue(db, trx, [{ topic: TOPIC, key: 'ten_1', eventId: event.envelope.event_id, eventType: type, payload: framed }]));
+      const list = await waitFor(async () => {
+        const body = (await operator(service, 'GET', '/admin/v1/services/framed/dead-letters')).json();
+        return body.total === 1 ? body : undefined;
+      }, 10_000, 'the framed event to be parked');
+      wire.deployed = true;
+      handlers.set(type, async (trx, message) => void (await trx('effects').insert({ event_id: decodeEvent(type, message.value).name, type })));
+      const replayed = await operator(service, 'POST', `/admin/v1/services/framed/dead-letters/${list.data[0].id}/replay`);
+      expect(replayed.statusCode).toBe(200);
+      expect(await effects(db)).toEqual(['Loja do Futuro']);
     } finally {
       await service.stop();
     }

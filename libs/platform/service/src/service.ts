@@ -109,7 +109,7 @@ export async function startService(definition: ServiceDefinition, context: Servi
   registerProbes(app, definition.name, context);
   const parts = await definition.build(app, context);
   const parking = parkingConsumers(definition.name, parts.consumers ?? [], context, app.log as FastifyBaseLogger);
-  if (parking.length > 0) deadLetterRoutes(app, definition.name, context.db, parking);
+  if (parking.length > 0) deadLetterRoutes(app, definition.name, context.db, context.bus, parking);
   await app.ready();
 
   const relay = new OutboxRelay({ db: context.db, bus: context.bus, log: app.log as FastifyBaseLogger });
