@@ -87,6 +87,7 @@ export const OPERATOR_ROUTES: readonly ForwardedRoute[] = [
   ...PARKING_SERVICES.flatMap((service): ForwardedRoute[] => [
     { method: 'GET', url: `/admin/v1/services/${service}/dead-letters`, service },
     { method: 'POST', url: `/admin/v1/services/${service}/dead-letters/:id/replay`, service },
+    { method: 'POST', url: `/admin/v1/services/${service}/dead-letters/replay`, service },
   ]),
 ];
 

@@ -25,6 +25,8 @@ const DeadLetterItem = Type.Object({
 const DeadLetterBody = Type.Intersect([DeadLetterItem, Type.Object({ request_id: Type.String() })]);
 const ListQuery = Type.Object({ ...PagingQuery, status: Type.Optional(Type.Union([Type.Literal('parked'), Type.Literal('replayed')])) }, { additionalProperties: false });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const ReplayAllBody = Type.Object({ object: Type.Literal('dead_letter_replay'), replayed: Type.Integer(), still_parked: Type.Integer(), request_id: Type.String() });
+const REPLAY_PAGE = 100;
 
 interface DeadLetterRow {
   id: string;
@@ -74,7 +76,7 @@ export interface ParkingConsumer {
  * `GET /admin/v1/services/<service>/dead-letters` lists them, newest first; `POST …/{id}/replay` applies
  * one through its consumer's inbox, in the transaction that marks it replayed, so a second replay (or a
  * redelivery of the same event) changes nothing. A consumer that still cannot apply it answers 409
- * `event_not_replayable` and the event stays parked.
+ * `event_not_replayable` and the event stays parked. `POST …/dead-letters/replay` replays every parked one.
  */
 export function deadLetterRoutes(app: App, service: string, db: Db, bus: Bus, consumers: readonly ParkingConsumer[]): void {
   const base = `/admin/v1/services/${service}/dead-letters`;
@@ -95,10 +97,10 @@ export function deadLetterRoutes(app: App, service: string, db: Db, bus: Bus, co
     return { ...listPage(rows.map(resource), page, limit, total), request_id: request.id };
   });
 
-  app.post(`${base}/:id/replay`, { schema: { params: IdParams, response: { 200: DeadLetterBody } } }, async (request) => {
-    requireOperator(request);
-    const row = await db.tx(async (trx) => {
-      const found = (await trx('dead_letters').where({ id: request.params.id }).forUpdate().first()) as DeadLetterRow | undefined;
+  /** Replays one parked event in its own transaction; undefined when there is no such dead letter. */
+  const replay = (id: string, log: App['log']) =>
+    db.tx(async (trx) => {
+      const found = (await trx('dead_letters').where({ id }).forUpdate().first()) as DeadLetterRow | undefined;
       if (found === undefined || found.replayed_at !== null) return found;
       const consumer = consumers.find((c) => c.definition.name === found.consumer);
       const stored: BusMessage = {
@@ -118,13 +120,46 @@ export function deadLetterRoutes(app: App, service: string, db: Db, bus: Bus, co
         if (await applyOnce(db, trx, consumer.definition.name, consumer.definition.apply.bind(consumer.definition), message, found.event_id)) await consumer.definition.afterBatch?.(trx);
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error; // 503: try again, nothing is lost
-        request.log.warn({ err: error, dead_letter_id: found.id, event_id: found.event_id }, 'replay of a parked event failed; it stays parked');
+        log.warn({ err: error, dead_letter_id: found.id, event_id: found.event_id }, 'replay of a parked event failed; it stays parked');
         throw new ApiError('event_not_replayable', `The ${found.consumer} consumer of ${service} failed to apply event ${found.event_id}; it stays parked.`);
       }
       const [updated] = (await trx('dead_letters').where({ id: found.id }).update({ replayed_at: trx.fn.now() }).returning('*')) as DeadLetterRow[];
       return updated;
     });
+
+  app.post(`${base}/:id/replay`, { schema: { params: IdParams, response: { 200: DeadLetterBody } } }, async (request) => {
+    requireOperator(request);
+    const row = await replay(request.params.id, request.log);
     if (row === undefined) throw notFound('dead letter');
     return { ...resource(row), request_id: request.id };
+  });
+
+  // After a deploy: every parked event, oldest first, each in its own transaction; one that still cannot be
+  // applied stays parked and is counted, and the others go on.
+  app.post(`${base}/replay`, { schema: { response: { 200: ReplayAllBody } } }, async (request) => {
+    requireOperator(request);
+    let replayed = 0;
+    let stillParked = 0;
+    let after: { parked_at: Date | string; id: string } | null = null;
+    for (;;) {
+      const cursor = after;
+      const page = (await db.read((q) => {
+        const query = q('dead_letters').whereNull('replayed_at').orderBy([{ column: 'parked_at' }, { column: 'id' }]).limit(REPLAY_PAGE).select('id', 'parked_at');
+        if (cursor !== null) query.whereRaw('(parked_at, id) > (?, ?)', [cursor.parked_at, cursor.id]);
+        return query;
+      })) as Array<{ id: string; parked_at: Date | string }>;
+      for (const { id } of page) {
+        try {
+          const row = await replay(id, request.log);
+          if (row !== undefined && row.replayed_at !== null) replayed++;
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          stillParked++;
+        }
+      }
+      if (page.length < REPLAY_PAGE) break;
+      after = page[page.length - 1] ?? null;
+    }
+    return { object: 'dead_letter_replay' as const, replayed, still_parked: stillParked, request_id: request.id };
   });
 }

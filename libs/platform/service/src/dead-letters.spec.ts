@@ -121,6 +121,21 @@ describe('events a consumer cannot apply are parked, not skipped', () => {
       expect(await effects(db)).toEqual(['evt_1', 'evt_3', 'evt_2']);
       expect((await operator(service, 'GET', '/admin/v1/services/parking/dead-letters?status=parked')).json().total).toBe(0);
 
+      // Replay all: a type still unknown stays parked and is counted; the others are applied, oldest first.
+      await produce(db, [
+        ['evt_4', 'test.order-placed.v3'],
+        ['evt_5', 'test.order-cancelled.v1'],
+        ['evt_6', 'test.order-placed.v1'],
+      ]);
+      await waitFor(async () => ((await effects(db)).includes('evt_6') ? true : undefined), 10_000, 'the event after the new unknown ones');
+      handlers.set('test.order-cancelled.v1', record);
+      const all = await operator(service, 'POST', '/admin/v1/services/parking/dead-letters/replay');
+      expect(all.statusCode).toBe(200);
+      expect(all.json()).toMatchObject({ object: 'dead_letter_replay', replayed: 1, still_parked: 1 });
+      expect(await effects(db)).toEqual(['evt_1', 'evt_3', 'evt_2', 'evt_6', 'evt_5']);
+      const left = (await operator(service, 'GET', '/admin/v1/services/parking/dead-letters?status=parked')).json();
+      expect(left.data.map((d: { event_id: string }) => d.event_id)).toEqual(['evt_4']);
+
       const missing = await operator(service, 'POST', '/admin/v1/services/parking/dead-letters/dlq_nope/replay');
       expect(missing.statusCode).toBe(404);
       expect(missing.json().error.code).toBe('resource_not_found');
