@@ -216,7 +216,7 @@ export interface Seller {
 export const ALL_PERMISSIONS = ['payment_methods:tokenize', 'charges:create', 'charges:read', 'refunds:create', 'balance:read', 'receivables:read', 'settlements:read', 'chargebacks:read', 'anticipations:read', 'anticipations:create'];
 
 /** A tenant (unless given), an approved seller and a test key with every permission; `bodies` adds to the admin requests. */
-export async function provisionSeller(cluster: Cluster, tenantId?: string, bodies: { tenant?: Record<string, unknown>; seller?: Record<string, unknown> } = {}): Promise<Seller> {
+export async function provisionSeller(cluster: Pick<Cluster, 'adminToken' | 'gatewayUrl'>, tenantId?: string, bodies: { tenant?: Record<string, unknown>; seller?: Record<string, unknown> } = {}): Promise<Seller> {
   const admin = { authorization: `Bearer ${cluster.adminToken}` };
   const g = cluster.gatewayUrl;
   const tenant =
@@ -238,7 +238,7 @@ export async function provisionSeller(cluster: Cluster, tenantId?: string, bodie
 }
 
 /** A card token of the seller's; the first waits (up to `waitMs`) for the seller to reach the vault. */
-export async function tokenize(cluster: Cluster, seller: Seller, options: { number?: string; waitMs?: number } = {}): Promise<string> {
+export async function tokenize(cluster: Pick<Cluster, 'gatewayUrl'>, seller: Seller, options: { number?: string; waitMs?: number } = {}): Promise<string> {
   // The seller reaches the vault through the directory event: retry until the gateway lets the key in.
   const body = JSON.stringify({ card: { number: options.number ?? '4111 1111 1111 1111', exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } });
   const deadline = Date.now() + (options.waitMs ?? 10_000);
