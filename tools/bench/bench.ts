@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { BENCH_DB, PG_ADMIN_URL, chargeBody, provisionSeller, ROOT, spawnLogged, startCluster, stopChild, tokenize, type App, type Cluster, type Seller } from './cluster';
+import { BENCH_DB, PG_ADMIN_URL, chargeBody, provisionSeller, ROOT, SCHEMA_REGISTRY_URL, spawnLogged, startCluster, stopChild, tokenize, type App, type Cluster, type Seller } from './cluster';
 import { summarizeProfiles, type ProfileSummary } from './profile';
 import { closedLoop, destroyAgents, json, openLoop, round, send, sleep, summarize, type Req } from './load';
 
@@ -496,7 +496,7 @@ async function serviceColdStart(app: string): Promise<void> {
       const started = performance.now();
       const child = spawnLogged(
         args,
-        { ...process.env, DATABASE_URL: u.toString(), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', ...coldStartKeys, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        { ...process.env, DATABASE_URL: u.toString(), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', SCHEMA_REGISTRY_URL, ...coldStartKeys, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
         join(tmp, `${label}.log`),
       );
       let ms = NaN;

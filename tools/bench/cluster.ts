@@ -71,6 +71,8 @@ export interface ClusterOptions {
 
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const BENCH_DB = 'gateway_bench';
+/** The schema registry the services register and read event schemas in: tools/registry/start's unless set. */
+export const SCHEMA_REGISTRY_URL = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
 
 export async function recreateDatabase(adminUrl = PG_ADMIN_URL, database = BENCH_DB): Promise<string> {
   const c = new Client({ connectionString: adminUrl });
@@ -141,6 +143,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     ...process.env,
     DATABASE_URL: databaseUrl,
     KAFKA_BROKERS: options.kafkaBrokers,
+    SCHEMA_REGISTRY_URL,
     PRINCIPAL_PUBLIC_KEY: principalPublicKeyPem,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     HOST: '127.0.0.1',
