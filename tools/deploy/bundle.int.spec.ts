@@ -1,5 +1,5 @@
 // The gateway's image contents, run as the image runs them (`node dist/main.js` in the bundle's directory,
-// nothing else of the workspace), against the real PostgreSQL and Kafka: it migrates its schema, answers
+// nothing else of the workspace), against the real PostgreSQL, Kafka and schema registry: it migrates its schema, answers
 // its health, writes a tenant and its directory event, publishes the event to Kafka through the bundled
 // relay and the kept kafkajs package, and stops cleanly on SIGTERM as Kubernetes stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
+import { integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
 import { bundleApp } from './bundle';
 
 async function freePort(): Promise<number> {
@@ -53,6 +53,7 @@ describe('the gateway bundle on PostgreSQL and Kafka', () => {
         PATH: process.env.PATH ?? '',
         DATABASE_URL: databaseUrl.toString(),
         KAFKA_BROKERS: env.kafkaBrokers.join(','),
+        SCHEMA_REGISTRY_URL: schemaRegistryUrl(),
         PRINCIPAL_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         ADMIN_TOKEN: adminToken,
         PORT: String(port),

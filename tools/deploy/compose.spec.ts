@@ -59,15 +59,27 @@ describe('docker-compose.yml', () => {
     expect(service.image).toBe(`pgw/${app}:dev`);
   });
 
-  it.each(APPS)('%s: configured by DATABASE_URL, KAFKA_BROKERS, the principal public key, PORT and the collector, waiting for healthy PostgreSQL and Kafka', (app) => {
+  it.each(APPS)('%s: configured by DATABASE_URL, KAFKA_BROKERS, SCHEMA_REGISTRY_URL, the principal public key, PORT and the collector, waiting for healthy PostgreSQL, Kafka and the schema registry', (app) => {
     const env = envOf(app);
     expect(env.DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\/\w+$/);
     expect(env.KAFKA_BROKERS).toBe('kafka:9092');
+    expect(env.SCHEMA_REGISTRY_URL).toBe('http://schema-registry:8080/apis/ccompat/v7');
+    expect(services[app].depends_on['schema-registry']).toEqual({ condition: 'service_healthy' });
     expect(env.PRINCIPAL_PUBLIC_KEY).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(env.PORT).toBe(String(APP_PORT));
     expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
     expect(env.OTEL_SERVICE_NAME).toBe(app);
     expect(services[app].depends_on).toEqual(expect.objectContaining({ postgres: { condition: 'service_healthy' }, kafka: { condition: 'service_healthy' } }));
+  });
+
+  it('runs the schema registry (Apicurio, Confluent-compatible API) on the compose PostgreSQL, checked healthy by its API', () => {
+    // Proves the registry keeps its schema ids across its own restarts (they live in PostgreSQL, not in memory)
+    // and that the apps wait for the API they call, not for the container to exist.
+    const registry = services['schema-registry'];
+    expect(registry.image).toMatch(/^apicurio\/apicurio-registry:3\./);
+    expect(registry.environment).toEqual(expect.objectContaining({ APICURIO_STORAGE_SQL_KIND: 'postgresql', APICURIO_DATASOURCE_URL: 'jdbc:postgresql://postgres:5432/gateway' }));
+    expect(registry.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(registry.healthcheck.test.join(' ')).toContain('/apis/ccompat/v7/subjects');
   });
 
   // Proves the gateway's principals verify in every service and that only the gateway can sign them.

@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
 import { APP_SPECS, APPS, GATEWAY_UPSTREAMS, JOB_TIME_ZONE, JOBS, type AppName } from './apps';
 import { drift } from './generate';
-import { COLLECTOR_CONFIG_FILE, COLLECTOR_NAME, DEPLOY_DIR, JOB_SCRIPT, ROOT, version, type K8sObject } from './manifests';
+import { COLLECTOR_CONFIG_FILE, COLLECTOR_NAME, DEPLOY_DIR, JOB_SCRIPT, ROOT, SCHEMA_REGISTRY_NAME, version, type K8sObject } from './manifests';
 import { ENVIRONMENTS, mergePatch, overlay, render, type Environment } from './overlays';
 import type { Finding } from './validate';
 
@@ -133,7 +133,7 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
 
   it('every Deployment probes a real check (startup, readiness, liveness), has requests and limits, runs non-root on a read-only root with /tmp in an emptyDir', () => {
     const deployments = ofKind(objects, 'Deployment');
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...APPS, COLLECTOR_NAME].sort());
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...APPS, COLLECTOR_NAME, SCHEMA_REGISTRY_NAME].sort());
     for (const d of deployments) {
       const pod = podSpecOf(d);
       expect([d.metadata.name, pod.securityContext?.runAsNonRoot]).toEqual([d.metadata.name, true]);
@@ -282,7 +282,7 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
       );
     };
     // A default deny selects every pod of ours: a pod no allow rule names is unreachable.
-    for (const name of [...APPS, COLLECTOR_NAME]) expect([name, policies.some((p) => (p.spec.ingress ?? []).length === 0 && matches(p.spec.podSelector, labelsOf(name)))]).toEqual([name, true]);
+    for (const name of [...APPS, COLLECTOR_NAME, SCHEMA_REGISTRY_NAME]) expect([name, policies.some((p) => (p.spec.ingress ?? []).length === 0 && matches(p.spec.podSelector, labelsOf(name)))]).toEqual([name, true]);
     const outsider = { 'app.kubernetes.io/name': 'intruder' };
     expect(allowed(outsider, 'gateway', 8080)).toBe(true); // the public door
     for (const app of APPS.filter((a) => a !== 'gateway')) {
@@ -296,6 +296,9 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
     expect(allowed(labelsOf('ledger'), 'charges', 8080)).toBe(false);
     expect(allowed(labelsOf('charges'), COLLECTOR_NAME, 4318)).toBe(true);
     expect(allowed(outsider, COLLECTOR_NAME, 4318)).toBe(false);
+    // Every app registers and reads its events' schemas; nothing else reaches the registry.
+    for (const app of APPS) expect([app, allowed(labelsOf(app), SCHEMA_REGISTRY_NAME, 8080)]).toEqual([app, true]);
+    expect(allowed(outsider, SCHEMA_REGISTRY_NAME, 8080)).toBe(false);
   });
 
   it('egress: the vault and charges reach only DNS, PostgreSQL, Kafka, the collector and their peers; webhooks the internet but no cluster or private range', () => {
@@ -353,6 +356,18 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
     const topic = [data.KAFKA_PARTITIONS, data.KAFKA_REPLICATION_FACTOR, data.KAFKA_MIN_INSYNC_REPLICAS];
     expect(topic).toEqual(env === 'prod' ? ['3', '3', '2'] : ['3', '1', '1']);
     expect(data.DEPLOYMENT_ENV).toBe(env === 'prod' ? 'production' : undefined);
+  });
+
+  it("the apps find the events' schema registry from the ConfigMap: this overlay's registry Service, on PostgreSQL storage from a Secret", () => {
+    const url = new URL(find(objects, 'ConfigMap', 'pgw-config')!.data.SCHEMA_REGISTRY_URL);
+    expect(url.pathname).toBe('/apis/ccompat/v7');
+    const service = find(objects, 'Service', url.hostname)!;
+    expect(service.spec.ports.map((p: any) => p.port)).toContain(Number(url.port));
+    const container = podSpecOf(find(objects, 'Deployment', SCHEMA_REGISTRY_NAME)!).containers[0];
+    expect(container.env.find((e: any) => e.name === 'APICURIO_STORAGE_SQL_KIND')?.value).toBe('postgresql');
+    for (const name of ['APICURIO_DATASOURCE_URL', 'APICURIO_DATASOURCE_USERNAME', 'APICURIO_DATASOURCE_PASSWORD']) {
+      expect([name, container.env.find((e: any) => e.name === name)?.valueFrom?.secretKeyRef?.name]).toEqual([name, 'pgw-schema-registry-db']);
+    }
   });
 });
 

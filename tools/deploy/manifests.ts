@@ -62,6 +62,14 @@ export const COLLECTOR_CONFIG_FILE = join(DEPLOY_DIR, 'otel-collector.yaml');
 export const APP_UID = 1000;
 /** The collector image's own unprivileged user. */
 export const COLLECTOR_UID = 10001;
+/** The events' schema registry (Apicurio, Confluent-compatible API at /apis/ccompat/v7): tools/registry's version. */
+export const SCHEMA_REGISTRY_NAME = 'schema-registry';
+export const SCHEMA_REGISTRY_IMAGE = 'apicurio/apicurio-registry:3.3.3';
+export const SCHEMA_REGISTRY_PORT = 8080;
+/** Its JDBC URL, user and password on the platform's PostgreSQL, where its schemas (and so their ids) live. */
+export const SCHEMA_REGISTRY_DB_SECRET_NAME = 'pgw-schema-registry-db';
+/** The registry image's unprivileged user (the Quarkus JVM image's). */
+export const SCHEMA_REGISTRY_UID = 185;
 
 export function version(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -235,6 +243,7 @@ export function appDisruptionBudget(app: string, component = 'service'): IPodDis
 
 export const BASE_CONFIG: Readonly<Record<string, string>> = {
   KAFKA_BROKERS: 'kafka:9092',
+  SCHEMA_REGISTRY_URL: `http://${SCHEMA_REGISTRY_NAME}:${SCHEMA_REGISTRY_PORT}/apis/ccompat/v7`,
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://${COLLECTOR_NAME}:4318`,
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
   // Where the collector sends traces (an OTLP gRPC endpoint: Jaeger or Tempo); read by the collector only.
@@ -481,9 +490,68 @@ export function collectorObjects(config: string = readFileSync(COLLECTOR_CONFIG_
 }
 
 /**
+ * The schema registry the services register their events' schemas in and read writers' schemas from (the
+ * Confluent wire format). Stateless pods over PostgreSQL storage: two replicas serve the same ids, and a
+ * restart keeps the ids the messages in Kafka carry.
+ */
+export function schemaRegistryObjects(): K8sObject[] {
+  const deployment: IDeployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: SCHEMA_REGISTRY_NAME, labels: labels(SCHEMA_REGISTRY_NAME, 'schemas') },
+    spec: {
+      replicas: 2,
+      revisionHistoryLimit: 5,
+      selector: { matchLabels: selector(SCHEMA_REGISTRY_NAME) },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      template: {
+        metadata: { labels: labels(SCHEMA_REGISTRY_NAME, 'schemas') },
+        spec: {
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          securityContext: podSecurity(SCHEMA_REGISTRY_UID),
+          containers: [
+            {
+              name: 'registry',
+              image: SCHEMA_REGISTRY_IMAGE,
+              imagePullPolicy: 'IfNotPresent',
+              env: [
+                { name: 'APICURIO_STORAGE_KIND', value: 'sql' },
+                { name: 'APICURIO_STORAGE_SQL_KIND', value: 'postgresql' },
+                secretEnv('APICURIO_DATASOURCE_URL', SCHEMA_REGISTRY_DB_SECRET_NAME, 'JDBC_URL'),
+                secretEnv('APICURIO_DATASOURCE_USERNAME', SCHEMA_REGISTRY_DB_SECRET_NAME, 'USERNAME'),
+                secretEnv('APICURIO_DATASOURCE_PASSWORD', SCHEMA_REGISTRY_DB_SECRET_NAME, 'PASSWORD'),
+              ],
+              ports: [
+                { name: 'http', containerPort: SCHEMA_REGISTRY_PORT, protocol: 'TCP' },
+                { name: 'management', containerPort: 9000, protocol: 'TCP' },
+              ],
+              resources: { requests: { cpu: '100m', memory: '384Mi' }, limits: { cpu: '1', memory: '768Mi' } },
+              startupProbe: { httpGet: { path: '/health/started', port: 'management' }, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 60 },
+              readinessProbe: { httpGet: { path: '/health/ready', port: 'management' }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2 },
+              livenessProbe: { httpGet: { path: '/health/live', port: 'management' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 6 },
+              securityContext: CONTAINER_SECURITY,
+              volumeMounts: [TMP_MOUNT],
+            },
+          ],
+          volumes: [TMP_VOLUME],
+        },
+      },
+    },
+  };
+  const service: IService = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: SCHEMA_REGISTRY_NAME, labels: labels(SCHEMA_REGISTRY_NAME, 'schemas') },
+    spec: { type: 'ClusterIP', selector: selector(SCHEMA_REGISTRY_NAME), ports: [{ name: 'http', port: SCHEMA_REGISTRY_PORT, targetPort: 'http', protocol: 'TCP' }] },
+  };
+  return [deployment, service, appDisruptionBudget(SCHEMA_REGISTRY_NAME, 'schemas')].map(asObject);
+}
+
+/**
  * Ingress rules: nothing reaches a pod of ours unless a policy below lets it. The gateway takes traffic from
  * anywhere (the ingress controller and the jobs); each service only from the gateway and the apps that
- * call it (apps.ts peers); the collector from our pods. Egress of the vault, charges and webhooks is held
+ * call it (apps.ts peers); the collector and the schema registry from our pods. Egress of the vault, charges and webhooks is held
  * by egressPolicies below; the others' is open.
  */
 export function networkPolicies(): K8sObject[] {
@@ -530,6 +598,16 @@ export function networkPolicies(): K8sObject[] {
       ],
     },
   });
+  policies.push({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: `${SCHEMA_REGISTRY_NAME}-ingress`, labels: labels(SCHEMA_REGISTRY_NAME, 'network') },
+    spec: {
+      podSelector: { matchLabels: selector(SCHEMA_REGISTRY_NAME) },
+      policyTypes: ['Ingress'],
+      ingress: [{ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } } }], ports: [{ protocol: 'TCP', port: SCHEMA_REGISTRY_PORT }] }],
+    },
+  });
   return policies.map(asObject);
 }
 
@@ -542,8 +620,8 @@ export const KAFKA_PORT = 9092;
 
 /**
  * Egress of the apps that must not reach anything else: the vault (card data) and charges reach DNS,
- * PostgreSQL, Kafka, the collector and the peers they call (apps.ts); webhooks reaches DNS, PostgreSQL,
- * Kafka, the collector and the internet, but no cluster or private address. PostgreSQL and Kafka are
+ * PostgreSQL, Kafka, the collector, the schema registry and the peers they call (apps.ts); webhooks reaches
+ * DNS, PostgreSQL, Kafka, the collector, the schema registry and the internet, but no cluster or private address. PostgreSQL and Kafka are
  * allowed by port (their addresses are the platform's); an overlay may narrow them to their CIDRs.
  */
 export function egressPolicies(): K8sObject[] {
@@ -551,6 +629,7 @@ export function egressPolicies(): K8sObject[] {
     { to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }], ports: [{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 53 }] },
     { ports: [{ protocol: 'TCP', port: DATABASE_PORT }, { protocol: 'TCP', port: KAFKA_PORT }] },
     { to: [{ podSelector: { matchLabels: selector(COLLECTOR_NAME) } }], ports: [{ protocol: 'TCP', port: 4318 }] },
+    { to: [{ podSelector: { matchLabels: selector(SCHEMA_REGISTRY_NAME) } }], ports: [{ protocol: 'TCP', port: SCHEMA_REGISTRY_PORT }] },
   ];
   const policy = (app: AppName, rules: INetworkPolicyEgressRule[]): INetworkPolicy => ({
     apiVersion: 'networking.k8s.io/v1',
@@ -580,7 +659,7 @@ function asObject(o: { apiVersion?: string; kind?: string; metadata?: unknown })
   return o as K8sObject;
 }
 
-/** The base: every app's Deployment, Service, HPA and PDB, the shared ConfigMap, the jobs, the collector, the policies. */
+/** The base: every app's Deployment, Service, HPA and PDB, the shared ConfigMap, the jobs, the collector, the schema registry, the policies. */
 export interface BaseFile {
   /** File name under deploy/base. */
   file: string;
@@ -596,6 +675,7 @@ export function baseFiles(): BaseFile[] {
     })),
     { file: 'jobs.yaml', objects: JOBS.map((job) => asObject(jobCronJob(job))) },
     { file: 'otel-collector.yaml', objects: collectorObjects() },
+    { file: 'schema-registry.yaml', objects: schemaRegistryObjects() },
     { file: 'network-policies.yaml', objects: [...networkPolicies(), ...egressPolicies()] },
     { file: 'migrations.yaml', objects: APPS.map((app) => asObject(migrateJob(app))) },
     { file: 'ingress.yaml', objects: [asObject(gatewayIngress())] },
@@ -642,7 +722,8 @@ export function referencedSecrets(): Map<string, Set<string>> {
     for (const s of APP_SPECS[app].secrets) add(s.secret, s.key);
   }
   add(ADMIN_SECRET_NAME, 'ADMIN_TOKEN');
+  for (const key of ['JDBC_URL', 'USERNAME', 'PASSWORD']) add(SCHEMA_REGISTRY_DB_SECRET_NAME, key);
   return out;
 }
 
-export const SECRET_NAMES = { ACQUIRER_KEY_SECRET_NAME, ADMIN_SECRET_NAME, PRINCIPAL_SECRET_NAME, PRINCIPAL_SIGNING_SECRET_NAME, VAULT_KEYS_SECRET_NAME };
+export const SECRET_NAMES = { ACQUIRER_KEY_SECRET_NAME, ADMIN_SECRET_NAME, PRINCIPAL_SECRET_NAME, PRINCIPAL_SIGNING_SECRET_NAME, SCHEMA_REGISTRY_DB_SECRET_NAME, VAULT_KEYS_SECRET_NAME };

@@ -55,6 +55,7 @@ function devSecrets(): K8sObject[] {
       VAULT_FINGERPRINT_KEY: Buffer.from('dev-fingerprint-key-change-me-0123456789').toString('base64'),
     },
     [SECRET_NAMES.ACQUIRER_KEY_SECRET_NAME]: { ACQUIRER_SIM_KEY: 'dev-acquirer-key-change-me' },
+    [SECRET_NAMES.SCHEMA_REGISTRY_DB_SECRET_NAME]: { JDBC_URL: 'jdbc:postgresql://postgres:5432/gateway?currentSchema=schema_registry', USERNAME: 'pgw_schema_registry', PASSWORD: 'change-me' },
   };
   for (const app of APPS) {
     values[databaseSecretName(app)] = { DATABASE_URL: `postgres://pgw_${app.replace('-', '_')}:change-me@postgres:5432/gateway` };

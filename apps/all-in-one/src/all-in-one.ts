@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type DemoCredentials, type ServiceName } from '@pgw/gateway';
-import { InProcessBus } from '@pgw/platform-bus';
+import { EmbeddedSchemaRegistry, EventWire } from '@pgw/contracts';
+import { InProcessBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { generatePrincipalKeys, type App, type AppOptions } from '@pgw/platform-http';
 import { InjectPeers, startService, systemClock, type Clock, type RunningService, type ServiceDefinition } from '@pgw/platform-service';
@@ -42,13 +43,14 @@ const schemaOf = (name: string) => name.replace(/-/g, '_');
  * `npm start`: the gateway and every service in one process, on one embedded PostgreSQL (a schema per
  * service) and the in-process bus, which carries the same Avro bytes as Kafka. The gateway reaches the
  * services through the same signed principal and routes as in the distributed mode, minus the network.
+ * The bus frames events as on Kafka (magic byte, schema id, Avro body) with an embedded schema registry.
  */
 export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne> {
   // Contract §7: the all-in-one lets webhooks reach private targets (a developer's localhost) unless told not to.
   const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(options.env ?? process.env) };
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
   const knex = createPgliteKnex(options.dataDir === null ? null : join(options.dataDir, 'pg'));
-  const bus = new InProcessBus();
+  const bus = new SchemaRegistryBus(new InProcessBus(), new EventWire(new EmbeddedSchemaRegistry()));
   const clock = options.clock ?? systemClock;
   // The principal never leaves this process, so a fresh key pair per start is enough (nothing to
   // configure); as in the distributed mode, the gateway signs and the services hold the public key only.

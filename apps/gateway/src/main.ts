@@ -1,6 +1,6 @@
 import './instrument';
-import { COMPACTED_TOPICS } from '@pgw/contracts';
-import { KafkaBus } from '@pgw/platform-bus';
+import { COMPACTED_TOPICS, EventWire, HttpSchemaRegistry } from '@pgw/contracts';
+import { KafkaBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
 import { envInt, envPrincipalPrivateKey, envSecret, envString, serve } from '@pgw/platform-http';
 import { systemClock } from '@pgw/platform-service';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     process.stdout.write('gateway: migrated schema gateway\n');
     return;
   }
-  const bus = new KafkaBus({
+  const kafka = new KafkaBus({
     brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()),
     clientId: 'gateway',
     partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
     compactedTopics: COMPACTED_TOPICS,
   });
+  const bus = new SchemaRegistryBus(kafka, new EventWire(new HttpSchemaRegistry(envString(env, 'SCHEMA_REGISTRY_URL'))));
   const gateway = await startGateway({
     db,
     bus,

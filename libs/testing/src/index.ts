@@ -1,3 +1,3 @@
 export { childEnv } from './child-env';
-export { integrationEnv, uniqueName, waitFor } from './testing';
+export { integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from './testing';
 export type { IntegrationEnv } from './testing';

@@ -15,6 +15,13 @@ export function integrationEnv(): IntegrationEnv {
   return { databaseUrl, kafkaBrokers: brokers.split(',').map((b) => b.trim()) };
 }
 
+/** The schema registry (Confluent API) of the suites that run services or the wire format on Kafka; they fail without it. */
+export function schemaRegistryUrl(): string {
+  const url = process.env.SCHEMA_REGISTRY_URL;
+  if (!url) throw new Error('this suite needs SCHEMA_REGISTRY_URL (tools/registry/start, then SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7)');
+  return url.replace(/\/+$/, '');
+}
+
 /** A name no other run uses: schemas, topics and consumer groups of one test never meet another's. */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;

@@ -3,7 +3,8 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { HttpPeers, startService, systemClock } from '@pgw/platform-service';
-import { KafkaBus } from '@pgw/platform-bus';
+import { EmbeddedSchemaRegistry, EventWire } from '@pgw/contracts';
+import { KafkaBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { acquirerSimService } from '@pgw/acquirer-sim';
 import { chargesService } from '@pgw/charges';
 import { createPgDb } from '@pgw/platform-db';
@@ -30,11 +31,13 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
   const ports: Record<string, number> = {};
   const peers = new HttpPeers(urls);
   const closers: Array<() => Promise<void>> = [];
+  // Every service of the flow runs in this process: one embedded registry gives them the wire format's schema ids.
+  const wire = new EventWire(new EmbeddedSchemaRegistry());
 
   try {
     for (const definition of [acquirerSimService, vaultService, chargesService, receivablesService, ledgerService, webhooksService]) {
       const db = createPgDb({ url: databaseUrl, schema: `${run}_${definition.name.replace(/-/g, '_')}` });
-      const bus = new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-${definition.name}` });
+      const bus = new SchemaRegistryBus(new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-${definition.name}` }), wire);
       const service = await startService(definition, { db, bus, clock: systemClock, principalPublicKey: principalKeys.publicKey, peers, env, log: { level: 'silent' } });
       const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
       urls[definition.name] = address;
@@ -46,7 +49,7 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
       });
     }
     const gatewayDb = createPgDb({ url: databaseUrl, schema: `${run}_gateway` });
-    const gatewayBus = new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-gateway` });
+    const gatewayBus = new SchemaRegistryBus(new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-gateway` }), wire);
     const gateway = await startGateway({
       db: gatewayDb,
       bus: gatewayBus,

@@ -1,7 +1,7 @@
 import * as avro from 'avsc';
 import { COMPACTED_TOPICS, EventWire, eventTypeSchema, HttpSchemaRegistry, newEventId, outboxMessage, subjectOf, TOPICS, type EventMap, type EventType } from '@pgw/contracts';
 import { createPgDb, type Db } from '@pgw/platform-db';
-import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
+import { integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
 import { KafkaBus } from './kafka-bus';
 import { busMigration, enqueue, OutboxRelay } from './outbox';
@@ -12,8 +12,7 @@ import { SchemaRegistryBus } from './schema-registry-bus';
 // needs only the registry's REST API and an Avro library to read every topic.
 
 const env = integrationEnv();
-const REGISTRY_URL = process.env.SCHEMA_REGISTRY_URL?.replace(/\/+$/, '');
-if (!REGISTRY_URL) throw new Error('this suite needs SCHEMA_REGISTRY_URL (tools/registry/start, then SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7)');
+const REGISTRY_URL = schemaRegistryUrl();
 
 /**
  * Another team's reader: plain fetch against the Confluent REST API and avsc, nothing of this project.
@@ -39,7 +38,7 @@ const ONE_PER_TOPIC: Record<string, EventType> = {
 
 /** A valid event of a type (avsc's random value of its schema), with a real envelope id and type. */
 function sampleEvent<K extends EventType>(type: K): EventMap[K] {
-  const event = eventTypeSchema(type).random() as EventMap[K];
+  const event = eventTypeSchema(type).random() as unknown as EventMap[K];
   event.envelope = { ...event.envelope, event_id: newEventId(), event_type: type };
   return event;
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { generateCnpj } from '@pgw/domain';
-import { childEnv, integrationEnv, uniqueName, waitFor } from '@pgw/testing';
+import { childEnv, integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const run = promisify(execFile);
@@ -36,6 +36,7 @@ interface Child {
 
 describe('a Kafka outage', () => {
   const env = integrationEnv();
+  const registryUrl = schemaRegistryUrl();
   const kafkaRun = mkdtempSync(join(tmpdir(), 'pgw-kafka-outage-'));
   const database = uniqueName('pgw_outage');
   const databaseUrl = new URL(env.databaseUrl);
@@ -57,7 +58,7 @@ describe('a Kafka outage', () => {
     const child: Child = { name, port, output: '', process: null as unknown as ChildProcess };
     child.process = spawn(process.execPath, ['--import', 'tsx', join('apps', name, 'src', 'main.ts')], {
       cwd: ROOT,
-      env: childEnv({ DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: brokers, PORT: String(port), HOST: '127.0.0.1', KAFKAJS_NO_PARTITIONER_WARNING: '1', LOG_LEVEL: 'warn', ...extra }),
+      env: childEnv({ DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: brokers, SCHEMA_REGISTRY_URL: registryUrl, PORT: String(port), HOST: '127.0.0.1', KAFKAJS_NO_PARTITIONER_WARNING: '1', LOG_LEVEL: 'warn', ...extra }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.process.stdout?.on('data', (c: Buffer) => (child.output += c.toString()));

@@ -1,5 +1,5 @@
-import { COMPACTED_TOPICS } from '@pgw/contracts';
-import { KafkaBus } from '@pgw/platform-bus';
+import { COMPACTED_TOPICS, EventWire, HttpSchemaRegistry } from '@pgw/contracts';
+import { KafkaBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
 import { envInt, envPrincipalPublicKeys, envString } from '@pgw/platform-http';
 import { HttpPeers } from './peers';
@@ -30,7 +30,7 @@ export function peerUrlsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> 
 
 /**
  * The distributed mode's `main` for one service: its own schema of PostgreSQL (`DATABASE_URL`), Kafka
- * (`KAFKA_BROKERS`), the gateway's `PRINCIPAL_PUBLIC_KEY` (and `PRINCIPAL_PUBLIC_KEY_PREVIOUS` during a rotation),
+ * (`KAFKA_BROKERS`) with the schema registry (`SCHEMA_REGISTRY_URL`, a Confluent-compatible API), the gateway's `PRINCIPAL_PUBLIC_KEY` (and `PRINCIPAL_PUBLIC_KEY_PREVIOUS` during a rotation),
  * its peers' URLs, listening on `PORT`. On SIGTERM it stops taking requests, lets the consumers, the relay
  * and the background loops finish their round, then closes the bus and the pool.
  */
@@ -44,7 +44,7 @@ export async function runServiceMain(definition: ServiceDefinition, options: { s
     process.stdout.write(`${definition.name}: migrated schema ${options.schema}\n`);
     return;
   }
-  const bus = new KafkaBus({
+  const kafka = new KafkaBus({
     brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()),
     clientId: definition.name,
     partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
@@ -52,6 +52,7 @@ export async function runServiceMain(definition: ServiceDefinition, options: { s
     minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
     compactedTopics: COMPACTED_TOPICS,
   });
+  const bus = new SchemaRegistryBus(kafka, new EventWire(new HttpSchemaRegistry(envString(env, 'SCHEMA_REGISTRY_URL'))));
   // The gateway's public key; PRINCIPAL_PUBLIC_KEY_PREVIOUS is set only while the key pair rotates
   // (docs/runbook.md): principals signed for either are accepted. Nothing here can sign one.
   const { publicKey, previousPublicKey } = envPrincipalPublicKeys(env);
