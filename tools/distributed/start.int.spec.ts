@@ -7,16 +7,32 @@
 // anticipation → balance → webhook).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { childEnv, integrationEnv, uniqueName, waitFor } from '@pgw/testing';
 import { anticipationFlow, cardChargeAndRefunds, type Target } from '../../apps/all-in-one/src/e2e.scenarios';
+import { vaultKeysFromEnv } from '../../apps/vault/src/config';
+import { openDetails, type TokenRow } from '../../apps/vault/src/data/token.repository';
 import { APPS, chargeBody } from '../bench/cluster';
 
 const ROOT = join(__dirname, '..', '..');
-/** Ports of this suite's gateway (the services take the next seven): away from the bench's and the soak's. */
-const PORT = 18_640;
+/** A gateway port whose next seven (the services') are free too: another run of this suite may be going. */
+async function freePorts(): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    let ok = true;
+    for (let i = 0; i < APPS.length && ok; i++) ok = await free(base + i);
+    if (ok) return base;
+  }
+}
 
 interface Started {
   child: ChildProcess;
@@ -73,6 +89,17 @@ function launcherPid(started: Started): number {
   throw new Error('the launcher process was not found');
 }
 
+/** The vault's rows of these tokens, as its schema holds them. */
+async function tokenRows(databaseUrl: string, ids: string[]): Promise<TokenRow[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query('select * from vault.tokens where id = any($1)', [ids])).rows as TokenRow[];
+  } finally {
+    await client.end();
+  }
+}
+
 /** Ctrl-C in the terminal: SIGINT to the whole foreground group (npm, tsx, the launcher and its children). */
 async function ctrlC(started: Started): Promise<number | NodeJS.Signals | null> {
   if (started.child.exitCode === null && started.child.signalCode === null && started.child.pid !== undefined) process.kill(-started.child.pid, 'SIGINT');
@@ -92,8 +119,9 @@ describe('npm run start:distributed', () => {
   const database = uniqueName('pgw_distributed');
   const databaseUrl = new URL(servers.databaseUrl);
   databaseUrl.pathname = `/${database}`;
-  const env = { PORT: String(PORT), DATA_DIR: dataDir, DEMO: '1', DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: servers.kafkaBrokers.join(','), LOG_LEVEL: 'warn' };
-  const gateway = `http://127.0.0.1:${PORT}`;
+  let env: Record<string, string>;
+  let gateway: string;
+  const settings = (port: number) => ({ PORT: String(port), DATA_DIR: dataDir, DEMO: '1', DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: servers.kafkaBrokers.join(','), LOG_LEVEL: 'warn' });
   const running: Started[] = [];
 
   const admin = async (sql: string) => {
@@ -105,7 +133,12 @@ describe('npm run start:distributed', () => {
       await client.end();
     }
   };
-  beforeAll(() => admin(`create database ${database}`));
+  beforeAll(async () => {
+    const port = await freePorts();
+    env = settings(port);
+    gateway = `http://127.0.0.1:${port}`;
+    await admin(`create database ${database}`);
+  });
   // A failed test stops what it started before the next one starts.
   afterEach(async () => {
     for (const started of running.splice(0)) await ctrlC(started);
@@ -171,9 +204,19 @@ describe('npm run start:distributed', () => {
     const read = await call('GET', `/api/v1/charges/${charge.body.id}`, demoKey!);
     expect([read.status, read.body.status]).toEqual([200, 'paid']);
     expect((await call('GET', '/api/v1/charges/ch_unknown', 'sk_test_00000000000000000000000000000000')).status).toBe(401);
-    // The vault's keys were kept in DATA_DIR: the first run's card token still opens, and charges again.
+    // The first run's card token still charges.
     const recharge = await call('POST', '/api/v1/charges', demoKey!, chargeBody(token, 6_789));
     expect([recharge.status, recharge.body.status]).toEqual([201, 'paid']);
+    // The vault's keys were kept (DATA_DIR/vault-keys.json): the same card has the same fingerprint in
+    // both runs, and the keys kept open what either run sealed.
+    const tokenized = await tokenize(demoKey!);
+    expect(tokenized.status).toBe(201);
+    const token2 = tokenized.body.id as string;
+    const rows = await tokenRows(databaseUrl.toString(), [token, token2]);
+    expect(rows.map((r) => r.id).sort()).toEqual([token, token2].sort());
+    expect(rows[0]!.fingerprint).toBe(rows[1]!.fingerprint);
+    const keys = vaultKeysFromEnv(JSON.parse(readFileSync(join(dataDir, 'vault-keys.json'), 'utf8')) as NodeJS.ProcessEnv);
+    for (const row of rows) expect(() => openDetails(keys.keyring, row)).not.toThrow();
 
     // SIGTERM to the launcher alone (a supervisor's stop, no signal to its children): it stops what it started.
     const launcher = launcherPid(second);

@@ -8,6 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { generateCpf } from '@pgw/domain';
 import { waitFor } from '@pgw/testing';
 
+/**
+ * How long a flow waits for what the events carry to another service: a moment in the all-in-one (the
+ * in-process bus), longer in the distributed mode, whose consumers join their Kafka groups after a start.
+ */
+const EVENTS_WAIT_MS = 30_000;
+
 export interface Target {
   /** The gateway, e.g. http://127.0.0.1:8080. */
   url: string;
@@ -109,7 +115,7 @@ export async function anticipationFlow(target: Target): Promise<void> {
     const simulated = await waitFor(async () => {
       const res = await call('POST', '/api/v1/anticipations/simulate');
       return res.status === 200 && res.body.eligible_receivable_count === 3 ? res : undefined;
-    }, 10_000, 'the three receivables to be eligible');
+    }, EVENTS_WAIT_MS, 'the three receivables to be eligible');
     // 9701 × 199 × 30 / 300000 = 193.05 → 193; × 60 → 386.1 → 386; × 90 → 579.15 → 579.
     expect(simulated.body.items.map((i: any) => [i.days_anticipated, i.gross_amount_cents, i.fee_amount_cents, i.net_amount_cents])).toEqual([
       [30, 9_701, 193, 9_508],
@@ -128,8 +134,13 @@ export async function anticipationFlow(target: Target): Promise<void> {
       treasury: { available_cash_cents: 100_000_000, requested_cash_out_cents: 27_945, within_limit: true },
     });
     expect(simulated.headers.get('x-request-id')).toBe(simulated.body.request_id);
-    const before = await call('GET', '/api/v1/balance');
-    expect(before.body).toMatchObject({ pending_cents: 29_103, available_cents: 0 });
+    // The ledger books the charge from the same events, on its own time (contract §4b): the distributed
+    // mode's consumers are separate processes.
+    const before = await waitFor(async () => {
+      const res = await call('GET', '/api/v1/balance');
+      return res.body.pending_cents === 29_103 ? res.body : undefined;
+    }, EVENTS_WAIT_MS, 'the ledger to book the charge');
+    expect(before).toMatchObject({ pending_cents: 29_103, available_cents: 0 });
 
     const key = { 'idempotency-key': `ant-${Date.now()}` };
     const executed = await call('POST', '/api/v1/anticipations', { headers: key });
@@ -144,7 +155,7 @@ export async function anticipationFlow(target: Target): Promise<void> {
       const res = await call('GET', '/api/v1/receivables?limit=100');
       const mine = (res.body.data as any[]).filter((r) => r.charge_id === charge.body.id);
       return mine.filter((r) => r.status === 'anticipated').length === 3 && mine.filter((r) => r.status === 'available').length === 3 ? mine : undefined;
-    }, 10_000, 'receivables to apply the anticipation');
+    }, EVENTS_WAIT_MS, 'receivables to apply the anticipation');
     const today = new Date().toISOString().slice(0, 10);
     const created = receivables.filter((r) => r.status === 'available').sort((a, b) => a.installment - b.installment);
     expect(created.map((r) => [r.installment, r.net_amount_cents, r.due_date, r.anticipation_id])).toEqual([
@@ -159,7 +170,7 @@ export async function anticipationFlow(target: Target): Promise<void> {
     const after = await waitFor(async () => {
       const res = await call('GET', '/api/v1/balance');
       return res.body.available_cents === 27_945 ? res.body : undefined;
-    }, 10_000, 'the ledger to book the anticipation');
+    }, EVENTS_WAIT_MS, 'the ledger to book the anticipation');
     expect(after).toMatchObject({ pending_cents: 0, available_cents: 27_945, reserved_cents: 0, requestable_cents: 27_945 });
     const history = await call('GET', '/api/v1/balance/history');
     expect(history.body.data[0]).toMatchObject({ type: 'anticipation.executed', direction: 'debit', amount_cents: 1_158 });
@@ -175,7 +186,7 @@ export async function anticipationFlow(target: Target): Promise<void> {
     expect(again.body).toMatchObject({ eligible_receivable_count: 0, exposure: { outstanding_cents: 29_103 }, treasury: { available_cash_cents: 100_000_000 - 27_945 } });
 
     // The webhook anticipation.succeeded carries the resource.
-    const hook = await waitFor(async () => webhooks.find((w) => w.body.type === 'anticipation.succeeded'), 10_000, 'the anticipation.succeeded webhook');
+    const hook = await waitFor(async () => webhooks.find((w) => w.body.type === 'anticipation.succeeded'), EVENTS_WAIT_MS, 'the anticipation.succeeded webhook');
     expect(hook.body).toMatchObject({ object: 'event', type: 'anticipation.succeeded', livemode: false, data: { object: resource } });
     expect(hook.headers['x-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   } finally {
