@@ -6,7 +6,7 @@
 // end-to-end flows (apps/all-in-one/src/e2e.scenarios.ts: card charge and refunds; charge → receivables →
 // anticipation → balance → webhook).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,14 +226,27 @@ describe('npm run start:distributed', () => {
     await allStopped(dataDir);
   }, 300_000);
 
-  // A service that cannot start (here the gateway, on an ADMIN_TOKEN shorter than 16 characters) stops
-  // every process started before it and exits non-zero with the reason.
-  it('stops what it started and exits 1 with the reason when a service cannot start', async () => {
-    const started = launch({ ...env, ADMIN_TOKEN: 'short-token' });
-    running.push(started);
-    const code = await started.exit;
-    expect({ code, output: started.output() }).toEqual({ code: 1, output: expect.stringContaining('distributed mode failed to start') });
-    expect(started.output()).toContain('ADMIN_TOKEN is required (at least 16 characters)');
-    await allStopped(dataDir);
+  // Without DATABASE_URL and KAFKA_BROKERS it starts its own PostgreSQL and broker in DATA_DIR; a service
+  // that cannot start (here the gateway, on an ADMIN_TOKEN shorter than 16 characters) then stops every
+  // process started before it, the broker and PostgreSQL included, and exits 1 with the reason.
+  it('on its own PostgreSQL and broker, stops everything it started and exits 1 with the reason when a service cannot start', async () => {
+    const ownDataDir = mkdtempSync(join(tmpdir(), 'pgw-distributed-own-'));
+    chmodSync(ownDataDir, 0o755); // PostgreSQL runs as the postgres user when the suite runs as root
+    try {
+      const { DATABASE_URL: _d, KAFKA_BROKERS: _k, ...own } = env;
+      const started = launch({ ...own, DATA_DIR: ownDataDir, ADMIN_TOKEN: 'short-token' });
+      running.push(started);
+      const code = await started.exit;
+      expect({ code, output: started.output() }).toEqual({ code: 1, output: expect.stringContaining('distributed mode failed to start') });
+      expect(started.output()).toContain('ADMIN_TOKEN is required (at least 16 characters)');
+      // Its PostgreSQL and broker did start, in DATA_DIR, and were stopped with the rest.
+      expect(existsSync(join(ownDataDir, 'postgres', 'pg', 'PG_VERSION'))).toBe(true);
+      expect(existsSync(join(ownDataDir, 'kafka', 'data', 'meta.properties'))).toBe(true);
+      await allStopped(ownDataDir);
+      // Nothing else: the suite's own PostgreSQL still answers.
+      await admin('select 1');
+    } finally {
+      rmSync(ownDataDir, { recursive: true, force: true });
+    }
   }, 200_000);
 });
