@@ -342,7 +342,15 @@ export function encodeEvent<K extends EventType>(type: K, event: EventMap[K]): B
   return eventTypeSchema(type).toBuffer(event);
 }
 
+/**
+ * Reads a plain Avro body in this build's schema of its type. A body in the wire format (magic byte 0: see
+ * wire.ts) that reaches it was not readable through the registry, and is refused rather than misread: a
+ * plain body never starts with 0, which would be an empty event id.
+ */
 export function decodeEvent<K extends EventType>(type: K, payload: Buffer): EventMap[K] {
+  if (payload[0] === 0) {
+    throw new Error(`a ${type} message in the wire format (schema id ${payload.length >= 5 ? payload.readUInt32BE(1) : '?'}) that its schema registry could not read`);
+  }
   return eventTypeSchema(type).fromBuffer(payload) as EventMap[K];
 }
 

@@ -4,5 +4,5 @@ export { eventTypeSchema, knownEventTypes, listSchemaFiles, parseSchema, SCHEMAS
 export type { SchemaFile } from './registry';
 export { EVERY_WEBHOOK_KIND, WEBHOOK_EVENT_FILTERS, WEBHOOK_KINDS } from './webhook-kinds';
 export type { WebhookKind } from './webhook-kinds';
-export { EmbeddedSchemaRegistry, EventWire, frameWire, HttpSchemaRegistry, isFramed, registeredSchemaText, subjectOf, unframeWire, WIRE_HEADER_BYTES, WIRE_MAGIC_BYTE } from './wire';
+export { EmbeddedSchemaRegistry, EventWire, frameWire, HttpSchemaRegistry, isFramed, registeredSchemaText, subjectOf, unframeWire, WIRE_HEADER_BYTES, WIRE_MAGIC_BYTE, WireFormatError } from './wire';
 export type { SchemaRegistryClient } from './wire';

@@ -18,6 +18,13 @@ import { eventTypeSchema } from './registry';
 export const WIRE_MAGIC_BYTE = 0;
 export const WIRE_HEADER_BYTES = 5;
 
+/**
+ * A message that no registry lookup will ever make readable: not framed, a schema id the registry does not
+ * know (framed against another registry), or a writer's schema this build's type cannot read. Unlike a
+ * registry that does not answer, trying again changes nothing.
+ */
+export class WireFormatError extends Error {}
+
 /** What the codec needs from a registry: register a writer's schema under a subject, find one by its id. */
 export interface SchemaRegistryClient {
   /** The id of `schema` under `subject`, registering it if new; one schema has one id whatever its subject. */
@@ -50,7 +57,7 @@ export function isFramed(value: Buffer): boolean {
 /** Splits a framed message into its writer's schema id and its Avro body; anything else is refused. */
 export function unframeWire(value: Buffer): { schemaId: number; body: Buffer } {
   if (!isFramed(value)) {
-    throw new Error(`not in the Confluent wire format: expected magic byte ${WIRE_MAGIC_BYTE} and a 4-byte schema id, got ${value.length} bytes starting ${value.subarray(0, 5).toString('hex') || '(empty)'}`);
+    throw new WireFormatError(`not in the Confluent wire format: expected magic byte ${WIRE_MAGIC_BYTE} and a 4-byte schema id, got ${value.length} bytes starting ${value.subarray(0, 5).toString('hex') || '(empty)'}`);
   }
   return { schemaId: value.readUInt32BE(1), body: value.subarray(WIRE_HEADER_BYTES) };
 }
@@ -81,7 +88,7 @@ export class EmbeddedSchemaRegistry implements SchemaRegistryClient {
 
   schemaById(id: number): Promise<avro.Type> {
     const schema = this.schemas[id - 1];
-    if (schema === undefined) return Promise.reject(new Error(`schema id ${id} is not in the embedded schema registry`));
+    if (schema === undefined) return Promise.reject(new WireFormatError(`schema id ${id} is not in the embedded schema registry`));
     return Promise.resolve(schema);
   }
 
@@ -115,7 +122,7 @@ export class HttpSchemaRegistry implements SchemaRegistryClient {
       return (await this.client.getSchema(id)) as unknown as avro.Type;
     } catch (error) {
       const status = typeof error === 'object' && error !== null && 'status' in error ? (error as { status: unknown }).status : undefined;
-      if (status === 404) throw new Error(`schema id ${id} is not in the schema registry at ${this.url}`);
+      if (status === 404) throw new WireFormatError(`schema id ${id} is not in the schema registry at ${this.url}`);
       throw error;
     }
   }
@@ -189,7 +196,7 @@ export class EventWire {
         try {
           return { resolver: reader.createResolver(writer) };
         } catch (error) {
-          throw new Error(`schema id ${schemaId} cannot be read as ${type}: ${error instanceof Error ? error.message : String(error)}`);
+          throw new WireFormatError(`schema id ${schemaId} cannot be read as ${type}: ${error instanceof Error ? error.message : String(error)}`);
         }
       });
       entry.catch(() => this.readers.delete(key));

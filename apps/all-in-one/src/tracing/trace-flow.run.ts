@@ -3,7 +3,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { HttpPeers, startService, systemClock } from '@pgw/platform-service';
-import { EmbeddedSchemaRegistry, EventWire } from '@pgw/contracts';
+import { EventWire, HttpSchemaRegistry } from '@pgw/contracts';
 import { KafkaBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { acquirerSimService } from '@pgw/acquirer-sim';
 import { chargesService } from '@pgw/charges';
@@ -14,7 +14,7 @@ import { ledgerService } from '@pgw/ledger';
 import { randomBytes } from 'node:crypto';
 import { receivablesService } from '@pgw/receivables';
 import { startGateway } from '@pgw/gateway';
-import { uniqueName, waitFor } from '@pgw/testing';
+import { schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
 import { vaultService } from '@pgw/vault';
 import { webhooksService } from '@pgw/webhooks';
 import type { FlowResult, FlowSpan } from './trace-flow';
@@ -31,8 +31,9 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
   const ports: Record<string, number> = {};
   const peers = new HttpPeers(urls);
   const closers: Array<() => Promise<void>> = [];
-  // Every service of the flow runs in this process: one embedded registry gives them the wire format's schema ids.
-  const wire = new EventWire(new EmbeddedSchemaRegistry());
+  // The real registry, as the topics are the broker's real ones: ids of a registry of this process alone
+  // would mean other schemas to every other reader of those topics.
+  const wire = new EventWire(new HttpSchemaRegistry(schemaRegistryUrl()));
 
   try {
     for (const definition of [acquirerSimService, vaultService, chargesService, receivablesService, ledgerService, webhooksService]) {

@@ -3,7 +3,7 @@
 // before anything it instruments is loaded (as each app's instrument.ts does), with an in-memory exporter;
 // at the end the finished spans are written to stdout as one JSON line for tracing.int.spec.ts to check.
 //
-//   DATABASE_URL=… KAFKA_BROKERS=… node node_modules/tsx/dist/cli.mjs apps/all-in-one/src/tracing/trace-flow.ts
+//   DATABASE_URL=… KAFKA_BROKERS=… SCHEMA_REGISTRY_URL=… node node_modules/tsx/dist/cli.mjs apps/all-in-one/src/tracing/trace-flow.ts
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { startTelemetry } from '@pgw/platform-telemetry';
 

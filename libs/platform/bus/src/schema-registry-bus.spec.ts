@@ -1,5 +1,5 @@
 import * as avro from 'avsc';
-import { decodeEvent, EmbeddedSchemaRegistry, encodeEvent, EventWire, eventTypeSchema, frameWire, newEnvelope, subjectOf, TOPICS, type TenantChanged } from '@pgw/contracts';
+import { decodeEvent, EmbeddedSchemaRegistry, encodeEvent, EventWire, eventTypeSchema, frameWire, newEnvelope, subjectOf, TOPICS, type SchemaRegistryClient, type TenantChanged } from '@pgw/contracts';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { SchemaRegistryBus } from './schema-registry-bus';
@@ -48,6 +48,31 @@ describe('SchemaRegistryBus: the wire format over another bus', () => {
     const event = tenantChanged();
     await inner.publish([message(frameWire(id, newer.toBuffer({ ...event, region: 'pt' })), TYPE)]);
     expect(decodeEvent(TYPE, handled[0]!.value)).toEqual(event);
+  });
+
+  it('hands over as it is a plain body written before the wire format (an older producer during a rolling deploy)', async () => {
+    const event = tenantChanged();
+    await inner.publish([message(encodeEvent(TYPE, event), TYPE)]);
+    expect(decodeEvent(TYPE, handled[0]!.value)).toEqual(event);
+  });
+
+  it('hands over as it came a framed message no registry lookup can read, which decodeEvent then refuses (the consumer parks it)', async () => {
+    const event = tenantChanged();
+    // Framed against another registry: id 42 is not in this one.
+    const foreign = frameWire(42, encodeEvent(TYPE, event));
+    await inner.publish([message(foreign, TYPE)]);
+    expect(handled[0]!.value).toEqual(foreign);
+    expect(() => decodeEvent(TYPE, handled[0]!.value)).toThrow(`a ${TYPE} message in the wire format (schema id 42) that its schema registry could not read`);
+  });
+
+  it('fails the batch, to be tried again, while the registry does not answer', async () => {
+    const id = await registry.register(subjectOf(TYPE), eventTypeSchema(TYPE));
+    const down: SchemaRegistryClient = { register: () => Promise.reject(new Error('connect ECONNREFUSED')), schemaById: () => Promise.reject(new Error('connect ECONNREFUSED')) };
+    const other = new InProcessBus();
+    const seen: BusMessage[] = [];
+    await new SchemaRegistryBus(other, new EventWire(down)).subscribe({ groupId: 'g', topics: [TOPICS.directory], handle: async (batch) => void seen.push(...batch) });
+    await expect(other.publish([message(frameWire(id, encodeEvent(TYPE, tenantChanged())), TYPE)])).rejects.toThrow('ECONNREFUSED');
+    expect(seen).toEqual([]);
   });
 
   it('forwards a framed message of a type this build does not know, and refuses to publish an unframed one', async () => {

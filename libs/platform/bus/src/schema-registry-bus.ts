@@ -1,4 +1,4 @@
-import { isFramed, type EventWire } from '@pgw/contracts';
+import { isFramed, WireFormatError, type EventWire } from '@pgw/contracts';
 import { HEADER_EVENT_TYPE, type Bus, type BusMessage, type SubscribeOptions, type Subscription } from './bus';
 
 /**
@@ -8,7 +8,12 @@ import { HEADER_EVENT_TYPE, type Bus, type BusMessage, type SubscribeOptions, ty
  * only if it is framed already (a parked message a consumer could not read). Consuming reads each framed
  * message of a known type into this build's schema of that type, after fetching the writer's schema by id:
  * handlers get a plain body that `decodeEvent` reads, whichever version of the schema the producer wrote.
- * Messages of types this build does not know reach the handler as they came, framed.
+ * Messages of types this build does not know reach the handler as they came, framed. So does a framed message
+ * that no registry lookup can make readable (an id the registry does not know, a writer's schema this build
+ * cannot read): `decodeEvent` refuses it, and the consumer parks it as any event it cannot apply, rather
+ * than stop its partition. A message of a known type that is not framed was written before the wire format
+ * (a rolling deploy's older producer, a topic's older messages): its plain body reaches the handler as it is.
+ * A registry that does not answer fails the batch, which is tried again.
  */
 export class SchemaRegistryBus implements Bus {
   constructor(
@@ -43,7 +48,12 @@ export class SchemaRegistryBus implements Bus {
   /** The message as a handler gets it; also what a replay of a parked message, stored as it came, goes through. */
   async received(message: BusMessage): Promise<BusMessage> {
     const type = message.headers[HEADER_EVENT_TYPE];
-    if (!this.wire.knows(type)) return message;
-    return { ...message, value: await this.wire.readerBody(type, message.value) };
+    if (!this.wire.knows(type) || !isFramed(message.value)) return message;
+    try {
+      return { ...message, value: await this.wire.readerBody(type, message.value) };
+    } catch (error) {
+      if (error instanceof WireFormatError) return message;
+      throw error;
+    }
   }
 }
