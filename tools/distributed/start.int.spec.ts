@@ -1,10 +1,9 @@
 // `npm run start:distributed` as a platform team runs it, on the PostgreSQL and Kafka of the integration
-// run (DATABASE_URL, KAFKA_BROKERS: a fresh database of its own): the checks of `npm start`'s spec
+// run (DATABASE_URL, KAFKA_BROKERS; a fresh database of its own): the checks of `npm start`'s spec
 // (apps/all-in-one/src/npm-start.spec.ts) against every service as a process from its bundle — health,
-// the banner, the demo key tokenizes and charges, the data kept across a restart, Ctrl-C leaves no
-// process behind, and a service that cannot start stops everything with the reason — and the all-in-one's
-// end-to-end flows (apps/all-in-one/src/e2e.scenarios.ts: card charge and refunds; charge → receivables →
-// anticipation → balance → webhook).
+// the banner, the demo key, the data kept across a restart, Ctrl-C leaves no process behind — and the
+// all-in-one's end-to-end flows (apps/all-in-one/src/e2e.scenarios.ts); then a service that dies, and one
+// that cannot start (there on its own PostgreSQL and broker), stop everything with the reason.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -75,20 +74,6 @@ async function ready(started: Started): Promise<string> {
   return started.output();
 }
 
-/** The launcher itself (`npm` runs it under `sh` and tsx's cli): the process of this group running its loader. */
-function launcherPid(started: Started): number {
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const pgid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[2]);
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (pgid === started.child.pid && cmdline.includes('tools/distributed/start.ts') && cmdline.includes('loader')) return Number(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  throw new Error('the launcher process was not found');
-}
-
 /** The vault's rows of these tokens, as its schema holds them. */
 async function tokenRows(databaseUrl: string, ids: string[]): Promise<TokenRow[]> {
   const client = new Client({ connectionString: databaseUrl });
@@ -155,7 +140,7 @@ describe('npm run start:distributed', () => {
   const tokenize = (key: string) =>
     call('POST', '/api/v1/payment-methods/tokenize', key, JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'ANA SOUZA' } }));
 
-  it('starts every service from its bundle, runs the end-to-end flows with the demo key, keeps its data across a restart, and Ctrl-C leaves nothing running', async () => {
+  it('starts every service from its bundle, runs the end-to-end flows with the demo key, keeps its data across a restart; Ctrl-C, or a service that dies, leaves nothing running', async () => {
     const first = launch(env);
     running.push(first);
     const banner = await ready(first);
@@ -218,11 +203,11 @@ describe('npm run start:distributed', () => {
     const keys = vaultKeysFromEnv(JSON.parse(readFileSync(join(dataDir, 'vault-keys.json'), 'utf8')) as NodeJS.ProcessEnv);
     for (const row of rows) expect(() => openDetails(keys.keyring, row)).not.toThrow();
 
-    // SIGTERM to the launcher alone (a supervisor's stop, no signal to its children): it stops what it started.
-    const launcher = launcherPid(second);
-    process.kill(launcher, 'SIGTERM');
-    expect(await second.exit).toBe(0);
-    expect(second.output()).toContain('SIGTERM: stopping');
+    // A service that dies (SIGKILL: a crash) takes the rest down, saying which and why, and exits 1.
+    const charges = processesUnder(dataDir).find((p) => p.includes(join(dataDir, 'bundles', 'charges', 'dist', 'main.js')));
+    process.kill(Number(charges!.split(' ')[0]), 'SIGKILL');
+    expect(await second.exit).toBe(1);
+    expect(second.output()).toContain('charges exited; stopping everything');
     await allStopped(dataDir);
   }, 300_000);
 

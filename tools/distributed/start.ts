@@ -78,14 +78,16 @@ async function ensureFree(port: number): Promise<void> {
   });
 }
 
+function logTail(file: string, lines = 20): string {
+  return `${file}:\n${readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
+}
+
 /** The last lines of the log written last: why a service would not start. */
-function newestLogTail(logDir: string, lines = 20): string {
-  const logs = readdirSync(logDir)
+function newestLogTail(logDir: string): string {
+  const newest = readdirSync(logDir)
     .map((f) => join(logDir, f))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  const newest = logs[0];
-  if (newest === undefined) return '';
-  return `${newest}:\n${readFileSync(newest, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  return newest === undefined ? '' : logTail(newest);
 }
 
 async function main(): Promise<void> {
@@ -185,6 +187,18 @@ async function main(): Promise<void> {
     }
     lines.push(`  Ready in ${Date.now() - startedAtMs} ms; Ctrl-C stops everything`, '');
     process.stdout.write(`${lines.join('\n')}\n`);
+
+    // A service that exits on its own (a crash) takes the rest down with it, saying which and why: a
+    // topology with a hole in it would answer 502s for its routes and look alive.
+    const running = cluster;
+    const watch = setInterval(() => {
+      if (interrupted !== null || stopping !== null) return clearInterval(watch);
+      const gone = APPS.find((app) => running.services[app]?.pid() === undefined);
+      if (gone === undefined) return;
+      clearInterval(watch);
+      process.stderr.write(`${gone} exited; stopping everything\n${logTail(join(logDir, `${gone}.log`))}\n`);
+      void stopAll().then(() => process.exit(1), () => process.exit(1));
+    }, 500);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     await stopAll().catch(() => undefined);
