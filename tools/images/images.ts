@@ -152,7 +152,13 @@ interface Running {
 async function startImage(app: App, port: number, env: Record<string, string>): Promise<Running> {
   const log = join(LOGS, `run-${app}.log`);
   rmSync(log, { force: true });
-  const container = run('buildah', ['from', '--pull-never', '--name', `pgw-images-${app}`, imageOf(app)], { log }).trim();
+  const name = `pgw-images-${app}`;
+  // A run stopped by SIGKILL leaves its working container behind: the name is this tool's, so it goes.
+  if (run('buildah', ['containers', '--format', '{{.ContainerName}}']).split('\n').includes(name)) {
+    say(`removing the working container ${name} a previous run left`);
+    run('buildah', ['rm', name], { log });
+  }
+  const container = run('buildah', ['from', '--pull-never', '--name', name, imageOf(app)], { log }).trim();
   const config = JSON.parse(run('buildah', ['inspect', '--type', 'image', imageOf(app)])) as { OCIv1: { config: { Cmd: string[] } } };
   const envArgs = Object.entries({ ...env, PORT: String(port) }).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
   // The image's own command (CMD), as its user (USER node) in its WORKDIR: buildah run applies both.
