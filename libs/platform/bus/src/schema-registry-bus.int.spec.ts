@@ -51,7 +51,7 @@ describe('the Confluent wire format on Kafka with the schema registry', () => {
 
   beforeAll(async () => {
     db = createPgDb({ url: env.databaseUrl, schema: uniqueName('wire') });
-    await db.tx((trx) => busMigration.up(trx));
+    await db.migrate([busMigration]);
     kafka = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-producer', compactedTopics: COMPACTED_TOPICS });
     reader = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-reader', compactedTopics: COMPACTED_TOPICS });
     // The raw bytes on the topics, as any Kafka client sees them.
