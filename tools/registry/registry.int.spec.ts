@@ -5,11 +5,11 @@
 // that an old or a new reader could not read, and the config handshake that @kafkajs/confluent-schema-registry
 // runs before registering gets the answers it expects.
 //
-// Needs SCHEMA_REGISTRY_URL (e.g. http://127.0.0.1:8081/apis/ccompat/v7 after `tools/registry/start`).
-// Until CI starts the registry (issue 17), the suite is skipped without it, and says so.
-import { uniqueName } from '@pgw/testing';
+// Needs SCHEMA_REGISTRY_URL (e.g. http://127.0.0.1:8081/apis/ccompat/v7 after `tools/registry/start`; CI
+// starts it), and fails without it, as every integration suite does without its servers.
+import { schemaRegistryUrl, uniqueName } from '@pgw/testing';
 
-const REGISTRY_URL = process.env.SCHEMA_REGISTRY_URL?.replace(/\/+$/, '');
+const REGISTRY_URL = schemaRegistryUrl();
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -46,12 +46,7 @@ function idOf(answer: Answer): number {
   return id as number;
 }
 
-const describeWithRegistry = REGISTRY_URL ? describe : describe.skip;
-if (!REGISTRY_URL) {
-  console.warn('tools/registry/registry.int.spec.ts skipped: SCHEMA_REGISTRY_URL is not set (tools/registry/start, then SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7)');
-}
-
-describeWithRegistry('the schema registry (Confluent-compatible API)', () => {
+describe('the schema registry (Confluent-compatible API)', () => {
   // One topic and namespace per run: subjects of one run never meet another's on a long-lived registry.
   const topic = uniqueName('registry_it');
   const namespace = `gateway.${topic}.v1`;
