@@ -10,6 +10,9 @@ import { SchemaRegistryBus } from './schema-registry-bus';
 // The wire format on the real broker and the real registry (tools/registry/start; SCHEMA_REGISTRY_URL): what
 // the outbox relay publishes is framed (magic byte 0, schema id, Avro body), and a reader in any language
 // needs only the registry's REST API and an Avro library to read every topic.
+// The events go to a copy of each topic of this run's own (`<topic>.<run>`), with the bytes the real topic would
+// get (the subject is the real topic's): the services of other runs on the same broker read the real topics,
+// and must not meet test events there.
 
 const env = integrationEnv();
 const REGISTRY_URL = schemaRegistryUrl();
@@ -48,14 +51,17 @@ describe('the Confluent wire format on Kafka with the schema registry', () => {
   let kafka: KafkaBus;
   let reader: KafkaBus;
   const received: BusMessage[] = [];
+  const run = uniqueName('it');
+  const copyOf = (topic: string) => `${topic}.${run}`;
 
   beforeAll(async () => {
     db = createPgDb({ url: env.databaseUrl, schema: uniqueName('wire') });
     await db.migrate([busMigration]);
-    kafka = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-producer', compactedTopics: COMPACTED_TOPICS });
-    reader = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-reader', compactedTopics: COMPACTED_TOPICS });
+    const compacted = COMPACTED_TOPICS.map(copyOf);
+    kafka = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-producer', compactedTopics: compacted });
+    reader = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-reader', compactedTopics: compacted });
     // The raw bytes on the topics, as any Kafka client sees them.
-    await reader.subscribe({ groupId: uniqueName('it-wire'), topics: Object.values(TOPICS), handle: async (batch) => void received.push(...batch) });
+    await reader.subscribe({ groupId: uniqueName('it-wire'), topics: Object.values(TOPICS).map(copyOf), handle: async (batch) => void received.push(...batch) });
   });
 
   afterAll(async () => {
@@ -70,7 +76,7 @@ describe('the Confluent wire format on Kafka with the schema registry', () => {
       const type = ONE_PER_TOPIC[topic]!;
       return { topic, type, event: sampleEvent(type) };
     });
-    await db.tx((trx) => enqueue(db, trx, events.map(({ type, event }) => outboxMessage(type, uniqueName('key'), event as never))));
+    await db.tx((trx) => enqueue(db, trx, events.map(({ topic, type, event }) => ({ ...outboxMessage(type, uniqueName('key'), event as never), topic: copyOf(topic) }))));
     // The outbox keeps the plain body: the schema id is the relay's business, at publish time.
     const stored = await db.tx((trx) => trx('outbox').select('event_type', 'payload'));
     for (const row of stored as Array<{ event_type: EventType; payload: Buffer }>) expect(eventTypeSchema(row.event_type).fromBuffer(Buffer.from(row.payload))).toBeDefined();
@@ -85,7 +91,7 @@ describe('the Confluent wire format on Kafka with the schema registry', () => {
 
     for (const { topic, type, event } of events) {
       const message = messages.find((m) => m.headers[HEADER_EVENT_ID] === event.envelope.event_id)!;
-      expect(message.topic).toBe(topic);
+      expect(message.topic).toBe(copyOf(topic));
       expect(message.headers[HEADER_EVENT_TYPE]).toBe(type);
       expect(message.value[0]).toBe(0);
       const id = message.value.readUInt32BE(1);
