@@ -123,4 +123,12 @@ export const chargesMigrations: Migration[] = [
       await trx.raw('create index chargebacks_seller_list on chargebacks (tenant_id, livemode, seller_id, opened_at desc, seq desc)');
     },
   },
+  {
+    // The seller's KYC status in charges' copy of the directory, for the owner of a card charge made with a
+    // tenant-wide key (its token's seller, known only once the vault answered). Null: no event since.
+    name: '0004_sellers_kyc_status',
+    async up(trx) {
+      await trx.raw('alter table sellers add column kyc_status text');
+    },
+  },
 ];

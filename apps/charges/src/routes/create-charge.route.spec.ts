@@ -249,6 +249,20 @@ describe('POST /api/v1/charges: every field rule accepted, normalized as the con
     expect((created!.event as { charge: { seller_id: string } }).charge.seller_id).toBe(m.sellerId);
   });
 
+  it('refuses the card charge of a tenant-wide key whose token belongs to a seller not approved (403 seller_kyc_required), and takes it once approved', async () => {
+    // Proves contract §4a for the one owner the gateway cannot know: the token's seller under a tenant-wide key.
+    const other = await merchant(h);
+    const tenantKey = { [PRINCIPAL_HEADER]: apiKey({ tenantId: other.tenantId, sellerId: null }) };
+    await publishSeller(h.bus, { sellerId: other.sellerId, tenantId: other.tenantId, kycStatus: 'rejected' });
+    const calls = h.acquirer.authorizeCalls.length;
+    const refused = await create(cardCharge(other.token()), tenantKey);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatchObject({ type: 'permission_error', code: 'seller_kyc_required' });
+    expect(h.acquirer.authorizeCalls.length).toBe(calls);
+    await publishSeller(h.bus, { sellerId: other.sellerId, tenantId: other.tenantId, kycStatus: 'approved' });
+    expect((await create(cardCharge(other.token()), tenantKey)).statusCode).toBe(201);
+  });
+
   it('forwards the security code to the acquirer and keeps it nowhere, not even hashed under the key', async () => {
     // Proves the CVV reaches the authorization and no table, event or idempotency hash holds it.
     const body = cardCharge(token, { security_code: '7391' });

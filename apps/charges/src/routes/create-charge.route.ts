@@ -7,7 +7,7 @@ import { idempotent } from '@pgw/platform-idempotency';
 import { isCard } from '../domain/charge';
 import { readCreateCharge, type CreateChargeRequest, type NewCharge } from '../domain/charge-input';
 import { insertCharge, type ChargeRow } from '../data/charge.repository';
-import { sellersOfTenant } from '../data/seller.repository';
+import { kycStatusOf, sellersOfTenant } from '../data/seller.repository';
 import { createdOutcome, requestProvider, settleIntent } from '../operations/charge-outcome';
 import type { ChargesDeps } from '../operations/deps';
 import { lookupToken } from '../operations/vault.client';
@@ -106,7 +106,7 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
       const { security_code: securityCode, ...identifying } = request.body;
 
       return idempotent(request, reply, deps, principal, async (session) => {
-        const owner = await resolveOwner(deps, request, input, principal.sellerId);
+        const owner = await resolveOwner(deps, request, input, principal);
         await checkSplitRecipients(deps, principal.tenantId, owner.sellerId, input);
 
         const now = deps.clock.now();
@@ -175,7 +175,8 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
  * the caller's tenant and environment, and of the key's seller when the key is seller-scoped); Pix and
  * boleto belong to the key's seller (checked by readCreateCharge).
  */
-async function resolveOwner(deps: ChargesDeps, request: FastifyRequest, input: NewCharge, keySellerId: string | null): Promise<{ sellerId: string; cardRef: string | null }> {
+async function resolveOwner(deps: ChargesDeps, request: FastifyRequest, input: NewCharge, key: { tenantId: string; sellerId: string | null }): Promise<{ sellerId: string; cardRef: string | null }> {
+  const keySellerId = key.sellerId;
   if (!isCard(input.paymentMethod)) {
     if (keySellerId === null) throw new Error('a Pix or boleto charge reached the owner check without a seller');
     return { sellerId: keySellerId, cardRef: null };
@@ -185,6 +186,13 @@ async function resolveOwner(deps: ChargesDeps, request: FastifyRequest, input: N
   // An unknown token is a field the request got wrong, not a missing resource of the URL: 422 on
   // card_token (parameter_invalid), the same answer for a token of another tenant, environment or seller.
   if (token === null) throw new ApiError('parameter_invalid', 'card_token: no such token', 'card_token');
+  // The gateway checked the KYC of a seller-scoped key's seller, read-your-writes; a tenant-wide key's
+  // charge belongs to the token's seller, known only now: charges' copy of the directory decides (it
+  // follows the gateway within the seconds of contract §4b; a seller it has no status for yet passes).
+  if (keySellerId === null) {
+    const kyc = await deps.db.read((q) => kycStatusOf(q, key.tenantId, token.sellerId));
+    if (kyc !== null && kyc !== 'approved') throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
+  }
   return { sellerId: token.sellerId, cardRef: token.cardRef };
 }
 

@@ -136,13 +136,13 @@ export async function startChargesOn(db: Db, options: { env?: NodeJS.ProcessEnv;
 let sellerVersion = 1_000;
 
 /** Delivers gateway.seller-changed.v1 to charges, as the gateway's relay would; resolves once applied. */
-export async function publishSeller(bus: InProcessBus, seller: { sellerId: string; tenantId: string; version?: number }): Promise<void> {
+export async function publishSeller(bus: InProcessBus, seller: { sellerId: string; tenantId: string; kycStatus?: string; version?: number }): Promise<void> {
   const event: SellerChanged = {
     envelope: newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId: seller.tenantId, livemode: null }),
     seller_id: seller.sellerId,
     tenant_id: seller.tenantId,
     name: 'Loja',
-    kyc_status: 'approved',
+    kyc_status: seller.kycStatus ?? 'approved',
     anticipation_limit_cents: 0,
     fee_bps_per_month: 0,
     settlement_delay_days: 30,
