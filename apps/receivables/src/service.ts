@@ -11,6 +11,8 @@ import { settlementsRoutes } from './routes/settlements.route';
 export interface ReceivablesOptions {
   /** Where settlements are paid; the simulated bank pays at once. */
   bank?: Bank;
+  /** Sellers a settlement-run reads per round (500); a test pages smaller. */
+  sellersPerRound?: number;
 }
 
 /** The receivables service: the schedule of every paid charge, its release, and the settlements that pay it. */
@@ -21,7 +23,7 @@ export function createReceivablesService(options: ReceivablesOptions = {}): Serv
     async build(app, { db, clock }) {
       receivablesRoutes(app, db);
       settlementsRoutes(app, db);
-      jobsRoutes(app, { db, clock, bank: options.bank ?? simulatedBank });
+      jobsRoutes(app, { db, clock, bank: options.bank ?? simulatedBank, ...(options.sellersPerRound !== undefined ? { sellersPerRound: options.sellersPerRound } : {}) });
       return { consumers: [directoryConsumer(db, clock), chargesConsumer(db, clock), anticipationConsumer(db, clock)] };
     },
   };

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
 import type { BookCounters } from '../domain/books';
 import { int, text } from './rows';
@@ -44,11 +45,14 @@ export async function saveBooks(trx: Tx, tenantId: string, livemode: boolean, se
   });
 }
 
-/** Sellers with money to pay out: free available receivables, or a credit owed to them. */
-export async function sellersToSettle(trx: Tx, limit: number): Promise<SellerKey[]> {
-  const rows = (await trx('seller_books')
-    .where('receivables_available_cents', '>', 0)
-    .orWhere('debt_cents', '<', 0)
+/** Keeps the sellers after `after` in (tenant, livemode, seller) order: a job's page that continues past sellers it could not settle. */
+export function afterSeller<Q extends Knex.QueryBuilder>(query: Q, after: SellerKey | null): Q {
+  return after === null ? query : (query.whereRaw('(tenant_id, livemode, seller_id) > (?, ?, ?)', [after.tenantId, after.livemode, after.sellerId]) as Q);
+}
+
+/** Sellers with money to pay out (free available receivables, or a credit owed to them), after `after`. */
+export async function sellersToSettle(trx: Tx, limit: number, after: SellerKey | null = null): Promise<SellerKey[]> {
+  const rows = (await afterSeller(trx('seller_books').where((q) => q.where('receivables_available_cents', '>', 0).orWhere('debt_cents', '<', 0)), after)
     .orderBy(['tenant_id', 'livemode', 'seller_id'])
     .limit(limit)
     .select('tenant_id', 'livemode', 'seller_id')) as Row[];

@@ -9,7 +9,7 @@ import { newId } from '@pgw/domain';
 import type { Db } from '@pgw/platform-db';
 import type { Clock } from '@pgw/platform-service';
 import { nettedDebt } from '../domain/books';
-import { sellersToSettle, sellersWithDueReceivables, type SellerKey } from '../data/books.repository';
+import { afterSeller, sellersToSettle, sellersWithDueReceivables, type SellerKey } from '../data/books.repository';
 import { dueReceivables, freeAvailableReceivables, saveReceivable, settlementReceivables } from '../data/receivables.repository';
 import { getSettlement, inFlightSettlements, insertSettlement, saveSettlement, type Settlement } from '../data/settlements.repository';
 import { text } from '../data/rows';
@@ -29,6 +29,8 @@ export interface JobContext {
   clock: Clock;
   bank: Bank;
   requestId: string | null;
+  /** Sellers read per round (SELLERS_PER_ROUND unless a test pages smaller). */
+  sellersPerRound?: number;
 }
 
 export async function runJob(ctx: JobContext, job: JobName, asOfDate: string): Promise<number> {
@@ -95,28 +97,33 @@ async function settle(ctx: JobContext, asOfDate: string): Promise<number> {
     if (outcome === 'failed') seen.add(`${candidate.tenantId}|${candidate.livemode}|${candidate.sellerId}`);
   }
   let created = 0;
+  // Each list pages on from its last seller (keyset), so sellers this run leaves as they are (a payout the
+  // bank refused) never hide the ones behind them, however many they are.
+  const perRound = ctx.sellersPerRound ?? SELLERS_PER_ROUND;
+  let afterToSettle: SellerKey | null = null;
+  let afterFree: SellerKey | null = null;
   for (let round = 0; ; round++) {
     if (round >= ROUNDS_MAX) throw new Error('settlement-run: too many rounds');
-    const candidates = await unit(ctx, job, async (work) =>
-      (await sellersToSettle(work.trx, SELLERS_PER_ROUND)).concat(await sellersWithFreeReceivables(work, SELLERS_PER_ROUND)),
-    );
-    let progressed = false;
-    for (const key of candidates) {
+    const [toSettle, free] = await unit(ctx, job, async (work) => [
+      await sellersToSettle(work.trx, perRound, afterToSettle),
+      await sellersWithFreeReceivables(work, perRound, afterFree),
+    ]);
+    if (toSettle.length === 0 && free.length === 0) return created;
+    afterToSettle = toSettle.at(-1) ?? afterToSettle;
+    afterFree = free.at(-1) ?? afterFree;
+    for (const key of toSettle.concat(free)) {
       // At most one settlement per seller and run: a payout the bank refused waits for the next run.
       const id = `${key.tenantId}|${key.livemode}|${key.sellerId}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      progressed = true;
       if (await unit(ctx, job, (work) => settleSeller(work, bank, key, asOfDate))) created++;
     }
-    if (!progressed) return created;
   }
 }
 
 // Receivables whose net is zero (a fee as large as the gross) move no money, yet still have to be closed.
-async function sellersWithFreeReceivables(work: Work, limit: number): Promise<SellerKey[]> {
-  const rows = (await work.trx('receivables')
-    .where({ status: 'available' })
+async function sellersWithFreeReceivables(work: Work, limit: number, after: SellerKey | null): Promise<SellerKey[]> {
+  const rows = (await afterSeller(work.trx('receivables').where({ status: 'available' }), after)
     .whereNull('settlement_id')
     .distinct('tenant_id', 'livemode', 'seller_id')
     .orderBy(['tenant_id', 'livemode', 'seller_id'])

@@ -35,6 +35,7 @@ export interface MoneyOptions {
   /** How many times the bus delivers each message (1, or 2 to prove every consumer idempotent). */
   copies?: number;
   bank?: Bank;
+  sellersPerRound?: number;
 }
 
 /** One item of an anticipation: the receivable as the API showed it, the fee and the days anticipated. */
@@ -106,7 +107,7 @@ export class Money {
     const context = { bus, clock, principalPublicKey: PRINCIPALS.publicKey, peers, env: {}, log: { level: 'silent' } };
     // The ledger subscribes first: the in-process bus delivers only to groups already listening.
     const ledger = await startService(ledgerService, { ...context, db: ledgerDb });
-    const receivables = await startService(createReceivablesService(options.bank ? { bank: options.bank } : {}), { ...context, db: receivablesDb });
+    const receivables = await startService(createReceivablesService({ ...(options.bank ? { bank: options.bank } : {}), ...(options.sellersPerRound !== undefined ? { sellersPerRound: options.sellersPerRound } : {}) }), { ...context, db: receivablesDb });
     PRINCIPALS.bind(ledger.app);
     PRINCIPALS.bind(receivables.app);
     return new Money(clock, bus, receivablesDb, ledgerDb, receivables, ledger);

@@ -127,6 +127,21 @@ describe.each([
     expect(settlements.body.data.map((s: any) => [s.seller_id, s.amount_cents]).sort()).toEqual([['seller_a', expect.any(Number)], ['seller_b', expect.any(Number)]]);
   });
 
+  it('pages past sellers whose payout the bank refused: the sellers behind them are settled in the same run', async () => {
+    // Proves issue 16 item 11: a run that re-read the first page stopped at refused sellers and never reached the rest.
+    await money.stop();
+    const bank: Bank = { transfer: async (s) => (s.sellerId === 'seller_a' ? 'failed' : 'paid'), status: async () => 'paid' };
+    money = await Money.start(knex, { copies, bank, sellersPerRound: 1 });
+    for (const seller of ['seller_a', 'seller_b', 'seller_c']) await money.publish(money.seller(seller));
+    const sales = ['seller_a', 'seller_b', 'seller_c'].map((seller) => money.charge(seller, { payment_method: 'pix' }));
+    await money.publish(...sales.map((c) => money.paid(c)));
+    for (const c of sales) expect$(c.charge_id, 10_000);
+    expect((await money.job('settlement-run', PAID)).body).toMatchObject({ processed: 3 });
+    expect((await money.receivablesOf(sales[0]!.charge_id)).map((r) => [r.status, r.settlement_id])).toEqual([['available', null]]);
+    for (const c of sales.slice(1)) expect((await money.receivablesOf(c.charge_id)).map((r) => r.status)).toEqual(['paid']);
+    await checkInvariants(money, charges);
+  });
+
   it('debits a refund after settlement from the balance: the debt is netted against the next money available', async () => {
     const first = money.charge('seller_own');
     await money.publish(money.paid(first));
