@@ -3,7 +3,7 @@
 // principals, directory events, and readers of the outbox.
 import type { Knex } from 'knex';
 import type { Response as InjectResponse } from 'light-my-request';
-import { decodeEvent, encodeEvent, isEventType, newEnvelope, TOPICS, type EventMap, type EventType, type SellerChanged } from '@pgw/contracts';
+import { decodeEvent, encodeEvent, isEventType, newEnvelope, TOPICS, type EventMap, type EventType, type KycStatus, type SellerChanged } from '@pgw/contracts';
 import { generateCpf, newId } from '@pgw/domain';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
@@ -136,7 +136,7 @@ export async function startChargesOn(db: Db, options: { env?: NodeJS.ProcessEnv;
 let sellerVersion = 1_000;
 
 /** Delivers gateway.seller-changed.v1 to charges, as the gateway's relay would; resolves once applied. */
-export async function publishSeller(bus: InProcessBus, seller: { sellerId: string; tenantId: string; kycStatus?: string; version?: number }): Promise<void> {
+export async function publishSeller(bus: InProcessBus, seller: { sellerId: string; tenantId: string; kycStatus?: KycStatus; version?: number }): Promise<void> {
   const event: SellerChanged = {
     envelope: newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId: seller.tenantId, livemode: null }),
     seller_id: seller.sellerId,
