@@ -101,6 +101,36 @@ export function privateKafka(dir: string, port: number): PrivateKafka {
   };
 }
 
+export interface PrivateRegistry {
+  /** The Confluent-compatible API, as SCHEMA_REGISTRY_URL. */
+  url: string;
+  start(keepData: boolean): Promise<number>;
+  stop(): Promise<number>;
+}
+
+/**
+ * tools/registry/start and stop on the given port (and the next, its management port), with dir/registry as
+ * the run directory and file storage there: schema ids kept with keepData, as the broker keeps the messages
+ * that carry them.
+ */
+export function privateRegistry(dir: string, port: number): PrivateRegistry {
+  const env = { ...process.env, REGISTRY_PORT: String(port), REGISTRY_MANAGEMENT_PORT: String(port + 1), REGISTRY_RUN_DIR: join(dir, 'registry'), REGISTRY_STORAGE: 'file' };
+  const script = (name: string) => join(ROOT, 'tools', 'registry', name);
+  return {
+    url: `http://127.0.0.1:${port}/apis/ccompat/v7`,
+    async start(keepData) {
+      const t0 = performance.now();
+      await sh(script('start'), [], { ...env, REGISTRY_KEEP_DATA: keepData ? '1' : '0' });
+      return performance.now() - t0;
+    },
+    async stop() {
+      const t0 = performance.now();
+      await sh(script('stop'), [], env);
+      return performance.now() - t0;
+    },
+  };
+}
+
 /** Reads with a short-lived client (the checks), so that a restarted server costs nothing to the next read. */
 export async function query<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const c = new Client({ connectionString: url });

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { childEnv, integrationEnv, uniqueName, waitFor } from '@pgw/testing';
+import { childEnv, integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
 import { anticipationFlow, cardChargeAndRefunds, type Target } from '../../apps/all-in-one/src/e2e.scenarios';
 import { vaultKeysFromEnv } from '../../apps/vault/src/config';
 import { openDetails, type TokenRow } from '../../apps/vault/src/data/token.repository';
@@ -106,7 +106,7 @@ describe('npm run start:distributed', () => {
   databaseUrl.pathname = `/${database}`;
   let env: Record<string, string>;
   let gateway: string;
-  const settings = (port: number) => ({ PORT: String(port), DATA_DIR: dataDir, DEMO: '1', DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: servers.kafkaBrokers.join(','), LOG_LEVEL: 'warn' });
+  const settings = (port: number) => ({ PORT: String(port), DATA_DIR: dataDir, DEMO: '1', DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: servers.kafkaBrokers.join(','), SCHEMA_REGISTRY_URL: schemaRegistryUrl(), LOG_LEVEL: 'warn' });
   const running: Started[] = [];
 
   const admin = async (sql: string) => {
@@ -211,22 +211,23 @@ describe('npm run start:distributed', () => {
     await allStopped(dataDir);
   }, 300_000);
 
-  // Without DATABASE_URL and KAFKA_BROKERS it starts its own PostgreSQL and broker in DATA_DIR; a service
-  // that cannot start (here the gateway, on an ADMIN_TOKEN shorter than 16 characters) then stops every
-  // process started before it, the broker and PostgreSQL included, and exits 1 with the reason.
-  it('on its own PostgreSQL and broker, stops everything it started and exits 1 with the reason when a service cannot start', async () => {
+  // Without DATABASE_URL, KAFKA_BROKERS and SCHEMA_REGISTRY_URL it starts its own PostgreSQL, broker and
+  // registry in DATA_DIR; a service that cannot start (here the gateway, on an ADMIN_TOKEN shorter than 16
+  // characters) then stops every process started before it, those three included, and exits 1 with the reason.
+  it('on its own PostgreSQL, broker and registry, stops everything it started and exits 1 with the reason when a service cannot start', async () => {
     const ownDataDir = mkdtempSync(join(tmpdir(), 'pgw-distributed-own-'));
     chmodSync(ownDataDir, 0o755); // PostgreSQL runs as the postgres user when the suite runs as root
     try {
-      const { DATABASE_URL: _d, KAFKA_BROKERS: _k, ...own } = env;
+      const { DATABASE_URL: _d, KAFKA_BROKERS: _k, SCHEMA_REGISTRY_URL: _r, ...own } = env;
       const started = launch({ ...own, DATA_DIR: ownDataDir, ADMIN_TOKEN: 'short-token' });
       running.push(started);
       const code = await started.exit;
       expect({ code, output: started.output() }).toEqual({ code: 1, output: expect.stringContaining('distributed mode failed to start') });
       expect(started.output()).toContain('ADMIN_TOKEN is required (at least 16 characters)');
-      // Its PostgreSQL and broker did start, in DATA_DIR, and were stopped with the rest.
+      // Its PostgreSQL, broker and registry did start, in DATA_DIR, and were stopped with the rest.
       expect(existsSync(join(ownDataDir, 'postgres', 'pg', 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(ownDataDir, 'kafka', 'data', 'meta.properties'))).toBe(true);
+      expect(existsSync(join(ownDataDir, 'registry', 'data'))).toBe(true);
       await allStopped(ownDataDir);
       // Nothing else: the suite's own PostgreSQL still answers.
       await admin('select 1');

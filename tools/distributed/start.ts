@@ -1,7 +1,7 @@
 // `npm run start:distributed`: the distributed mode on this machine, as a platform team tries it before
 // Kubernetes. Every service runs as a process from its bundle (tools/deploy/bundle.ts, as the images run
-// them), on a PostgreSQL and a Kafka broker of its own (kept in DATA_DIR across restarts) unless
-// DATABASE_URL / KAFKA_BROKERS name others, the gateway on PORT in front. The variables of `npm start`
+// them), on a PostgreSQL, a Kafka broker and a schema registry of its own (kept in DATA_DIR across
+// restarts) unless DATABASE_URL / KAFKA_BROKERS / SCHEMA_REGISTRY_URL name others, the gateway on PORT in front. The variables of `npm start`
 // mean the same here: PORT, ADMIN_TOKEN (generated and printed when unset), DEMO, DATA_DIR.
 // SIGINT/SIGTERM stop everything it started, and nothing else.
 import { randomBytes } from 'node:crypto';
@@ -11,12 +11,14 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { APPS, provisionSeller, startCluster, type Cluster } from '../bench/cluster';
 import { send } from '../bench/load';
-import { privateKafka, startPostgres, type PrivateKafka, type PrivatePostgres } from '../chaos/infra';
+import { privateKafka, privateRegistry, startPostgres, type PrivateKafka, type PrivatePostgres, type PrivateRegistry } from '../chaos/infra';
 import { APP_SPECS } from '../deploy/apps';
 
 /** Ports of the private servers: not the shared 5432/9092, nor the fault run's (15433, 19092). */
 export const PRIVATE_PG_PORT = 15434;
 export const PRIVATE_KAFKA_PORT = 19094;
+/** Its own schema registry's port (and the next, the registry's management port) when SCHEMA_REGISTRY_URL is unset. */
+export const PRIVATE_REGISTRY_PORT = 19096;
 const DATABASE = 'gateway';
 
 /** What `npm start` provisions as its demo (apps/gateway/src/demo.ts), through the admin API. */
@@ -105,11 +107,13 @@ async function main(): Promise<void> {
   let postgres: PrivatePostgres | null = null;
   let kafka: PrivateKafka | null = null;
   let kafkaStarted = false;
+  let registry: PrivateRegistry | null = null;
   let cluster: Cluster | null = null;
   let stopping: Promise<void> | null = null;
   const stopAll = (): Promise<void> =>
     (stopping ??= (async () => {
       await cluster?.stop();
+      await registry?.stop().catch((e: unknown) => process.stderr.write(`registry stop: ${String(e)}\n`));
       if (kafkaStarted) await kafka?.stop().catch((e: unknown) => process.stderr.write(`kafka stop: ${String(e)}\n`));
       await postgres?.stop('fast');
     })());
@@ -148,6 +152,16 @@ async function main(): Promise<void> {
       kafkaLine = `${brokers} (its own, tools/kafka; data and logs in ${join(dataDir, 'kafka')})`;
       checkInterrupted();
     }
+    let registryUrl = given('SCHEMA_REGISTRY_URL');
+    let registryLine = 'from SCHEMA_REGISTRY_URL';
+    if (registryUrl === undefined) {
+      const own = privateRegistry(dataDir, PRIVATE_REGISTRY_PORT);
+      registry = own;
+      await own.start(true);
+      registryUrl = own.url;
+      registryLine = `${registryUrl} (its own, tools/registry; data and logs in ${join(dataDir, 'registry')})`;
+      checkInterrupted();
+    }
     cluster = await startCluster({
       logDir,
       kafkaBrokers: brokers,
@@ -161,6 +175,7 @@ async function main(): Promise<void> {
         LOG_LEVEL: env.LOG_LEVEL ?? 'info',
         RATE_LIMIT_PER_SECOND: env.RATE_LIMIT_PER_SECOND ?? (APP_SPECS.gateway.settings.RATE_LIMIT_PER_SECOND as string),
         KAFKAJS_NO_PARTITIONER_WARNING: '1',
+        SCHEMA_REGISTRY_URL: registryUrl,
         ...vaultKeys(dataDir, env),
       },
     });
@@ -177,6 +192,7 @@ async function main(): Promise<void> {
       `  Data       ${dataDir}`,
       `  PostgreSQL ${databaseLine}`,
       `  Kafka      ${kafkaLine}`,
+      `  Registry   ${registryLine}`,
       `  Services   ${APPS.filter((a) => a !== 'gateway').map((a) => `${a} ${cluster?.urls[a]}`).join(', ')}`,
       `  Logs       ${logDir}/<service>.log`,
       adminTokenGiven === undefined ? `  ADMIN_TOKEN (generated) ${adminToken}` : '  ADMIN_TOKEN from the environment',
