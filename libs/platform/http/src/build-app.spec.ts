@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import knex from 'knex';
 import { ApiError } from './errors';
-import { buildApp } from './build-app';
+import { buildApp, isDatabaseUnavailable } from './build-app';
 
 function capture() {
   const lines: string[] = [];
@@ -132,6 +132,15 @@ describe('buildApp', () => {
       await starved.destroy();
       await app.close();
     }
+  });
+
+  it.each([
+    ['pg lost its socket', 'Connection terminated unexpectedly', true],
+    ['a query knex ran when pg lost its socket (seen under PostgreSQL restart -m immediate)', 'select "id" from "sellers" where "tenant_id" = $1 - Connection terminated unexpectedly', true],
+    ['a broken pooled client', 'select 1 - Client has encountered a connection error and is not queryable', true],
+    ['a bug whose message merely mentions a connection', 'select 1 - column "connection terminated" does not exist', false],
+  ])('classifies %s as the database being unavailable: %s', (_what, message, expected) => {
+    expect(isDatabaseUnavailable(new Error(message))).toBe(expected);
   });
 
   it('coerces and validates query strings: page=abc is a 422 on param page', async () => {

@@ -153,13 +153,16 @@ export function buildApp(options: AppOptions): App {
 /** SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, starting up). */
 const DATABASE_GONE_CODES = /^(08[0-9A-Z]{3}|57P0[1-4]|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/;
 
+const CONNECTION_LOST = /(^| - )(Connection terminated|Client has encountered a connection error)/;
+
 /** Whether an error says the database cannot be reached now (pg, knex's pool), rather than a bug. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   // Read by shape, not instanceof: Node's socket errors may come from another realm (jest's vm modules).
   if (typeof error !== 'object' || error === null) return false;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof code === 'string' && DATABASE_GONE_CODES.test(code)) return true;
-  // knex gave up waiting for a pooled connection; pg's client lost its socket, or is broken since it did.
-  const lost = typeof message === 'string' && (message.startsWith('Connection terminated') || message.startsWith('Client has encountered a connection error'));
+  // knex gave up waiting for a pooled connection; pg's client lost its socket, or is broken since it did
+  // (knex prefixes a failed query's message with its SQL and " - ").
+  const lost = typeof message === 'string' && CONNECTION_LOST.test(message);
   return name === 'KnexTimeoutError' || lost;
 }
