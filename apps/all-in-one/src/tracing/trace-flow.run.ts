@@ -12,6 +12,7 @@ import { generatePrincipalKeys } from '@pgw/platform-http';
 import { generateCpf } from '@pgw/domain';
 import { ledgerService } from '@pgw/ledger';
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { receivablesService } from '@pgw/receivables';
 import { startGateway } from '@pgw/gateway';
 import { schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
@@ -115,8 +116,12 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
         return undefined;
       }
     }, 60_000, 'the charge');
-    // The balance shows the charge once receivables and the ledger applied its events.
-    await waitFor(async () => ((await call('GET', '/api/v1/balance', key.secret)).pending_cents > 0 ? true : undefined), 60_000, 'the balance');
+    // The balance shows the charge once receivables and the ledger applied its events. These fresh consumer
+    // groups read every earlier suite's events on the broker's topics first (see below): on a loaded CI
+    // machine that took over a minute once, so the wait is 120 s and its failure says where the events are.
+    await waitFor(async () => ((await call('GET', '/api/v1/balance', key.secret)).pending_cents > 0 ? true : undefined), 120_000, 'the balance').catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; ${await consumerProgress(databaseUrl, run)}`);
+    });
     // The topics hold every earlier run's events too, which these fresh consumer groups read from the
     // beginning: wait for this charge's own trace to reach the webhooks consumer.
     const chargeTraceId = await waitFor(() => exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /api/v1/charges' && s.attributes['server.port'] === ports.gateway)?.spanContext().traceId, 60_000, 'the gateway span');
@@ -136,3 +141,22 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
   }
 }
 
+/** What receivables and the ledger of this run have applied and parked, for a failed wait's message. */
+async function consumerProgress(databaseUrl: string, run: string): Promise<string> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const parts: string[] = [];
+    for (const service of ['receivables', 'ledger']) {
+      const schema = `${run}_${service}`;
+      const inbox = await client.query(`select consumer, count(*)::int as n from "${schema}".inbox group by consumer order by consumer`);
+      const parked = await client.query(`select reason, count(*)::int as n from "${schema}".dead_letters group by reason order by reason`);
+      parts.push(`${service}: applied ${JSON.stringify(inbox.rows)}, parked ${JSON.stringify(parked.rows)}`);
+    }
+    return parts.join('; ');
+  } catch (error) {
+    return `consumer progress unknown: ${String(error)}`;
+  } finally {
+    await client.end();
+  }
+}
