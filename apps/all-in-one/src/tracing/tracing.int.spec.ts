@@ -18,13 +18,13 @@ describe('one trace follows a card charge across the services (distributed topol
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: env.databaseUrl, KAFKA_BROKERS: env.kafkaBrokers.join(','), KAFKAJS_NO_PARTITIONER_WARNING: '1' },
       encoding: 'utf8',
-      timeout: 300_000,
+      timeout: 240_000,
       maxBuffer: 64 * 1024 * 1024,
     });
     const line = run.stdout.split('\n').find((l) => l.startsWith('TRACE_FLOW_RESULT '));
     if (run.status !== 0 || line === undefined) throw new Error(`trace flow failed (${String(run.status)}):\n${run.stderr.slice(-4000)}`);
     flow = JSON.parse(line.slice('TRACE_FLOW_RESULT '.length)) as FlowResult;
-  }, 330_000);
+  }, 300_000);
 
   const serverSpan = (spans: FlowSpan[], service: string, name: string) =>
     spans.find((s) => s.kind === SERVER && s.name === name && s.attributes['server.port'] === flow.ports[service]);
