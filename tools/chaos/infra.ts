@@ -76,36 +76,39 @@ export async function startPostgres(dir: string, port: number, options: { keepDa
   };
 }
 
-export interface PrivateKafka {
-  brokers: string;
+/** A server a tools/<name>/start and stop script runs: each call answers how long it took, in ms. */
+export interface PrivateServer {
   start(keepData: boolean): Promise<number>;
   stop(): Promise<number>;
+}
+
+/** tools/<tool>/start and stop with `env`; `keepVariable` tells start whether to keep the data it finds. */
+function scriptedServer(tool: string, env: NodeJS.ProcessEnv, keepVariable: string): PrivateServer {
+  const script = (name: string) => join(ROOT, 'tools', tool, name);
+  const timed = async (name: string, scriptEnv: NodeJS.ProcessEnv) => {
+    const t0 = performance.now();
+    await sh(script(name), [], scriptEnv);
+    return performance.now() - t0;
+  };
+  return {
+    start: (keepData) => timed('start', { ...env, [keepVariable]: keepData ? '1' : '0' }),
+    stop: () => timed('stop', env),
+  };
+}
+
+export interface PrivateKafka extends PrivateServer {
+  brokers: string;
 }
 
 /** tools/kafka/start and stop on the given ports, with dir/kafka as the run directory. */
 export function privateKafka(dir: string, port: number): PrivateKafka {
   const env = { ...process.env, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(port + 1), KAFKA_RUN_DIR: join(dir, 'kafka') };
-  const script = (name: string) => join(ROOT, 'tools', 'kafka', name);
-  return {
-    brokers: `127.0.0.1:${port}`,
-    async start(keepData) {
-      const t0 = performance.now();
-      await sh(script('start'), [], { ...env, KAFKA_KEEP_DATA: keepData ? '1' : '0' });
-      return performance.now() - t0;
-    },
-    async stop() {
-      const t0 = performance.now();
-      await sh(script('stop'), [], env);
-      return performance.now() - t0;
-    },
-  };
+  return { brokers: `127.0.0.1:${port}`, ...scriptedServer('kafka', env, 'KAFKA_KEEP_DATA') };
 }
 
-export interface PrivateRegistry {
+export interface PrivateRegistry extends PrivateServer {
   /** The Confluent-compatible API, as SCHEMA_REGISTRY_URL. */
   url: string;
-  start(keepData: boolean): Promise<number>;
-  stop(): Promise<number>;
 }
 
 /**
@@ -115,20 +118,7 @@ export interface PrivateRegistry {
  */
 export function privateRegistry(dir: string, port: number): PrivateRegistry {
   const env = { ...process.env, REGISTRY_PORT: String(port), REGISTRY_MANAGEMENT_PORT: String(port + 1), REGISTRY_RUN_DIR: join(dir, 'registry'), REGISTRY_STORAGE: 'file' };
-  const script = (name: string) => join(ROOT, 'tools', 'registry', name);
-  return {
-    url: `http://127.0.0.1:${port}/apis/ccompat/v7`,
-    async start(keepData) {
-      const t0 = performance.now();
-      await sh(script('start'), [], { ...env, REGISTRY_KEEP_DATA: keepData ? '1' : '0' });
-      return performance.now() - t0;
-    },
-    async stop() {
-      const t0 = performance.now();
-      await sh(script('stop'), [], env);
-      return performance.now() - t0;
-    },
-  };
+  return { url: `http://127.0.0.1:${port}/apis/ccompat/v7`, ...scriptedServer('registry', env, 'REGISTRY_KEEP_DATA') };
 }
 
 /** Reads with a short-lived client (the checks), so that a restarted server costs nothing to the next read. */

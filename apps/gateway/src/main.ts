@@ -1,9 +1,7 @@
 import './instrument';
-import { COMPACTED_TOPICS, EventWire, HttpSchemaRegistry } from '@pgw/contracts';
-import { KafkaBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
 import { envInt, envPrincipalPrivateKey, envSecret, envString, serve } from '@pgw/platform-http';
-import { systemClock } from '@pgw/platform-service';
+import { busFromEnv, systemClock } from '@pgw/platform-service';
 import { migrateGateway, startGateway } from './gateway';
 import type { ServiceName } from './routes.table';
 
@@ -37,15 +35,7 @@ async function main(): Promise<void> {
     process.stdout.write('gateway: migrated schema gateway\n');
     return;
   }
-  const kafka = new KafkaBus({
-    brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()),
-    clientId: 'gateway',
-    partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
-    replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
-    minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
-    compactedTopics: COMPACTED_TOPICS,
-  });
-  const bus = new SchemaRegistryBus(kafka, new EventWire(new HttpSchemaRegistry(envString(env, 'SCHEMA_REGISTRY_URL'))));
+  const bus = busFromEnv(env, 'gateway');
   const gateway = await startGateway({
     db,
     bus,

@@ -3,5 +3,5 @@ export type { Clock } from './clock';
 export { migrateOnStart, migrateService, PROBE_ROUTES, startService } from './service';
 export type { ConsumerDefinition, PeerRequest, PeerResponse, Peers, RunningService, ServiceContext, ServiceDefinition, ServiceParts } from './service';
 export { HttpPeers, InjectPeers } from './peers';
-export { peerUrlsFromEnv, PEER_URL_VARIABLES, runMain, runServiceMain } from './main';
+export { busFromEnv, peerUrlsFromEnv, PEER_URL_VARIABLES, runMain, runServiceMain } from './main';
 export type { StartOptions } from './service';

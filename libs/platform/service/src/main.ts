@@ -29,6 +29,22 @@ export function peerUrlsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> 
 }
 
 /**
+ * The distributed mode's bus, as every process (the gateway and each service) builds it from the
+ * environment: Kafka with the configured topics, events in the Confluent wire format of SCHEMA_REGISTRY_URL.
+ */
+export function busFromEnv(env: NodeJS.ProcessEnv, clientId: string): SchemaRegistryBus {
+  const kafka = new KafkaBus({
+    brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()),
+    clientId,
+    partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
+    replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
+    minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
+    compactedTopics: COMPACTED_TOPICS,
+  });
+  return new SchemaRegistryBus(kafka, new EventWire(new HttpSchemaRegistry(envString(env, 'SCHEMA_REGISTRY_URL'))));
+}
+
+/**
  * The distributed mode's `main` for one service: its own schema of PostgreSQL (`DATABASE_URL`), Kafka
  * (`KAFKA_BROKERS`) with the schema registry (`SCHEMA_REGISTRY_URL`, a Confluent-compatible API), the gateway's `PRINCIPAL_PUBLIC_KEY` (and `PRINCIPAL_PUBLIC_KEY_PREVIOUS` during a rotation),
  * its peers' URLs, listening on `PORT`. On SIGTERM it stops taking requests, lets the consumers, the relay
@@ -44,15 +60,7 @@ export async function runServiceMain(definition: ServiceDefinition, options: { s
     process.stdout.write(`${definition.name}: migrated schema ${options.schema}\n`);
     return;
   }
-  const kafka = new KafkaBus({
-    brokers: envString(env, 'KAFKA_BROKERS').split(',').map((b) => b.trim()),
-    clientId: definition.name,
-    partitions: envInt(env, 'KAFKA_PARTITIONS', 3),
-    replicationFactor: envInt(env, 'KAFKA_REPLICATION_FACTOR', 1),
-    minInsyncReplicas: envInt(env, 'KAFKA_MIN_INSYNC_REPLICAS', 1),
-    compactedTopics: COMPACTED_TOPICS,
-  });
-  const bus = new SchemaRegistryBus(kafka, new EventWire(new HttpSchemaRegistry(envString(env, 'SCHEMA_REGISTRY_URL'))));
+  const bus = busFromEnv(env, definition.name);
   // The gateway's public key; PRINCIPAL_PUBLIC_KEY_PREVIOUS is set only while the key pair rotates
   // (docs/runbook.md): principals signed for either are accepted. Nothing here can sign one.
   const { publicKey, previousPublicKey } = envPrincipalPublicKeys(env);
