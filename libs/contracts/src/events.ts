@@ -98,6 +98,12 @@ export interface ChargeEvent {
   resource_json: string;
 }
 
+/** charges.charge-paid.v2: v1 and what a card charge was paid with (both null for Pix and boleto). */
+export interface ChargePaidV2 extends ChargeEvent {
+  brand: string | null;
+  authorization_code: string | null;
+}
+
 export interface RefundEvent extends ChargeEvent {
   refund: RefundSnapshot;
 }
@@ -231,6 +237,7 @@ export interface EventMap {
   'charges.charge-created.v1': ChargeEvent;
   'charges.charge-authorized.v1': ChargeEvent;
   'charges.charge-paid.v1': ChargeEvent;
+  'charges.charge-paid.v2': ChargePaidV2;
   'charges.charge-refused.v1': ChargeEvent;
   'charges.charge-failed.v1': ChargeEvent;
   'charges.charge-canceled.v1': ChargeEvent;
@@ -289,6 +296,7 @@ export const EVENT_TOPICS: { [K in EventType]: string } = {
   'charges.charge-created.v1': TOPICS.charges,
   'charges.charge-authorized.v1': TOPICS.charges,
   'charges.charge-paid.v1': TOPICS.charges,
+  'charges.charge-paid.v2': TOPICS.charges,
   'charges.charge-refused.v1': TOPICS.charges,
   'charges.charge-failed.v1': TOPICS.charges,
   'charges.charge-canceled.v1': TOPICS.charges,

@@ -1,7 +1,7 @@
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type * as avro from 'avsc';
-import { EVENT_TOPICS, isEventType, type EventMap, type EventType } from './events';
-import { eventTypeSchema } from './registry';
+import { EVENT_TOPICS, type EventMap, type EventType } from './events';
+import { EventCatalog, eventTypeSchema, resolveOptions } from './registry';
 
 // The wire format of every event on the bus, Kafka's or the all-in-one's: Confluent's framing of an Avro
 // body, so any Confluent-compatible deserializer (Java, Python, Go, Kafka Connect, ksqlDB) reads the topics.
@@ -129,26 +129,38 @@ export class HttpSchemaRegistry implements SchemaRegistryClient {
 }
 
 /**
- * Writes and reads events in the wire format for one service. A producer registers the schema of an event
- * type at its first publish (cached: one request per type and process); a consumer fetches a writer's schema
- * by id once (cached) and reads the body into its own reader schema, so a field added with a default by a
- * newer producer, or dropped by an older one, resolves as Avro's rules say.
+ * Writes and reads events in the wire format for one service, with the schemas of its build (`catalog`). A
+ * producer registers the schema of an event type at its first publish (cached: one request per type and
+ * process); a consumer fetches a writer's schema by id once (cached) and reads the body into its own reader
+ * schema, so a field added with a default by a newer producer, or dropped by an older one, resolves as
+ * Avro's rules say. A version this build does not have is read as the newest version of the same event it
+ * has (`readerTypeOf`): a producer may be deployed first.
  */
 export class EventWire {
   private readonly ids = new Map<EventType, Promise<number>>();
   private readonly readers = new Map<string, Promise<{ resolver: avro.Resolver | null }>>();
 
-  constructor(readonly registry: SchemaRegistryClient) {}
+  constructor(
+    readonly registry: SchemaRegistryClient,
+    readonly catalog: EventCatalog = EventCatalog.current(),
+  ) {}
 
+  /** Whether this build writes `eventType` (has its schema). */
   knows(eventType: string | undefined): eventType is EventType {
-    return isEventType(eventType);
+    return this.catalog.knows(eventType);
+  }
+
+  /** The event type a message written as `eventType` is read as by this build; undefined when it knows no version of that event. */
+  readerTypeOf(eventType: string | undefined): EventType | undefined {
+    return this.catalog.readerTypeOf(eventType) as EventType | undefined;
   }
 
   /** The schema id of an event type, registered under its subject on first use. */
   schemaId(eventType: EventType): Promise<number> {
     let id = this.ids.get(eventType);
     if (id === undefined) {
-      id = this.registry.register(subjectOf(eventType), eventTypeSchema(eventType));
+      const schema = this.catalog.schema(eventType);
+      id = this.registry.register(`${EVENT_TOPICS[eventType]}-${schema.name ?? eventType}`, schema);
       // A failed registration (registry down) is tried again at the next publish, not cached.
       id.catch(() => this.ids.delete(eventType));
       this.ids.set(eventType, id);
@@ -162,25 +174,26 @@ export class EventWire {
   }
 
   async encode<K extends EventType>(type: K, event: EventMap[K]): Promise<Buffer> {
-    return this.frame(type, eventTypeSchema(type).toBuffer(event));
+    return this.frame(type, this.catalog.schema(type).toBuffer(event));
   }
 
+  /** Reads a framed message as `type` (this build's schema of it is the reader schema). */
   async decode<K extends EventType>(type: K, value: Buffer): Promise<EventMap[K]> {
     const { schemaId, body } = unframeWire(value);
-    const reader = eventTypeSchema(type);
+    const reader = this.catalog.schema(type);
     const { resolver } = await this.resolverFor(type, schemaId);
     return (resolver === null ? reader.fromBuffer(body) : reader.fromBuffer(body, resolver)) as EventMap[K];
   }
 
   /**
-   * The plain Avro body of a framed message in this build's schema of its type: the message's own body when
+   * The plain Avro body of a framed message in this build's schema of `type`: the message's own body when
    * the writer used that very schema, else the body resolved from the writer's schema and written again.
    */
   async readerBody(type: EventType, value: Buffer): Promise<Buffer> {
     const { schemaId, body } = unframeWire(value);
     const { resolver } = await this.resolverFor(type, schemaId);
     if (resolver === null) return body;
-    const reader = eventTypeSchema(type);
+    const reader = this.catalog.schema(type);
     return reader.toBuffer(reader.fromBuffer(body, resolver));
   }
 
@@ -189,12 +202,12 @@ export class EventWire {
     let entry = this.readers.get(key);
     if (entry === undefined) {
       entry = this.registry.schemaById(schemaId).then((writer) => {
-        const reader = eventTypeSchema(type);
+        const reader = this.catalog.schema(type);
         // The same canonical form reads directly; anything else through a resolver, which refuses at once a
         // writer's schema that cannot be read as this type.
         if (writer.equals(reader)) return { resolver: null };
         try {
-          return { resolver: reader.createResolver(writer) };
+          return { resolver: reader.createResolver(writer, resolveOptions()) };
         } catch (error) {
           throw new WireFormatError(`schema id ${schemaId} cannot be read as ${type}: ${error instanceof Error ? error.message : String(error)}`);
         }

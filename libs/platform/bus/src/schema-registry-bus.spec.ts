@@ -1,5 +1,5 @@
 import * as avro from 'avsc';
-import { decodeEvent, EmbeddedSchemaRegistry, encodeEvent, EventWire, eventTypeSchema, frameWire, newEnvelope, subjectOf, TOPICS, type SchemaRegistryClient, type TenantChanged } from '@pgw/contracts';
+import { decodeEvent, EmbeddedSchemaRegistry, encodeEvent, EventCatalog, EventWire, eventTypeSchema, frameWire, newEnvelope, subjectOf, TOPICS, type EventMap, type SchemaRegistryClient, type TenantChanged } from '@pgw/contracts';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { SchemaRegistryBus } from './schema-registry-bus';
@@ -84,5 +84,37 @@ describe('SchemaRegistryBus: the wire format over another bus', () => {
       `cannot publish a message of event type gateway.future-event.v1 to ${TOPICS.directory}: no schema for it in this build`,
     );
     await expect(bus.publish([message(Buffer.from('opaque'), null)])).rejects.toThrow('event type (none)');
+  });
+
+  it('reads a mix of two versions of one event in an older build (as the version it has) and in a newer one (each as written)', async () => {
+    // charges deployed first writes charge-paid v2 beside the v1 events of its older replicas; a consumer
+    // built before v2 (its catalog without it) and one built after both read every message.
+    const v1: EventMap['charges.charge-paid.v1'] = { ...(eventTypeSchema('charges.charge-paid.v1').random() as EventMap['charges.charge-paid.v1']), resource_json: '{"id":"ch_1"}' };
+    const v2: EventMap['charges.charge-paid.v2'] = { ...v1, brand: 'visa', authorization_code: 'A1B2C3' };
+    const older = new EventWire(registry, EventCatalog.current().without('charges.charge-paid.v2'));
+    const seen = { older: [] as BusMessage[], newer: [] as BusMessage[] };
+    await new SchemaRegistryBus(inner, older).subscribe({ groupId: 'older', topics: [TOPICS.charges], handle: async (batch) => void seen.older.push(...batch) });
+    await bus.subscribe({ groupId: 'newer', topics: [TOPICS.charges], handle: async (batch) => void seen.newer.push(...batch) });
+    const charge = (type: 'charges.charge-paid.v1' | 'charges.charge-paid.v2', body: Buffer): BusMessage => ({ topic: TOPICS.charges, key: 'ch_1', value: body, headers: { [HEADER_EVENT_ID]: 'evt_1', [HEADER_EVENT_TYPE]: type } });
+    await new SchemaRegistryBus(inner, older).publish([charge('charges.charge-paid.v1', encodeEvent('charges.charge-paid.v1', v1))]);
+    await bus.publish([charge('charges.charge-paid.v2', encodeEvent('charges.charge-paid.v2', v2))]);
+    // One subject holds both versions, as the registry checks them against each other.
+    expect(registry.versions(subjectOf('charges.charge-paid.v1'))).toHaveLength(2);
+    expect(subjectOf('charges.charge-paid.v2')).toBe(subjectOf('charges.charge-paid.v1'));
+
+    expect(seen.older.map((m) => m.headers[HEADER_EVENT_TYPE])).toEqual(['charges.charge-paid.v1', 'charges.charge-paid.v1']);
+    expect(seen.older.map((m) => decodeEvent('charges.charge-paid.v1', m.value))).toEqual([v1, v1]);
+    expect(seen.newer.map((m) => m.headers[HEADER_EVENT_TYPE])).toEqual(['charges.charge-paid.v1', 'charges.charge-paid.v2']);
+    expect(decodeEvent('charges.charge-paid.v1', seen.newer[0]!.value)).toEqual(v1);
+    expect(decodeEvent('charges.charge-paid.v2', seen.newer[1]!.value)).toEqual(v2);
+  });
+
+  it('reads a version newer than any it has as the newest it has, and leaves an event it has no version of as it came', () => {
+    const wire = new EventWire(registry);
+    expect(wire.readerTypeOf('charges.charge-paid.v7')).toBe('charges.charge-paid.v2');
+    expect(wire.readerTypeOf('charges.charge-paid.v1')).toBe('charges.charge-paid.v1');
+    expect(new EventWire(registry, EventCatalog.current().without('charges.charge-paid.v2')).readerTypeOf('charges.charge-paid.v2')).toBe('charges.charge-paid.v1');
+    expect(wire.readerTypeOf('charges.charge-teleported.v1')).toBeUndefined();
+    expect(wire.readerTypeOf('charges.charge-paid')).toBeUndefined();
   });
 });

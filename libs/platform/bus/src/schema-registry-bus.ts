@@ -6,9 +6,10 @@ import { HEADER_EVENT_TYPE, type Bus, type BusMessage, type SubscribeOptions, ty
  * in-process one. Publishing frames each message's plain Avro body with the schema id of its `event-type`
  * (registered at the first publish of that type); a message of a type this build does not know is forwarded
  * only if it is framed already (a parked message a consumer could not read). Consuming reads each framed
- * message of a known type into this build's schema of that type, after fetching the writer's schema by id:
- * handlers get a plain body that `decodeEvent` reads, whichever version of the schema the producer wrote.
- * Messages of types this build does not know reach the handler as they came, framed. So does a framed message
+ * message of a known event into this build's schema of its version (of the newest version this build has,
+ * for one written by a producer deployed ahead), after fetching the writer's schema by id: handlers get a
+ * plain body that `decodeEvent` reads, whichever schema the producer wrote. Messages of events this build
+ * does not know reach the handler as they came, framed. So does a framed message
  * that no registry lookup can make readable (an id the registry does not know, a writer's schema this build
  * cannot read): `decodeEvent` refuses it, and the consumer parks it as any event it cannot apply, rather
  * than stop its partition. A message of a known type that is not framed was written before the wire format
@@ -45,12 +46,19 @@ export class SchemaRegistryBus implements Bus {
     throw new Error(`cannot publish a message of event type ${type ?? '(none)'} to ${message.topic}: no schema for it in this build`);
   }
 
-  /** The message as a handler gets it; also what a replay of a parked message, stored as it came, goes through. */
+  /**
+   * The message as a handler gets it; also what a replay of a parked message, stored as it came, goes
+   * through. A version this build does not have is read as the newest it has of the same event, and the
+   * handler sees that type (the envelope keeps the type it was written as).
+   */
   async received(message: BusMessage): Promise<BusMessage> {
-    const type = message.headers[HEADER_EVENT_TYPE];
-    if (!this.wire.knows(type) || !isFramed(message.value)) return message;
+    const written = message.headers[HEADER_EVENT_TYPE];
+    const reader = this.wire.readerTypeOf(written);
+    // A plain body can only be read with the schema of the type it was written as.
+    if (reader === undefined || !isFramed(message.value)) return message;
     try {
-      return { ...message, value: await this.wire.readerBody(type, message.value) };
+      const value = await this.wire.readerBody(reader, message.value);
+      return reader === written ? { ...message, value } : { ...message, value, headers: { ...message.headers, [HEADER_EVENT_TYPE]: reader } };
     } catch (error) {
       if (error instanceof WireFormatError) return message;
       throw error;

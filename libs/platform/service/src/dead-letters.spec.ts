@@ -185,6 +185,9 @@ describe('events a consumer cannot apply are parked, not skipped', () => {
       override knows(type: string | undefined): type is EventType {
         return this.deployed && super.knows(type);
       }
+      override readerTypeOf(type: string | undefined): EventType | undefined {
+        return this.deployed ? super.readerTypeOf(type) : undefined;
+      }
     }
     const registry = new EmbeddedSchemaRegistry();
     const wire = new DeployedWire(registry);
