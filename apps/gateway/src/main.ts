@@ -1,7 +1,7 @@
-import './instrument';
+import { telemetry } from './instrument';
 import { createPgDb } from '@pgw/platform-db';
-import { envInt, envPrincipalPrivateKey, envSecret, envString, serve } from '@pgw/platform-http';
-import { busFromEnv, systemClock } from '@pgw/platform-service';
+import { envInt, envPrincipalPrivateKey, envSecret, envString } from '@pgw/platform-http';
+import { busFromEnv, runMain, systemClock, type Stop } from '@pgw/platform-service';
 import { migrateGateway, startGateway } from './gateway';
 import type { ServiceName } from './routes.table';
 
@@ -18,7 +18,7 @@ const SERVICE_URL_VARIABLES: ReadonlyArray<readonly [ServiceName, string]> = [
   ['acquirer-sim', 'ACQUIRER_SIM_URL'],
 ];
 
-async function main(): Promise<void> {
+async function main(): Promise<Stop | undefined> {
   const env = process.env;
   const baseUrls: Partial<Record<ServiceName, string>> = {};
   for (const [service, variable] of SERVICE_URL_VARIABLES) {
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     await migrateGateway(db);
     await db.close();
     process.stdout.write('gateway: migrated schema gateway\n');
-    return;
+    return undefined;
   }
   const bus = busFromEnv(env, 'gateway');
   const gateway = await startGateway({
@@ -45,12 +45,13 @@ async function main(): Promise<void> {
     upstreams: { mode: 'http', baseUrls },
     env,
   });
-  // serve() closes the app on SIGTERM, whose onClose stops the relay first (a row is marked sent only
-  // after Kafka acked it), then exits: the pool and the producer go with the process.
-  await serve(gateway.app, envInt(env, 'PORT', 8080));
+  await gateway.app.listen({ port: envInt(env, 'PORT', 8080), host: envString(env, 'HOST', '0.0.0.0') });
+  // On SIGTERM: Fastify stops accepting and lets in-flight requests finish, then onClose stops the relay
+  // (a row is marked sent only after Kafka acked it); the pool and the producer go with the process.
+  return async (signal) => {
+    gateway.app.log.info({ signal }, 'shutting down');
+    await gateway.stop();
+  };
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+runMain('gateway', telemetry, main);

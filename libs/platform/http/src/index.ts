@@ -24,7 +24,6 @@ export { apiPrincipal, principalPlugin, requireOperator, sellerPrincipal } from 
 export type { PrincipalPluginOptions } from './principal-plugin';
 export { ErrorBodySchema, ListEnvelope, listPage, Nullable, PagingQuery, RequestIdSchema } from './schemas';
 export type { ListPage } from './schemas';
-export { serve } from './serve';
 export { ConfigError, envInt, envOptionalSecret, envSecret, envString } from './config';
 export { validationToApiError } from './validation';
 export { nestsDeeperThan, serializesLongerThan } from './json-depth';

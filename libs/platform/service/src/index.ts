@@ -4,4 +4,5 @@ export { migrateOnStart, migrateService, PROBE_ROUTES, startService } from './se
 export type { ConsumerDefinition, PeerRequest, PeerResponse, Peers, RunningService, ServiceContext, ServiceDefinition, ServiceParts } from './service';
 export { HttpPeers, InjectPeers } from './peers';
 export { busFromEnv, peerUrlsFromEnv, PEER_URL_VARIABLES, runMain, runServiceMain } from './main';
+export type { Stop } from './main';
 export type { StartOptions } from './service';

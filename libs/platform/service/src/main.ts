@@ -2,6 +2,7 @@ import { COMPACTED_TOPICS, EventWire, HttpSchemaRegistry } from '@pgw/contracts'
 import { KafkaBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { createPgDb } from '@pgw/platform-db';
 import { envInt, envPrincipalPublicKeys, envString } from '@pgw/platform-http';
+import type { Telemetry } from '@pgw/platform-telemetry';
 import { HttpPeers } from './peers';
 import { migrateService, startService, type ServiceDefinition } from './service';
 import { systemClock } from './clock';
@@ -47,10 +48,11 @@ export function busFromEnv(env: NodeJS.ProcessEnv, clientId: string): SchemaRegi
 /**
  * The distributed mode's `main` for one service: its own schema of PostgreSQL (`DATABASE_URL`), Kafka
  * (`KAFKA_BROKERS`) with the schema registry (`SCHEMA_REGISTRY_URL`, a Confluent-compatible API), the gateway's `PRINCIPAL_PUBLIC_KEY` (and `PRINCIPAL_PUBLIC_KEY_PREVIOUS` during a rotation),
- * its peers' URLs, listening on `PORT`. On SIGTERM it stops taking requests, lets the consumers, the relay
- * and the background loops finish their round, then closes the bus and the pool.
+ * its peers' URLs, listening on `PORT`. Returns how to stop it (runMain calls that on SIGTERM): it stops
+ * taking requests, lets the consumers, the relay and the background loops finish their round, then closes
+ * the bus and the pool.
  */
-export async function runServiceMain(definition: ServiceDefinition, options: { schema: string }): Promise<void> {
+export async function runServiceMain(definition: ServiceDefinition, options: { schema: string }): Promise<Stop | undefined> {
   const env = process.env;
   const db = createPgDb({ url: envString(env, 'DATABASE_URL'), schema: options.schema });
   if (process.argv[2] === 'migrate') {
@@ -58,7 +60,7 @@ export async function runServiceMain(definition: ServiceDefinition, options: { s
     await migrateService(definition, db);
     await db.close();
     process.stdout.write(`${definition.name}: migrated schema ${options.schema}\n`);
-    return;
+    return undefined;
   }
   const bus = busFromEnv(env, definition.name);
   // The gateway's public key; PRINCIPAL_PUBLIC_KEY_PREVIOUS is set only while the key pair rotates
@@ -73,32 +75,71 @@ export async function runServiceMain(definition: ServiceDefinition, options: { s
     peers: new HttpPeers(peerUrlsFromEnv(env)),
     env,
   });
-  let closing = false;
-  const close = (signal: string): void => {
-    if (closing) return;
-    closing = true;
+  await service.app.listen({ port: envInt(env, 'PORT', 8080), host: envString(env, 'HOST', '0.0.0.0') });
+  return async (signal) => {
     service.app.log.info({ signal }, 'shutting down');
-    service
-      .stop()
-      .then(() => bus.close())
-      .then(() => db.close())
+    await service.stop();
+    await bus.close();
+    await db.close();
+  };
+}
+
+/** How a running process stops on a signal: what its `main` started, in order. */
+export type Stop = (signal: string) => Promise<void>;
+
+/**
+ * Runs a process's `main` and owns every way out of it; each one exports the spans and metrics still
+ * buffered (telemetry.shutdown, bounded) before the process ends, so that a rollout or a crash does not
+ * lose the telemetry of its last requests:
+ * - SIGTERM or SIGINT: the `Stop` that `main` returned, then exit 0 (1, with the error on stderr, if stopping
+ *   failed); a signal during the start waits for it;
+ * - a failed start: one line on stderr, exit 1;
+ * - an uncaught exception or an unhandled rejection: the error on stderr, exit 1 without stopping anything
+ *   (its state is not to be trusted), only after the flush;
+ * - a `main` that returns no `Stop` (a `migrate` run) ends by itself once its work and the flush are done.
+ */
+export function runMain(name: string, telemetry: Telemetry, main: () => Promise<Stop | undefined>): void {
+  let exiting = false;
+  const exit = (code: number): void => {
+    if (exiting) return;
+    exiting = true;
+    telemetry
+      .shutdown()
+      .catch((err: unknown) => process.stderr.write(`${name}: telemetry not flushed: ${String(err)}\n`))
+      .finally(() => process.exit(code));
+  };
+  const crashed = (err: unknown): void => {
+    process.stderr.write(`${name} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    exit(1);
+  };
+  process.on('uncaughtException', crashed);
+  process.on('unhandledRejection', crashed);
+
+  const started = main();
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    started
+      .then((stopMain) => stopMain?.(signal))
       .then(
-        () => process.exit(0),
+        () => exit(0),
         (err: unknown) => {
-          service.app.log.error({ err }, 'shutdown failed');
-          process.exit(1);
+          process.stderr.write(`${name} shutdown failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+          exit(1);
         },
       );
   };
-  process.once('SIGTERM', () => close('SIGTERM'));
-  process.once('SIGINT', () => close('SIGINT'));
-  await service.app.listen({ port: envInt(env, 'PORT', 8080), host: envString(env, 'HOST', '0.0.0.0') });
-}
-
-/** Runs `main` and exits 1 with one line on stderr if it fails to start. */
-export function runMain(name: string, main: () => Promise<void>): void {
-  main().catch((err: unknown) => {
-    process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  started.then(
+    (stopMain) => {
+      if (stopMain !== undefined) return;
+      void telemetry.shutdown().catch((err: unknown) => process.stderr.write(`${name}: telemetry not flushed: ${String(err)}\n`));
+    },
+    (err: unknown) => {
+      process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      exit(1);
+    },
+  );
 }

@@ -1,4 +1,6 @@
+import type { IncomingMessage, Server } from 'node:http';
 import FastifyOtelInstrumentation from '@fastify/otel';
+import { isSpanContextValid, propagation, ROOT_CONTEXT, trace, type SpanContext } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -17,7 +19,44 @@ export interface TelemetryOptions {
 }
 
 export interface Telemetry {
-  shutdown(): Promise<void>;
+  /**
+   * Exports what is buffered (spans, metrics) and stops the SDK; resolves within `timeoutMs` even when the
+   * collector does not answer, so that a process on its way out is never held past its grace period.
+   */
+  shutdown(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * The flush at exit is bounded well inside the pods' grace period (terminationGracePeriodSeconds 40, less
+ * the 5 s preStop and the service's own drain): one OTLP export round trip, not the exporter's 10 s timeout.
+ */
+export const SHUTDOWN_TIMEOUT_MS_DEFAULT = 5_000;
+
+/** The W3C headers of a public request's caller: kept off the request, so that nothing downstream sees them. */
+const CLIENT_TRACE_HEADERS = ['traceparent', 'tracestate', 'baggage'] as const;
+/** The integrator's span context of each edge request that carried one, for the server span's link. */
+const clientSpanContexts = new WeakMap<IncomingMessage, SpanContext>();
+
+/**
+ * Makes `server` an edge of the trace: every request it receives starts a new trace, and the caller's own
+ * `traceparent` (an integrator's) becomes only a link on the server span. The integrator's sampled flag
+ * therefore never decides whether a payment is traced (the sampler does, from OTEL_TRACES_SAMPLER), and its
+ * trace id and baggage never reach the services. The headers are taken off before the HTTP instrumentation
+ * reads them: this instance's `emit` runs before the prototype's, which the instrumentation patched.
+ */
+export function traceAtEdge(server: Server): void {
+  const emit = server.emit;
+  server.emit = function emitAtEdge(this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'request') detachClientTrace(args[0] as IncomingMessage);
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as Server['emit'];
+}
+
+function detachClientTrace(request: IncomingMessage): void {
+  if (CLIENT_TRACE_HEADERS.every((name) => request.headers[name] === undefined)) return;
+  const client = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, request.headers));
+  if (client !== undefined && isSpanContextValid(client)) clientSpanContexts.set(request, client);
+  for (const name of CLIENT_TRACE_HEADERS) delete request.headers[name];
 }
 
 /** True when the standard OTEL_* variables ask for export; with none set, nothing leaves the process. */
@@ -49,12 +88,28 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     serviceName: env.OTEL_SERVICE_NAME ?? options.serviceName,
     ...(spanProcessors !== undefined ? { spanProcessors } : {}),
     instrumentations: [
-      new HttpInstrumentation(),
+      new HttpInstrumentation({
+        // An edge request's integrator trace (traceAtEdge), as a link: found from either trace.
+        requestHook: (span, request) => {
+          const client = clientSpanContexts.get(request as IncomingMessage);
+          if (client !== undefined) span.addLink({ context: client, attributes: { 'link.reason': 'client traceparent' } });
+        },
+      }),
       new FastifyOtelInstrumentation({ registerOnInitialization: true }),
       new PgInstrumentation({ requireParentSpan: true }),
       new KafkaJsInstrumentation(),
     ],
   });
   sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  return {
+    shutdown: async (timeoutMs = SHUTDOWN_TIMEOUT_MS_DEFAULT) => {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      try {
+        await Promise.race([sdk.shutdown(), bound]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }
