@@ -5,6 +5,7 @@ import { busMigration, OutboxRelay, type Bus } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
 import { allowsPrivateWebhookTargets, ApiError, buildApp, ConfigError, envInt, PRINCIPAL_TTL_MS, principalPrivateKey, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
 import { migrateOnStart, type Clock } from '@pgw/platform-service';
+import { traceAtEdge } from '@pgw/platform-telemetry';
 import { adminTokenCheck } from './auth/admin-auth';
 import { ApiKeyAuthenticator } from './auth/api-key-auth';
 import { TtlLruCache } from './auth/key-cache';
@@ -123,6 +124,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   // TRUSTED_PROXIES: whose X-Forwarded-For request.ip believes; the address is signed into each principal.
   const app = buildApp({ name: 'gateway', bodyLimitBytes: options.bodyLimitBytes ?? BODY_LIMIT_BYTES_DEFAULT, trustProxy: trustedProxies(options.env), ...(options.log ? { log: options.log } : {}) });
+  // Sampling is decided here, at the edge: each public request starts its own trace, whatever an
+  // integrator's traceparent says (it is kept only as a link), and the services follow the gateway's decision.
+  traceAtEdge(app.server);
   // The principal each forwarded request carries; the field is declared by @pgw/platform-http.
   app.decorateRequest('principal', null);
 
