@@ -49,7 +49,7 @@ describe('charges on PostgreSQL, concurrently', () => {
       const [id] = [...ids];
       expect(Number((await db.read((q) => q('charges').whereRaw('metadata_json like ?', [`%${key}%`]).count<{ n: string }[]>({ n: '*' })))[0]!.n)).toBe(1);
       expect(h.acquirer.authorizeCalls.filter((r) => r === id)).toHaveLength(1);
-      expect((await outboxEvents(h, id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
+      expect((await outboxEvents(h, id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
     }
   });
 
@@ -113,7 +113,7 @@ describe('charges on PostgreSQL, concurrently', () => {
     expect(ok.length).toBeGreaterThanOrEqual(1);
     expect(ok.length + answers.filter((a) => a.statusCode === 422 && a.json().error.code === 'charge_not_capturable').length).toBe(6);
     for (const a of ok) expect(a.json()).toMatchObject({ id: c.id, status: 'paid', captured: true });
-    expect((await outboxEvents(h, c.id)).filter((e) => e.type === 'charges.charge-paid.v1')).toHaveLength(1);
+    expect((await outboxEvents(h, c.id)).filter((e) => e.type === 'charges.charge-paid.v2')).toHaveLength(1);
   });
 
   it('two concurrent runs of a job never process a charge twice', async () => {

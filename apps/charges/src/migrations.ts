@@ -131,4 +131,11 @@ export const chargesMigrations: Migration[] = [
       await trx.raw('alter table sellers add column kyc_status text');
     },
   },
+  {
+    // The card's brand, from the vault's answer at creation: charges.charge-paid.v2 carries it.
+    name: '0005_charges_card_brand',
+    async up(trx) {
+      await trx.raw('alter table charges add column card_brand text');
+    },
+  },
 ];

@@ -5,7 +5,7 @@ import { encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap, type EventType }
 import { newId } from '@pgw/domain';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a test composition of receivables with the ledger, as the all-in-one composes them
 import { ledgerService } from '@pgw/ledger';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, KafkaBus, type Bus, type BusMessage, type SubscribeOptions } from '@pgw/platform-bus';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, KafkaBus } from '@pgw/platform-bus';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { HttpPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
@@ -13,30 +13,7 @@ import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
 import { checkInvariants } from './scenarios/invariants';
 import { anticipationExecuted } from './scenarios/money.scenarios';
 import { receivablesService } from './service';
-
-/**
- * Topics and consumer groups of this run only: the broker is shared with other suites, whose events on
- * the real topic names (and committed offsets) must not reach these services.
- */
-class IsolatedBus implements Bus {
-  constructor(
-    private readonly inner: Bus,
-    private readonly prefix: string,
-  ) {}
-  publish(messages: BusMessage[]): Promise<void> {
-    return this.inner.publish(messages.map((m) => ({ ...m, topic: `${this.prefix}.${m.topic}` })));
-  }
-  subscribe(options: SubscribeOptions) {
-    return this.inner.subscribe({
-      groupId: `${this.prefix}.${options.groupId}`,
-      topics: options.topics.map((t) => `${this.prefix}.${t}`),
-      handle: (batch) => options.handle(batch.map((m) => ({ ...m, topic: m.topic.slice(this.prefix.length + 1) }))),
-    });
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
+import { IsolatedBus } from './testing/isolated-bus';
 
 /** The suite plays the gateway: principals are signed with this pair for each request; the services hold the public key. */
 const PRINCIPALS = new TestPrincipals();

@@ -18,6 +18,8 @@ export interface ChargeRow {
   installments: number | null;
   card_token: string | null;
   card_ref: string | null;
+  /** The card's brand as the vault detected it (charge-paid v2 carries it); null for Pix and boleto, and for charges made before it was kept. */
+  card_brand: string | null;
   buyer_json: string;
   metadata_json: string | null;
   split_json: string;

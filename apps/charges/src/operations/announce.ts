@@ -16,7 +16,7 @@ export const PRODUCER = 'charges';
 type ChargeEventType =
   | 'charges.charge-created.v1'
   | 'charges.charge-authorized.v1'
-  | 'charges.charge-paid.v1'
+  | 'charges.charge-paid.v2'
   | 'charges.charge-refused.v1'
   | 'charges.charge-failed.v1'
   | 'charges.charge-canceled.v1'
@@ -27,7 +27,7 @@ type ChargeEventType =
 /** The event a charge's arrival in a status announces; `pending` is announced by charge-created only. */
 const EVENT_OF_STATUS: Record<Exclude<ChargeStatus, 'pending'>, ChargeEventType> = {
   authorized: 'charges.charge-authorized.v1',
-  paid: 'charges.charge-paid.v1',
+  paid: 'charges.charge-paid.v2',
   refused: 'charges.charge-refused.v1',
   failed: 'charges.charge-failed.v1',
   canceled: 'charges.charge-canceled.v1',
@@ -68,7 +68,9 @@ function envelope(type: EventType, charge: ChargeRow, requestId: string | null) 
 
 async function write(a: Announcer, trx: Tx, type: ChargeEventType, charge: ChargeRow): Promise<void> {
   const event = { envelope: envelope(type, charge, a.requestId), charge: chargeSnapshot(charge), resource_json: JSON.stringify(chargeResource(charge, { withSplit: true })) };
-  await enqueue(a.db, trx, [outboxMessage(type, charge.id, event)]);
+  // charge-paid v2 adds what the card was paid with; the other events are still at v1.
+  const message = type === 'charges.charge-paid.v2' ? outboxMessage(type, charge.id, { ...event, brand: charge.card_brand, authorization_code: charge.authorization_code }) : outboxMessage(type, charge.id, event);
+  await enqueue(a.db, trx, [message]);
 }
 
 export async function announceChargeCreated(a: Announcer, trx: Tx, charge: ChargeRow): Promise<void> {

@@ -47,7 +47,7 @@ describe('Idempotency-Key (contract §3)', () => {
     expect(again.json().request_id).toBe(again.headers['x-request-id']);
     expect(await chargesWith(orderId)).toBe(1);
     expect(h.acquirer.authorizeCalls.filter((r) => r === first.json().id)).toHaveLength(1);
-    expect((await outboxEvents(h, first.json().id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
+    expect((await outboxEvents(h, first.json().id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
   });
 
   it('answers 409 idempotency_key_reused for the same key with another body, and the canonical body is key-order free', async () => {

@@ -52,7 +52,7 @@ describe('recovery of an intent whose outcome was not saved', () => {
     expect(await charge(intent.id)).toMatchObject({ status: 'paid', captured: true, acquirer_transaction_id: h.acquirer.authorizations.get(intent.id)!.transaction_id });
     expect(h.acquirer.authorizeCalls.filter((r) => r === intent.id)).toHaveLength(1);
     expect([...h.acquirer.authorizations.keys()].filter((r) => r === intent.id)).toHaveLength(1);
-    expect((await outboxEvents(h, intent.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
+    expect((await outboxEvents(h, intent.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
     // The key now answers what the request would have: 201 and the paid charge.
     const replay = await post(h, '/api/v1/charges', key, body);
     expect(replay.statusCode).toBe(201);
@@ -152,7 +152,7 @@ describe('job authorization-expiry', () => {
       const answer = await capture;
       expect(answer.statusCode).toBe(200);
       expect(answer.json()).toMatchObject({ id: c.id, status: 'paid', captured: true });
-      expect((await outboxEvents(race, c.id)).map((e) => e.type).filter((t) => t === 'charges.charge-paid.v1')).toHaveLength(1);
+      expect((await outboxEvents(race, c.id)).map((e) => e.type).filter((t) => t === 'charges.charge-paid.v2')).toHaveLength(1);
     } finally {
       release();
       await race.stop();

@@ -78,9 +78,12 @@ describe('capture (every allowed and refused transition)', () => {
     expect(res.json()).toMatchObject({ id: c.id, status: 'paid', captured: true, paid_at: expect.any(String) });
     expect(h.acquirer.authorizations.get(c.id)?.status).toBe('captured');
     const events = await outboxEvents(h, c.id);
-    expect(events.map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-authorized.v1', 'charges.charge-paid.v1']);
-    const paid = events[2]!.event as { charge: { paid_at: number; captured: boolean; status: string }; resource_json: string };
+    expect(events.map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-authorized.v1', 'charges.charge-paid.v2']);
+    const paid = events[2]!.event as { charge: { paid_at: number; captured: boolean; status: string }; resource_json: string; brand: string | null; authorization_code: string | null };
     expect(paid.charge).toMatchObject({ status: 'paid', captured: true, paid_at: new Date(res.json().paid_at).getTime() });
+    // v2 carries the vault's brand of the token and the acquirer's authorization code, as the API shows it.
+    expect([paid.brand, paid.authorization_code]).toEqual(['visa', res.json().authorization_code]);
+    expect(paid.authorization_code).toEqual(expect.any(String));
     const { request_id: _r, ...resource } = (await get(h, `/api/v1/charges/${c.id}`, m.key)).json();
     expect(JSON.parse(paid.resource_json)).toEqual(resource);
   });
@@ -148,7 +151,7 @@ describe('refund (every allowed and refused transition)', () => {
     const events = await outboxEvents(h, c.id);
     expect(events.map((e) => e.type)).toEqual([
       'charges.charge-created.v1',
-      'charges.charge-paid.v1',
+      'charges.charge-paid.v2',
       'charges.refund-succeeded.v1',
       'charges.charge-partially-refunded.v1',
       'charges.refund-succeeded.v1',
@@ -261,7 +264,7 @@ describe('fault modes of the provider (contract §5) on charge and refund', () =
     expect(run.processed).toBeGreaterThanOrEqual(1);
     expect(await charge(c.id)).toMatchObject({ status: 'paid', captured: true });
     expect(h.acquirer.authorizeCalls.filter((r) => r === c.id)).toHaveLength(1);
-    expect((await outboxEvents(h, c.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
+    expect((await outboxEvents(h, c.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
   });
 
   it('timeout at Pix and boleto creation: pending without the block; reconciliation completes it', async () => {
@@ -287,7 +290,7 @@ describe('fault modes of the provider (contract §5) on charge and refund', () =
     expect((await charge(c.id)).status).toBe('paid');
     const rows = await h.db.read((q) => q('refunds').where({ charge_id: c.id }));
     expect(rows.map((r) => r.status)).toEqual(['canceled']);
-    expect((await outboxEvents(h, c.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
+    expect((await outboxEvents(h, c.id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
     await setProviderMode(h, 'normal');
     expect((await refund(c.id)).json()).toMatchObject({ status: 'succeeded', amount_cents: 10_000 });
   });

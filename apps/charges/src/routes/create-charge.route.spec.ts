@@ -299,7 +299,7 @@ describe('contract §6 test cards', () => {
     expect(body.acquirer_transaction_id).toMatch(/^txn_/);
     expect(body.paid_at === null).toBe(status !== 'paid');
     const types = (await outboxEvents(h, body.id)).map((e) => e.type);
-    expect(types).toEqual(['charges.charge-created.v1', `charges.charge-${status}.v1`]);
+    expect(types).toEqual(['charges.charge-created.v1', status === 'paid' ? 'charges.charge-paid.v2' : `charges.charge-${status}.v1`]);
   });
 
   it('a manual approved charge is authorized, not captured', async () => {

@@ -123,6 +123,7 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
           installments: input.installments,
           card_token: input.cardToken,
           card_ref: owner.cardRef,
+          card_brand: owner.cardBrand,
           buyer_json: JSON.stringify(input.buyer),
           metadata_json: input.metadata === null ? null : JSON.stringify(input.metadata),
           split_json: JSON.stringify(input.split.map((s) => ({ recipient_seller_id: s.recipientSellerId, amount_cents: s.amountCents }))),
@@ -175,11 +176,11 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
  * the caller's tenant and environment, and of the key's seller when the key is seller-scoped); Pix and
  * boleto belong to the key's seller (checked by readCreateCharge).
  */
-async function resolveOwner(deps: ChargesDeps, request: FastifyRequest, input: NewCharge, key: { tenantId: string; sellerId: string | null }): Promise<{ sellerId: string; cardRef: string | null }> {
+async function resolveOwner(deps: ChargesDeps, request: FastifyRequest, input: NewCharge, key: { tenantId: string; sellerId: string | null }): Promise<{ sellerId: string; cardRef: string | null; cardBrand: string | null }> {
   const keySellerId = key.sellerId;
   if (!isCard(input.paymentMethod)) {
     if (keySellerId === null) throw new Error('a Pix or boleto charge reached the owner check without a seller');
-    return { sellerId: keySellerId, cardRef: null };
+    return { sellerId: keySellerId, cardRef: null, cardBrand: null };
   }
   if (input.cardToken === null) throw new Error('a card charge without a token reached the owner check');
   const token = await lookupToken(deps.peers, { tokenId: input.cardToken, principalHeader: principalHeader(request), requestId: request.id, timeoutMs: deps.config.vaultTimeoutMs });
@@ -193,7 +194,7 @@ async function resolveOwner(deps: ChargesDeps, request: FastifyRequest, input: N
     const kyc = await deps.db.read((q) => kycStatusOf(q, key.tenantId, token.sellerId));
     if (kyc !== null && kyc !== 'approved') throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
   }
-  return { sellerId: token.sellerId, cardRef: token.cardRef };
+  return { sellerId: token.sellerId, cardRef: token.cardRef, cardBrand: token.brand };
 }
 
 /** Recipients must be other sellers of the same tenant, as charges' copy of the directory knows them. */

@@ -31,9 +31,11 @@ describe('POST /admin/v1/simulations/charges/{charge_id}/pay', () => {
     expect(res.json()).toMatchObject({ id: c.id, status: 'paid', captured: true, paid_at: expect.any(String), payment_method: method.toLowerCase() });
     expect((await pay(c.id)).json().status).toBe('paid');
     const events = await outboxEvents(h, c.id);
-    expect(events.map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v1']);
-    const paid = events[1]!.event as { charge: { paid_at: number; installments: number; payment_method: string; seller_id: string } };
+    expect(events.map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
+    const paid = events[1]!.event as { charge: { paid_at: number; installments: number; payment_method: string; seller_id: string }; brand: string | null; authorization_code: string | null };
     expect(paid.charge).toMatchObject({ paid_at: new Date(res.json().paid_at).getTime(), installments: 1, payment_method: method.toLowerCase(), seller_id: m.sellerId });
+    // No card: charge-paid v2's brand and authorization code are null.
+    expect([paid.brand, paid.authorization_code]).toEqual([null, null]);
   });
 
   it('refuses to pay a card charge, and answers 404 for an unknown or malformed id', async () => {

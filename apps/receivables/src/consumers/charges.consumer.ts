@@ -12,10 +12,14 @@ interface ChargeStep {
   adjustment: { kind: AdjustmentKind; sourceId: string; amountCents: number } | null;
 }
 
-/** The events that move receivables; the others (created, authorized, refunded...) carry no money of their own. */
-function decodeStep(type: string | undefined, value: Buffer): ChargeStep | null {
+/**
+ * The events that move receivables, every version of each (a test holds it to every version the contracts
+ * have); the others (created, authorized, refunded...) carry no money of their own.
+ */
+export function decodeStep(type: string | undefined, value: Buffer): ChargeStep | null {
   switch (type) {
-    case 'charges.charge-paid.v1': {
+    case 'charges.charge-paid.v1':
+    case 'charges.charge-paid.v2': {
       const e = decodeEvent(type, value);
       return { envelope: e.envelope, charge: e.charge, adjustment: null };
     }

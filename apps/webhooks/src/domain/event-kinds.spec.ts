@@ -4,6 +4,8 @@ import { endpointWants, EVENT_KIND_RULES, webhookKindOf, webhookTopics } from '.
 describe('the event kind table', () => {
   it('maps the charges events to the kinds of contract §7', () => {
     expect(webhookKindOf('charges.charge-paid.v1', {})).toBe('charge.paid');
+    // Every version of an event is its kind: a newer producer's version as an older one's.
+    expect(webhookKindOf('charges.charge-paid.v2', {})).toBe('charge.paid');
     expect(webhookKindOf('charges.charge-charged-back.v1', {})).toBe('charge.chargeback');
     expect(webhookKindOf('charges.charge-partially-refunded.v1', {})).toBe('charge.partially_refunded');
     expect(webhookKindOf('charges.refund-succeeded.v1', {})).toBe('refund.succeeded');
@@ -15,6 +17,7 @@ describe('the event kind table', () => {
     expect(webhookKindOf('gateway.tenant-changed.v1', {})).toBeNull();
     expect(webhookKindOf('receivables.balance-moved.v1', {})).toBeNull();
     expect(webhookKindOf('toString', {})).toBeNull();
+    expect(webhookKindOf('toString.v1', {})).toBeNull();
   });
 
   it('makes settlement.paid only of a settlement change to paid', () => {

@@ -1,8 +1,9 @@
-import { EVENT_TOPICS, EVERY_WEBHOOK_KIND, isEventType, type WebhookKind } from '@pgw/contracts';
+import { EVENT_TOPICS, eventVersion, EVERY_WEBHOOK_KIND, type WebhookKind } from '@pgw/contracts';
 
-// Our Avro event types → the webhook event kinds of contract §7 (WEBHOOK_KINDS, in @pgw/contracts), in
-// one table. An event type that is not here, or whose rule says no, is not a webhook: it is consumed and
-// ignored.
+// Our Avro events → the webhook event kinds of contract §7 (WEBHOOK_KINDS, in @pgw/contracts), in one
+// table keyed by event without its version: every version of an event is the same kind (charge-paid v1 from
+// an older replica of charges, v2 from a newer one). An event that is not here, or whose rule says no, is
+// not a webhook: it is consumed and ignored.
 
 interface KindRule {
   kind: WebhookKind;
@@ -17,28 +18,29 @@ const field = (record: object, path: string[]): unknown => {
 };
 
 /**
- * Avro event type → webhook kind. Types not yet in the contracts (another service's, still to come) wait
- * here harmlessly: `webhookTopics` subscribes only to the topics of types the registry knows.
+ * Avro event (`<producer>.<event>`, any version) → webhook kind. Events not yet in the contracts (another
+ * service's, still to come) wait here harmlessly: `webhookTopics` subscribes only to the topics of types the
+ * contracts know.
  */
 export const EVENT_KIND_RULES: Readonly<Record<string, KindRule>> = {
-  'charges.charge-created.v1': { kind: 'charge.created' },
-  'charges.charge-authorized.v1': { kind: 'charge.authorized' },
-  'charges.charge-paid.v1': { kind: 'charge.paid' },
-  'charges.charge-refused.v1': { kind: 'charge.refused' },
-  'charges.charge-failed.v1': { kind: 'charge.failed' },
-  'charges.charge-canceled.v1': { kind: 'charge.canceled' },
-  'charges.charge-refunded.v1': { kind: 'charge.refunded' },
-  'charges.charge-partially-refunded.v1': { kind: 'charge.partially_refunded' },
-  'charges.charge-charged-back.v1': { kind: 'charge.chargeback' },
-  'charges.refund-succeeded.v1': { kind: 'refund.succeeded' },
-  'charges.refund-failed.v1': { kind: 'refund.failed' },
-  'charges.chargeback-opened.v1': { kind: 'chargeback.opened' },
-  'charges.chargeback-won.v1': { kind: 'chargeback.won' },
-  'charges.chargeback-lost.v1': { kind: 'chargeback.lost' },
+  'charges.charge-created': { kind: 'charge.created' },
+  'charges.charge-authorized': { kind: 'charge.authorized' },
+  'charges.charge-paid': { kind: 'charge.paid' },
+  'charges.charge-refused': { kind: 'charge.refused' },
+  'charges.charge-failed': { kind: 'charge.failed' },
+  'charges.charge-canceled': { kind: 'charge.canceled' },
+  'charges.charge-refunded': { kind: 'charge.refunded' },
+  'charges.charge-partially-refunded': { kind: 'charge.partially_refunded' },
+  'charges.charge-charged-back': { kind: 'charge.chargeback' },
+  'charges.refund-succeeded': { kind: 'refund.succeeded' },
+  'charges.refund-failed': { kind: 'refund.failed' },
+  'charges.chargeback-opened': { kind: 'chargeback.opened' },
+  'charges.chargeback-won': { kind: 'chargeback.won' },
+  'charges.chargeback-lost': { kind: 'chargeback.lost' },
   // An anticipation is announced once, when executed: it is created succeeded.
-  'anticipation.anticipation-executed.v1': { kind: 'anticipation.succeeded' },
+  'anticipation.anticipation-executed': { kind: 'anticipation.succeeded' },
   // Every settlement change is one event type; only the change to paid is a webhook.
-  'receivables.settlement-changed.v1': {
+  'receivables.settlement-changed': {
     kind: 'settlement.paid',
     when: (record) => field(record, ['settlement', 'status']) === 'paid' && field(record, ['previous_status']) !== 'paid',
   },
@@ -46,7 +48,8 @@ export const EVENT_KIND_RULES: Readonly<Record<string, KindRule>> = {
 
 /** The webhook kind of a decoded event, or null when it is not one. */
 export function webhookKindOf(eventType: string, record: object): WebhookKind | null {
-  const rule = Object.prototype.hasOwnProperty.call(EVENT_KIND_RULES, eventType) ? EVENT_KIND_RULES[eventType] : undefined;
+  const event = eventVersion(eventType)?.event;
+  const rule = event !== undefined && Object.prototype.hasOwnProperty.call(EVENT_KIND_RULES, event) ? EVENT_KIND_RULES[event] : undefined;
   if (rule === undefined) return null;
   if (rule.when !== undefined && !rule.when(record)) return null;
   return rule.kind;
@@ -55,8 +58,9 @@ export function webhookKindOf(eventType: string, record: object): WebhookKind | 
 /** Every topic that carries at least one event type with a webhook kind, among the types that exist. */
 export function webhookTopics(): string[] {
   const topics = new Set<string>();
-  for (const eventType of Object.keys(EVENT_KIND_RULES)) {
-    if (isEventType(eventType)) topics.add(EVENT_TOPICS[eventType]);
+  for (const [eventType, topic] of Object.entries(EVENT_TOPICS)) {
+    const event = eventVersion(eventType)?.event;
+    if (event !== undefined && Object.prototype.hasOwnProperty.call(EVENT_KIND_RULES, event)) topics.add(topic);
   }
   return [...topics].sort();
 }

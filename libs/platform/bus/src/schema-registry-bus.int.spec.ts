@@ -34,7 +34,7 @@ async function foreignDecode(registryUrl: string, value: Buffer): Promise<unknow
 const ONE_PER_TOPIC: Record<string, EventType> = {
   [TOPICS.directory]: 'gateway.tenant-changed.v1',
   [TOPICS.webhookEndpoints]: 'gateway.webhook-endpoint-changed.v2',
-  [TOPICS.charges]: 'charges.charge-paid.v1',
+  [TOPICS.charges]: 'charges.charge-paid.v2',
   [TOPICS.receivables]: 'receivables.balance-moved.v1',
   [TOPICS.anticipation]: 'anticipation.anticipation-executed.v1',
 };
