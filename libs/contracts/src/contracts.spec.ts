@@ -93,7 +93,7 @@ describe('event contracts', () => {
     const v2 = eventTypeSchema('charges.charge-paid.v2');
     const stored = JSON.parse(registeredSchemaText(v2)) as avro.Schema;
     expect(ownFields(stored).filter((f) => logicalTypeOf(f.type) === 'timestamp-millis').map((f) => f.name)).toEqual(['paid_at', 'created_at', 'updated_at']);
-    const written = { ...(v1.random() as { charge: { created_at: number } }), resource_json: '{}' };
+    const written = { ...(v1.random() as unknown as { charge: { created_at: number } }), resource_json: '{}' };
     written.charge.created_at = Date.parse('2026-11-25T10:00:00Z');
     const asV2 = v2.fromBuffer(v1.toBuffer(written), v2.createResolver(v1)) as { charge: { created_at: number }; brand: string | null; authorization_code: string | null };
     expect([asV2.charge.created_at, asV2.brand, asV2.authorization_code]).toEqual([Date.parse('2026-11-25T10:00:00Z'), null, null]);

@@ -89,7 +89,7 @@ describe('SchemaRegistryBus: the wire format over another bus', () => {
   it('reads a mix of two versions of one event in an older build (as the version it has) and in a newer one (each as written)', async () => {
     // charges deployed first writes charge-paid v2 beside the v1 events of its older replicas; a consumer
     // built before v2 (its catalog without it) and one built after both read every message.
-    const v1: EventMap['charges.charge-paid.v1'] = { ...(eventTypeSchema('charges.charge-paid.v1').random() as EventMap['charges.charge-paid.v1']), resource_json: '{"id":"ch_1"}' };
+    const v1: EventMap['charges.charge-paid.v1'] = { ...(eventTypeSchema('charges.charge-paid.v1').random() as unknown as EventMap['charges.charge-paid.v1']), resource_json: '{"id":"ch_1"}' };
     const v2: EventMap['charges.charge-paid.v2'] = { ...v1, brand: 'visa', authorization_code: 'A1B2C3' };
     const older = new EventWire(registry, EventCatalog.current().without('charges.charge-paid.v2'));
     const seen = { older: [] as BusMessage[], newer: [] as BusMessage[] };
