@@ -32,8 +32,12 @@ export const busRetentionMigration: Migration = {
   },
 };
 
-/** Deletes sent outbox rows and inbox rows past their retention. Returns how many of each went. */
-export async function pruneBusTables(db: Db, options: RetentionOptions): Promise<{ outbox: number; inbox: number }> {
+/**
+ * Deletes sent outbox rows and inbox rows past their retention, and dead letters replayed as long ago as a
+ * sent outbox row (their events are applied; a parked one stays until an operator replays it). Returns how
+ * many of each went.
+ */
+export async function pruneBusTables(db: Db, options: RetentionOptions): Promise<{ outbox: number; inbox: number; deadLetters: number }> {
   const batch = options.batchSizeMax ?? 1_000;
   const outbox = await deleteInBatches(
     db,
@@ -49,7 +53,14 @@ export async function pruneBusTables(db: Db, options: RetentionOptions): Promise
     [options.inboxRetentionMs, batch],
     batch,
   );
-  return { outbox, inbox };
+  const deadLetters = await deleteInBatches(
+    db,
+    `delete from dead_letters where id in (
+       select id from dead_letters where replayed_at is not null and replayed_at < now() - (? * interval '1 millisecond') order by replayed_at limit ?)`,
+    [options.outboxRetentionMs, batch],
+    batch,
+  );
+  return { outbox, inbox, deadLetters };
 }
 
 async function deleteInBatches(db: Db, sql: string, bindings: readonly (string | number)[], batch: number): Promise<number> {

@@ -200,7 +200,7 @@ function registerProbes(app: App, name: string, context: ServiceContext): void {
 }
 
 /**
- * Prunes the service's sent outbox rows and old inbox rows (platform-bus retention.ts) every
+ * Prunes the service's sent outbox rows, old inbox rows and replayed dead letters (platform-bus retention.ts) every
  * `BUS_RETENTION_INTERVAL_MS` (default an hour; 0 turns it off), after `OUTBOX_RETENTION_MS` and
  * `INBOX_RETENTION_MS`. Every replica may run it: the deletes are idempotent. Returns its stop.
  */
@@ -216,7 +216,7 @@ function startBusRetention(context: ServiceContext, log: FastifyBaseLogger): () 
     running = running.then(() =>
       pruneBusTables(context.db, retention).then(
         (pruned) => {
-          if (pruned.outbox + pruned.inbox > 0) log.info({ pruned }, 'outbox and inbox pruned');
+          if (pruned.outbox + pruned.inbox + pruned.deadLetters > 0) log.info({ pruned }, 'outbox, inbox and replayed dead letters pruned');
         },
         (err: unknown) => log.warn({ err }, 'outbox and inbox pruning failed; the next round tries again'),
       ),
