@@ -34,8 +34,8 @@ export interface SchemaRegistryClient {
 }
 
 /** The registry subject of an event type: `<topic>-<record full name>` (TopicRecordNameStrategy). */
-export function subjectOf(eventType: EventType): string {
-  return `${EVENT_TOPICS[eventType]}-${eventTypeSchema(eventType).name ?? eventType}`;
+export function subjectOf(eventType: EventType, schema: avro.Type = eventTypeSchema(eventType)): string {
+  return `${EVENT_TOPICS[eventType]}-${schema.name ?? eventType}`;
 }
 
 /** The schema text a registry stores for an event type: self-contained (the envelope inlined), with its docs. */
@@ -160,7 +160,7 @@ export class EventWire {
     let id = this.ids.get(eventType);
     if (id === undefined) {
       const schema = this.catalog.schema(eventType);
-      id = this.registry.register(`${EVENT_TOPICS[eventType]}-${schema.name ?? eventType}`, schema);
+      id = this.registry.register(subjectOf(eventType, schema), schema);
       // A failed registration (registry down) is tried again at the next publish, not cached.
       id.catch(() => this.ids.delete(eventType));
       this.ids.set(eventType, id);
