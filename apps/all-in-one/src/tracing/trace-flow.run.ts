@@ -20,6 +20,12 @@ import { vaultService } from '@pgw/vault';
 import { webhooksService } from '@pgw/webhooks';
 import type { FlowResult, FlowSpan } from './trace-flow';
 
+/**
+ * The integrator's own trace context on the charge, marked not sampled (flags 00): the gateway starts the
+ * payment's trace anyway and keeps this one only as a link.
+ */
+export const CLIENT_TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
+
 export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResult> {
   const databaseUrl = process.env.DATABASE_URL;
   const brokers = process.env.KAFKA_BROKERS;
@@ -72,10 +78,10 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
 
     // The answers are read field by field as an integrator would; their shapes are the API's own.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const call = async (method: string, path: string, bearer: string, body?: unknown): Promise<any> => {
+    const call = async (method: string, path: string, bearer: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> => {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -114,7 +120,7 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
           installments: 1,
           card_token: token.id,
           buyer: { name: 'Ana Souza', email: 'ana@example.com', phone: '11987654321', document: generateCpf(78), address: { line_1: 'Rua A, 1', zip_code: '01001000', city: 'São Paulo', state: 'SP' } },
-        });
+        }, { traceparent: CLIENT_TRACEPARENT });
       } catch {
         return undefined;
       }
@@ -127,7 +133,7 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
     // The topics hold every earlier run's events too, which these fresh consumer groups read from the
     // beginning: wait for this charge's own trace to reach the webhooks consumer.
     const chargeTraceId = await waitFor(() => exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /api/v1/charges' && s.attributes['server.port'] === ports.gateway)?.spanContext().traceId, 60_000, 'the gateway span');
-    await waitFor(() => (exporter.getFinishedSpans().some((s) => s.spanContext().traceId === chargeTraceId && s.name.startsWith(`${run}_webhooks.`)) ? true : undefined), 120_000, 'the webhooks consumer of this charge');
+    await waitFor(() => (exporter.getFinishedSpans().some((s) => s.spanContext().traceId === chargeTraceId && String(s.attributes['messaging.consumer.group.name']).startsWith(`${run}_webhooks.`)) ? true : undefined), 120_000, 'the webhooks consumer of this charge');
 
     const spans: FlowSpan[] = exporter.getFinishedSpans().map((s) => ({
       name: s.name,
@@ -136,6 +142,7 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
       parentSpanId: s.parentSpanContext?.spanId ?? null,
       kind: s.kind,
       attributes: { ...s.attributes },
+      links: s.links.map((l) => ({ traceId: l.context.traceId, spanId: l.context.spanId })),
     }));
     return { chargeId: charge.id, ports, spans };
   } finally {

@@ -17,6 +17,7 @@ export interface FlowSpan {
   parentSpanId: string | null;
   kind: number;
   attributes: Record<string, unknown>;
+  links: Array<{ traceId: string; spanId: string }>;
 }
 
 export interface FlowResult {

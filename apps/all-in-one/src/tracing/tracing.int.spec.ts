@@ -5,7 +5,11 @@ import type { FlowResult, FlowSpan } from './trace-flow';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const SERVER = 1;
+const PRODUCER = 3;
 const CONSUMER = 4;
+// trace-flow.run.ts's CLIENT_TRACEPARENT: the integrator's trace, not sampled.
+const CLIENT_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CLIENT_SPAN_ID = '00f067aa0ba902b7';
 
 describe('one trace follows a card charge across the services (distributed topology, real PostgreSQL and Kafka)', () => {
   let flow: FlowResult;
@@ -51,6 +55,14 @@ describe('one trace follows a card charge across the services (distributed topol
     expect(spans.filter((s) => s.parentSpanId !== null && !ids.has(s.parentSpanId))).toEqual([]);
   });
 
+  it("is traced although the integrator's traceparent said not sampled, in a trace of the gateway's that links the integrator's", () => {
+    // Proves sampling is decided at the edge: flags 00 from a client neither stop the trace nor lend it their id.
+    const gateway = serverSpan(chargeTrace(), 'gateway', 'POST /api/v1/charges')!;
+    expect(gateway.traceId).not.toBe(CLIENT_TRACE_ID);
+    expect(gateway.links).toEqual([{ traceId: CLIENT_TRACE_ID, spanId: CLIENT_SPAN_ID }]);
+    expect(flow.spans.filter((s) => s.traceId === CLIENT_TRACE_ID)).toEqual([]);
+  });
+
   it('goes from the gateway to charges over HTTP, and from charges to the vault and the acquirer', () => {
     const spans = chargeTrace();
     const gateway = serverSpan(spans, 'gateway', 'POST /api/v1/charges')!;
@@ -77,5 +89,28 @@ describe('one trace follows a card charge across the services (distributed topol
     // receivables wrote while applying those: each hop's parent chain leads back through the one before.
     for (const span of [...receivables, ...webhooks]) expect(ancestors(spans, span)).toContainEqual(charges);
     for (const span of ledger) expect(ancestors(spans, span).some((a) => receivables.includes(a))).toBe(true);
+  });
+
+  it('shows each Kafka hop by the messaging conventions: a send span of the relay, linked from the process span of the consumer', () => {
+    // Proves an SRE sees when the relay published each event and when each consumer applied it, in the payment's trace.
+    const spans = chargeTrace();
+    const consumers = spans.filter((s) => s.kind === CONSUMER);
+    expect(consumers.length).toBeGreaterThan(0);
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    for (const processed of consumers) {
+      const topic = String(processed.attributes['messaging.destination.name']);
+      expect(processed.name).toBe(`process ${topic}`);
+      expect(processed.attributes).toMatchObject({ 'messaging.system': 'kafka', 'messaging.operation.type': 'process', 'messaging.message.id': expect.any(String) });
+      // The link leads to the relay's send span of the same message, in the same trace, under the same parent.
+      expect(processed.links).toHaveLength(1);
+      const send = byId.get(processed.links[0]!.spanId);
+      expect(send).toMatchObject({ kind: PRODUCER, name: `send ${topic}`, traceId: processed.traceId, parentSpanId: processed.parentSpanId });
+      expect(send!.attributes).toMatchObject({
+        'messaging.system': 'kafka',
+        'messaging.destination.name': topic,
+        'messaging.operation.type': 'send',
+        'messaging.message.id': processed.attributes['messaging.message.id'],
+      });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
+import { publishWithSpans, withMessagingSystem } from './messaging-spans';
 
 interface Delivery {
   messages: BusMessage[];
@@ -8,6 +9,8 @@ interface Delivery {
 
 const ATTEMPTS_MAX = 3;
 const RETRY_DELAY_MS = 50;
+/** The `messaging.system` of its spans: not a broker of the conventions' list, and not to be taken for Kafka. */
+const MESSAGING_SYSTEM = 'in-process';
 
 class Group {
   private readonly queue: Delivery[] = [];
@@ -37,7 +40,7 @@ class Group {
         let delivered = false;
         for (let attempt = 1; attempt <= ATTEMPTS_MAX && !delivered; attempt++) {
           try {
-            await this.options.handle(delivery.messages);
+            await withMessagingSystem(MESSAGING_SYSTEM, () => this.options.handle(delivery.messages));
             delivered = true;
           } catch (error) {
             lastError = error;
@@ -67,6 +70,10 @@ export class InProcessBus implements Bus {
   private readonly offsets = new Map<string, number>();
 
   async publish(published: BusMessage[]): Promise<void> {
+    await publishWithSpans(MESSAGING_SYSTEM, published, (traced) => this.deliver(traced));
+  }
+
+  private async deliver(published: BusMessage[]): Promise<void> {
     const messages = published.map((m) => {
       const offset = this.offsets.get(m.topic) ?? 0;
       this.offsets.set(m.topic, offset + 1);

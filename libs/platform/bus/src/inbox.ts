@@ -1,16 +1,7 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import type { Db, Tx } from '@pgw/platform-db';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BatchHandler, type BusMessage } from './bus';
+import { HEADER_EVENT_ID, type BatchHandler, type BusMessage } from './bus';
 import type { DeadLetters } from './dead-letters';
-import { ORIGIN_PREFIX } from './outbox';
-
-// Reads the producer's trace context, which the outbox stored under `origin-` header names.
-const originGetter = {
-  keys: (carrier: Record<string, string>) => Object.keys(carrier).filter((k) => k.startsWith(ORIGIN_PREFIX)).map((k) => k.slice(ORIGIN_PREFIX.length)),
-  get: (carrier: Record<string, string>, key: string) => carrier[`${ORIGIN_PREFIX}${key}`],
-};
-
-const tracer = trace.getTracer('@pgw/platform-bus');
+import { processSpan } from './messaging-spans';
 
 /**
  * Applies a batch of messages in one transaction, each at most once: the event id goes into the inbox in
@@ -63,16 +54,6 @@ export function eventIdOf(message: BusMessage): string {
 export async function applyOnce(db: Db, trx: Tx, consumer: string, apply: (trx: Tx, message: BusMessage) => Promise<void>, message: BusMessage, eventId: string): Promise<boolean> {
   const inserted = await trx('inbox').insert({ consumer, event_id: eventId }).onConflict(['consumer', 'event_id']).ignore().returning('event_id');
   if (inserted.length === 0) return false;
-  const parent = propagation.extract(ROOT_CONTEXT, message.headers, originGetter);
-  const type = message.headers[HEADER_EVENT_TYPE] ?? message.topic;
-  await context.with(parent, () =>
-    tracer.startActiveSpan(`${db.schema}.${consumer} process ${type}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': message.topic, 'messaging.message.id': eventId, 'messaging.consumer.group.name': `${db.schema}.${consumer}` } }, async (span) => {
-      try {
-        await apply(trx, message);
-      } finally {
-        span.end();
-      }
-    }),
-  );
+  await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
   return true;
 }

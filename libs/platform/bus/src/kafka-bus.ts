@@ -1,6 +1,8 @@
-import { metrics } from '@opentelemetry/api';
+import { context, metrics } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import { Kafka, logLevel, Partitioners, type Consumer, type ICustomPartitioner, type Producer, type IHeaders } from 'kafkajs';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
+import { publishWithSpans, withMessagingSystem } from './messaging-spans';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -199,15 +201,21 @@ export class KafkaBus implements Bus {
     if (messages.length === 0) return;
     await this.ensureTopics([...new Set(messages.map((m) => m.topic))]);
     const producer = await this.getProducer();
-    const byTopic = new Map<string, BusMessage[]>();
-    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
-    await producer.sendBatch({
-      acks: -1,
-      timeout: SEND_TIMEOUT_MS,
-      topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
-        messages: list.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
-      })),
+    await publishWithSpans('kafka', messages, async (traced) => {
+      const byTopic = new Map<string, BusMessage[]>();
+      for (const m of traced) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+      // Our send spans stand for these messages: the kafkajs instrumentation would add one more per message,
+      // each the root of a trace of its own, and overwrite their traceparent with it.
+      await context.with(suppressTracing(context.active()), () =>
+        producer.sendBatch({
+          acks: -1,
+          timeout: SEND_TIMEOUT_MS,
+          topicMessages: [...byTopic].map(([topic, list]) => ({
+            topic,
+            messages: list.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+          })),
+        }),
+      );
     });
   }
 
@@ -289,7 +297,7 @@ export class KafkaBus implements Bus {
             offset: m.offset,
           }));
           recordConsumerLag(Number(batch.offsetLag()), { group: options.groupId, topic: batch.topic });
-          await options.handle(messages);
+          await withMessagingSystem('kafka', () => options.handle(messages));
           const last = batch.messages[batch.messages.length - 1];
           if (last !== undefined) resolveOffset(last.offset);
           await commitOffsetsIfNecessary();

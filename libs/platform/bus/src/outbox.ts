@@ -51,8 +51,8 @@ const kickers = new WeakMap<Db, () => void>();
  */
 export async function enqueue(db: Db, trx: Tx, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  // The producer's trace context travels as `origin-traceparent`: Kafka client instrumentation writes its
-  // own `traceparent` (the relay's span) on send, and the consumer must join the producer's trace instead.
+  // The producer's trace context travels as `origin-traceparent`: the bus writes its own `traceparent` (the
+  // relay's send span) on publish, and the send and process spans are children of this one (messaging-spans.ts).
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   const headers = Object.fromEntries(Object.entries(carrier).map(([name, value]) => [`${ORIGIN_PREFIX}${name}`, value]));

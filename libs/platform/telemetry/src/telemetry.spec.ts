@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { SpanKind, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { outboxMessage, newEnvelope } from '@pgw/contracts';
@@ -16,6 +16,8 @@ describe('telemetry', () => {
   });
 
   it('carries one trace from the producing transaction, through the outbox and the bus, to the consumer, and measures the outbox', async () => {
+    // Proves a payment's hops are one trace by the messaging conventions: the relay's send span and the
+    // consumer's process span are children of the request that wrote the event, the process span links the send.
     const exporter = new InMemorySpanExporter();
     const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const metricReader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
@@ -32,8 +34,11 @@ describe('telemetry', () => {
       const relay = new OutboxRelay({ db: producer, bus, pollIntervalMs: 10 });
       relay.start();
       const tracer = trace.getTracer('test');
+      let eventId = '';
       const traceId = await tracer.startActiveSpan('POST /api/v1/charges', async (span) => {
-        const event = { envelope: newEnvelope('gateway.tenant-changed.v1', { producer: 'test', tenantId: 'ten_t', livemode: null }), tenant_id: 'ten_t', name: 'x', treasury_available_cash_cents: 0, version: 1 };
+        const envelope = newEnvelope('gateway.tenant-changed.v1', { producer: 'test', tenantId: 'ten_t', livemode: null });
+        eventId = envelope.event_id;
+        const event = { envelope, tenant_id: 'ten_t', name: 'x', treasury_available_cash_cents: 0, version: 1 };
         await producer.tx((trx) => enqueue(producer, trx, [outboxMessage('gateway.tenant-changed.v1', 'ten_t', event)]));
         span.end();
         return span.spanContext().traceId;
@@ -41,8 +46,30 @@ describe('telemetry', () => {
       await waitFor(() => (applied.length > 0 ? true : undefined));
       await relay.stop();
       expect(applied).toEqual([traceId]);
-      const consumerSpan = exporter.getFinishedSpans().find((s) => s.name.startsWith('tel_consumer.c process'));
-      expect(consumerSpan?.spanContext().traceId).toBe(traceId);
+      const spans = exporter.getFinishedSpans();
+      const request = spans.find((s) => s.name === 'POST /api/v1/charges')!;
+      const send = spans.find((s) => s.kind === SpanKind.PRODUCER)!;
+      const processed = spans.find((s) => s.kind === SpanKind.CONSUMER)!;
+      expect(send.name).toBe('send gateway.directory');
+      expect(send.attributes).toMatchObject({
+        'messaging.system': 'in-process',
+        'messaging.destination.name': 'gateway.directory',
+        'messaging.operation.type': 'send',
+        'messaging.message.id': eventId,
+      });
+      expect(processed.name).toBe('process gateway.directory');
+      expect(processed.attributes).toMatchObject({
+        'messaging.system': 'in-process',
+        'messaging.destination.name': 'gateway.directory',
+        'messaging.operation.type': 'process',
+        'messaging.message.id': eventId,
+        'messaging.consumer.group.name': 'tel_consumer.c',
+      });
+      for (const span of [send, processed]) {
+        expect(span.spanContext().traceId).toBe(traceId);
+        expect(span.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+      }
+      expect(processed.links.map((l) => l.context.spanId)).toEqual([send.spanContext().spanId]);
       await metricReader.forceFlush();
       const names = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.map((m) => m.descriptor.name)));
       expect(names).toEqual(expect.arrayContaining(['outbox.lag_ms', 'outbox.published']));

@@ -1,0 +1,95 @@
+import { context, createContextKey, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
+import { ORIGIN_PREFIX } from './outbox';
+
+// The messaging spans of the OpenTelemetry semantic conventions, for both buses. One payment is one trace:
+// - `send <topic>` (PRODUCER), one per message, by the bus that publishes it: a child of the request that
+//   wrote the event (its context travels in the outbox as `origin-traceparent`), ending with the broker's
+//   ack; the message carries it as `traceparent`, its creation context;
+// - `process <topic>` (CONSUMER), one per message a consumer applies (inbox.ts): a child of that same request,
+//   so each hop hangs under the work that caused it, with a link to the `send` span, which shows when the
+//   relay got it out. The kafkajs instrumentation's own per-batch `poll` traces stay apart from these.
+
+const tracer = trace.getTracer('@pgw/platform-bus');
+
+/** The `messaging.system` of the bus that delivers a batch, set around its handler (withMessagingSystem). */
+const MESSAGING_SYSTEM = createContextKey('@pgw/platform-bus messaging.system');
+
+// Reads the producer's trace context, which the outbox stored under `origin-` header names.
+const originGetter = {
+  keys: (carrier: Record<string, string>) => Object.keys(carrier).filter((k) => k.startsWith(ORIGIN_PREFIX)).map((k) => k.slice(ORIGIN_PREFIX.length)),
+  get: (carrier: Record<string, string>, key: string) => carrier[`${ORIGIN_PREFIX}${key}`],
+};
+
+/** The context of the request that wrote the event: the parent of its send and process spans. */
+function originContext(message: BusMessage): Context {
+  return propagation.extract(ROOT_CONTEXT, message.headers, originGetter);
+}
+
+function messageAttributes(system: string | undefined, message: BusMessage, operation: 'send' | 'process'): Attributes {
+  const eventId = message.headers[HEADER_EVENT_ID];
+  const eventType = message.headers[HEADER_EVENT_TYPE];
+  return {
+    ...(system !== undefined ? { 'messaging.system': system } : {}),
+    'messaging.destination.name': message.topic,
+    'messaging.operation.type': operation,
+    'messaging.operation.name': operation,
+    ...(eventId !== undefined ? { 'messaging.message.id': eventId } : {}),
+    ...(system === 'kafka' ? { 'messaging.kafka.message.key': message.key } : {}),
+    ...(message.partition !== undefined ? { 'messaging.destination.partition.id': String(message.partition) } : {}),
+    ...(system === 'kafka' && message.offset !== undefined ? { 'messaging.kafka.offset': Number(message.offset) } : {}),
+    // Not a convention: the versioned event type, which says more than the topic to whoever reads the trace.
+    ...(eventType !== undefined ? { 'pgw.event.type': eventType } : {}),
+  };
+}
+
+/**
+ * Publishes `messages` with a `send <topic>` span each: the returned messages carry the span as `traceparent`
+ * for `publish` to put on the wire. The spans end when `publish` settles, in error if it failed.
+ */
+export async function publishWithSpans(system: string, messages: BusMessage[], publish: (messages: BusMessage[]) => Promise<void>): Promise<void> {
+  const spans: Span[] = [];
+  const traced = messages.map((message) => {
+    const span = tracer.startSpan(`send ${message.topic}`, { kind: SpanKind.PRODUCER, attributes: messageAttributes(system, message, 'send') }, originContext(message));
+    spans.push(span);
+    const headers = { ...message.headers };
+    propagation.inject(trace.setSpan(ROOT_CONTEXT, span), headers);
+    return { ...message, headers };
+  });
+  try {
+    await publish(traced);
+  } catch (error) {
+    for (const span of spans) {
+      span.setAttribute('error.type', error instanceof Error ? error.name : 'unknown');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    }
+    throw error;
+  } finally {
+    for (const span of spans) span.end();
+  }
+}
+
+/** Runs a bus's batch handler knowing which system delivered the batch, for the process spans' attributes. */
+export function withMessagingSystem<T>(system: string, handle: () => Promise<T>): Promise<T> {
+  return context.with(context.active().setValue(MESSAGING_SYSTEM, system), handle);
+}
+
+/** Runs `apply` in a `process <topic>` span: a child of the request that wrote the event, linked to its send span. */
+export function processSpan<T>(message: BusMessage, consumerGroup: string, apply: () => Promise<T>): Promise<T> {
+  const system = context.active().getValue(MESSAGING_SYSTEM) as string | undefined;
+  const sent = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, message.headers));
+  const links: Link[] = sent !== undefined && isSpanContextValid(sent) ? [{ context: sent }] : [];
+  const attributes = { ...messageAttributes(system, message, 'process'), 'messaging.consumer.group.name': consumerGroup };
+  return tracer.startActiveSpan(`process ${message.topic}`, { kind: SpanKind.CONSUMER, attributes, links }, originContext(message), async (span) => {
+    try {
+      return await apply();
+    } catch (error) {
+      // The type only: a database error's message can quote the event's data.
+      span.setAttribute('error.type', error instanceof Error ? error.name : 'unknown');
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
