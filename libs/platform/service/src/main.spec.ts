@@ -1,37 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { childEnv, waitFor } from '@pgw/testing';
+import { freePort, otlpReceiver, type OtlpReceiver } from './testing/otlp-receiver';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const FIXTURE = join(__dirname, 'testing', 'exit-paths.fixture.ts');
-
-/** An OTLP/HTTP receiver: keeps the body of every export, whatever the signal. */
-async function otlpReceiver(): Promise<{ server: Server; url: string; traces: Buffer[] }> {
-  const traces: Buffer[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.url === '/v1/traces') traces.push(Buffer.concat(chunks));
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, traces };
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  return port;
-}
 
 /** The fixture as a process of its own, exporting to `collector` as the deployment does (OTLP http/protobuf). */
 function startFixture(exitPath: string, collector: string, port: number) {
@@ -62,13 +36,13 @@ function traceparent(): { header: string; traceId: Buffer } {
 }
 
 describe('runMain: every way out of a process exports its buffered telemetry first', () => {
-  let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
+  let receiver: OtlpReceiver;
 
   beforeEach(async () => {
     receiver = await otlpReceiver();
   });
   afterEach(() => {
-    receiver.server.close();
+    receiver.close();
   });
 
   it('on SIGTERM right after a request, the span of that request reaches the collector and the process exits 0', async () => {
