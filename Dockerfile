@@ -20,8 +20,8 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no
 COPY tsconfig.base.json ./
 COPY tools/deploy/bundle.ts ./tools/deploy/
 COPY libs ./libs
-# The gateway serves the committed OpenAPI document (bundled into its main).
-COPY docs/openapi.json ./docs/openapi.json
+# The gateway serves the committed OpenAPI and AsyncAPI documents (bundled into its main).
+COPY docs/openapi.json docs/asyncapi.json ./docs/
 ARG APP
 RUN test -n "${APP}" || { echo 'build with --build-arg APP=<app>' >&2; exit 1; }
 COPY apps/${APP} ./apps/${APP}

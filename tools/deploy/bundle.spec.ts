@@ -38,9 +38,13 @@ describe('each app bundles into its own runnable directory (the Dockerfile build
     const inputs = results.get(app)!.inputs;
     expect(inputs).toContain(`apps/${app}/src/main.ts`);
     expect(inputs.filter((p) => p.startsWith('apps/') && !p.startsWith(`apps/${app}/`))).toEqual([]);
-    // Besides apps and libs, only the committed OpenAPI document, which the gateway serves.
-    expect(inputs.filter((p) => !p.startsWith('apps/') && !p.startsWith('libs/') && p !== 'docs/openapi.json')).toEqual([]);
+    // Besides apps and libs, only the committed OpenAPI and AsyncAPI documents, which the gateway serves.
+    expect(inputs.filter((p) => !p.startsWith('apps/') && !p.startsWith('libs/') && p !== 'docs/openapi.json' && p !== 'docs/asyncapi.json')).toEqual([]);
     expect(inputs.filter((p) => /\.spec\.ts$/.test(p))).toEqual([]);
+  });
+
+  it('the gateway carries the documents it serves at /api/v1/openapi.json and /api/v1/asyncapi.json in its bundle', () => {
+    expect(results.get('gateway')!.inputs).toEqual(expect.arrayContaining(['docs/openapi.json', 'docs/asyncapi.json']));
   });
 
   it.each(APPS_WITH_MAIN)('%s: keeps only the runtime packages (pg, kafkajs, OpenTelemetry) and their dependencies, all production dependencies of the lock file', (app) => {

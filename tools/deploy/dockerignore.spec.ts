@@ -18,14 +18,14 @@ describe('.dockerignore', () => {
   // Proves every path a COPY names (every app's) reaches the build context.
   it("leaves in every path the Dockerfile's COPY instructions name", () => {
     const sources = APPS.flatMap((app) => copySources(dockerfile, { APP: app }));
-    expect(sources).toEqual(expect.arrayContaining(['package.json', 'libs', 'docs/openapi.json', 'apps/charges']));
+    expect(sources).toEqual(expect.arrayContaining(['package.json', 'libs', 'docs/openapi.json', 'docs/asyncapi.json', 'apps/charges']));
     expect(excludedSources(readFileSync(join(ROOT, '.dockerignore'), 'utf8'))).toEqual([]);
   });
 
   // Proves the check catches the defect that once stopped every image build: docs/ left out entirely.
-  it('reports docs/openapi.json when docs/ is left out without an exception', () => {
+  it('reports the documents when docs/ is left out without an exception', () => {
     const old = ['node_modules', '**/node_modules', '.cache', 'deploy', 'docs', 'tools/kafka', '**/*.spec.ts'].join('\n');
-    expect(excludedSources(old)).toEqual(['docs/openapi.json']);
+    expect(excludedSources(old)).toEqual(['docs/openapi.json', 'docs/asyncapi.json']);
   });
 
   // Proves the matcher reads patterns as Docker does: parents, globs, `**`, and the last matching line wins.
@@ -33,6 +33,7 @@ describe('.dockerignore', () => {
     ['docs', 'docs/openapi.json', true],
     ['docs/*\n!docs/openapi.json', 'docs/openapi.json', false],
     ['docs/*\n!docs/openapi.json', 'docs/runbook.md', true],
+    ['docs/*\n!docs/openapi.json', 'docs/asyncapi.json', true],
     ['**/*.spec.ts', 'libs/domain/src/money.spec.ts', true],
     ['**/*.spec.ts', 'libs/domain/src/money.ts', false],
     ['**/node_modules', 'node_modules', true],

@@ -124,6 +124,9 @@ export function buildDocument(captured: readonly CapturedRoute[]): JsonSchema {
     '/api/v1/openapi.json': {
       get: { operationId: 'get_openapi', tags: ['gateway'], security: [], responses: { '200': { description: 'This document', content: { 'application/json': { schema: { type: 'object' } } } } } },
     },
+    '/api/v1/asyncapi.json': {
+      get: { operationId: 'get_asyncapi', tags: ['gateway'], security: [], responses: { '200': { description: 'The AsyncAPI 3 document of the events on the bus (docs/asyncapi.json)', content: { 'application/json': { schema: { type: 'object' } } } } } },
+    },
   };
   const running = new Set(captured.map((c) => c.service));
   // A service this deployment does not run has no routes to describe (the gateway answers them 404).

@@ -17,6 +17,7 @@ import { registerForwarding, type Upstreams } from './forwarding/register-forwar
 import { trustedProxies } from './forwarding/trusted-proxies';
 import { gatewayMigrations } from './migrations';
 import { registerAdminRoutes } from './routes/admin.plugin';
+import { registerAsyncApiRoute } from './routes/asyncapi.route';
 import { registerOpenApiRoute } from './routes/openapi.route';
 import type { RouteContext } from './routes/route-context';
 import { OPERATOR_ROUTES, PUBLIC_ROUTES, type ServiceName } from './routes.table';
@@ -154,6 +155,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.get('/health', { schema: { response: ProbeStatus } }, ready);
 
   registerOpenApiRoute(app);
+  registerAsyncApiRoute(app);
   await registerAdminRoutes(app, ctx, checkAdminToken);
   await registerForwarding(app, {
     routes: OPERATOR_ROUTES,
