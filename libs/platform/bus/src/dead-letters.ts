@@ -5,9 +5,11 @@
 // is not in the inbox, so a replay (after the deploy that teaches the consumer its type) applies it once,
 // through the inbox, in the transaction that marks it replayed.
 import { randomUUID } from 'node:crypto';
-import { metrics } from '@opentelemetry/api';
 import { afterCommit, type Db, type Migration, type Tx } from '@pgw/platform-db';
+import { CONSUMER_DEAD_LETTERS, counter } from '@pgw/platform-metrics';
 import { HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
+
+const deadLettersMetric = counter(CONSUMER_DEAD_LETTERS);
 
 /** The table of parked events: the operator routes list and replay from it without scanning Kafka. */
 export const deadLetterMigration: Migration = {
@@ -155,8 +157,7 @@ export class DeadLetters {
     afterCommit(trx, () => {
       this.failures.delete(eventId);
       if (inserted.length === 0) return;
-      // Looked up at each parking: instruments made before the SDK starts would stay no-ops.
-      metrics.getMeter('@pgw/platform-bus').createCounter('consumer.dead_letters', { description: 'events parked in a dead-letter topic' }).add(1, { service, consumer: this.consumer, reason });
+      deadLettersMetric.add(1, { service, consumer: this.consumer, reason });
       log?.warn(
         { event_id: eventId, event_type: message.headers[HEADER_EVENT_TYPE] ?? null, reason, error, consumer: this.consumer, topic: message.topic, partition: message.partition ?? null, offset: message.offset ?? null },
         'event parked in the dead-letter topic',

@@ -1,4 +1,5 @@
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
+import { recordDelivered } from './bus-metrics';
 import { publishWithSpans, withMessagingSystem } from './messaging-spans';
 
 interface Delivery {
@@ -36,6 +37,7 @@ class Group {
           delivery.reject(new Error(`subscription ${this.options.groupId} stopped`));
           continue;
         }
+        this.recordDelivered(delivery);
         let lastError: unknown;
         let delivered = false;
         for (let attempt = 1; attempt <= ATTEMPTS_MAX && !delivered; attempt++) {
@@ -52,6 +54,16 @@ class Group {
       }
     } finally {
       this.running = false;
+    }
+  }
+
+  /** Its messages consumed, and the lag: what is still queued for this group on each of their topics. */
+  private recordDelivered(delivery: Delivery): void {
+    const sizes = new Map<string, number>();
+    for (const m of delivery.messages) sizes.set(m.topic, (sizes.get(m.topic) ?? 0) + 1);
+    for (const [topic, size] of sizes) {
+      const lag = this.queue.reduce((n, queued) => n + queued.messages.filter((m) => m.topic === topic).length, 0);
+      recordDelivered({ system: MESSAGING_SYSTEM, group: this.options.groupId, topic, partition: 0, size, lag });
     }
   }
 }

@@ -1,7 +1,8 @@
-import { context, metrics } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import { Kafka, logLevel, Partitioners, type Consumer, type ICustomPartitioner, type Producer, type IHeaders } from 'kafkajs';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
+import { recordDelivered } from './bus-metrics';
 import { publishWithSpans, withMessagingSystem } from './messaging-spans';
 
 export interface KafkaBusOptions {
@@ -32,13 +33,6 @@ const TOPIC_ATTEMPTS_MAX = 10;
 const SESSION_TIMEOUT_MS = 10_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 const STALE_METADATA = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
-
-// Messages a consumer group has yet to read on a partition, seen at each batch: growing lag means the
-// consumers cannot keep up (or one is stuck on a failing event).
-function recordConsumerLag(lag: number, attributes: Record<string, string>): void {
-  // Looked up at each batch: instruments made before the SDK starts would stay no-ops.
-  metrics.getMeter('@pgw/platform-bus').createHistogram('consumer.lag', { description: 'messages behind the partition end at each batch' }).record(lag, attributes);
-}
 
 function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -296,7 +290,8 @@ export class KafkaBus implements Bus {
             partition: batch.partition,
             offset: m.offset,
           }));
-          recordConsumerLag(Number(batch.offsetLag()), { group: options.groupId, topic: batch.topic });
+          // Growing lag means the group cannot keep up, or is stuck on a failing event.
+          recordDelivered({ system: 'kafka', group: options.groupId, topic: batch.topic, partition: batch.partition, size: messages.length, lag: Number(batch.offsetLag()) });
           await withMessagingSystem('kafka', () => options.handle(messages));
           const last = batch.messages[batch.messages.length - 1];
           if (last !== undefined) resolveOffset(last.offset);

@@ -1,4 +1,5 @@
 import { context, createContextKey, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { counter, histogram, MESSAGING_CLIENT_OPERATION_DURATION, MESSAGING_CLIENT_SENT_MESSAGES, MESSAGING_PROCESS_DURATION, secondsSince } from '@pgw/platform-metrics';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
 import { ORIGIN_PREFIX } from './outbox';
 
@@ -11,6 +12,23 @@ import { ORIGIN_PREFIX } from './outbox';
 //   relay got it out. The kafkajs instrumentation's own per-batch `poll` traces stay apart from these.
 
 const tracer = trace.getTracer('@pgw/platform-bus');
+const sentMetric = counter(MESSAGING_CLIENT_SENT_MESSAGES);
+const sendDurationMetric = histogram(MESSAGING_CLIENT_OPERATION_DURATION);
+const processDurationMetric = histogram(MESSAGING_PROCESS_DURATION);
+
+const errorType = (error: unknown) => (error instanceof Error ? error.name : 'unknown');
+
+/** The sends' metrics: one send of the batch per topic, as the producer sends a batch in one request. */
+function recordSent(system: string, messages: BusMessage[], startMs: number, error: unknown): void {
+  const seconds = secondsSince(startMs);
+  const sizes = new Map<string, number>();
+  for (const m of messages) sizes.set(m.topic, (sizes.get(m.topic) ?? 0) + 1);
+  for (const [topic, size] of sizes) {
+    const attributes = { 'messaging.system': system, 'messaging.destination.name': topic, 'messaging.operation.name': 'send', ...(error !== undefined ? { 'error.type': errorType(error) } : {}) };
+    sentMetric.add(size, attributes);
+    sendDurationMetric.record(seconds, attributes);
+  }
+}
 
 /** The `messaging.system` of the bus that delivers a batch, set around its handler (withMessagingSystem). */
 const MESSAGING_SYSTEM = createContextKey('@pgw/platform-bus messaging.system');
@@ -56,11 +74,14 @@ export async function publishWithSpans(system: string, messages: BusMessage[], p
     propagation.inject(trace.setSpan(ROOT_CONTEXT, span), headers);
     return { ...message, headers };
   });
+  const startMs = performance.now();
   try {
     await publish(traced);
+    recordSent(system, messages, startMs, undefined);
   } catch (error) {
+    recordSent(system, messages, startMs, error);
     for (const span of spans) {
-      span.setAttribute('error.type', error instanceof Error ? error.name : 'unknown');
+      span.setAttribute('error.type', errorType(error));
       span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
     }
     throw error;
@@ -80,12 +101,22 @@ export function processSpan<T>(message: BusMessage, consumerGroup: string, apply
   const sent = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, message.headers));
   const links: Link[] = sent !== undefined && isSpanContextValid(sent) ? [{ context: sent }] : [];
   const attributes = { ...messageAttributes(system, message, 'process'), 'messaging.consumer.group.name': consumerGroup };
+  const measured = {
+    'messaging.system': system ?? 'unknown',
+    'messaging.destination.name': message.topic,
+    'messaging.consumer.group.name': consumerGroup,
+    'messaging.operation.name': 'process',
+  };
   return tracer.startActiveSpan(`process ${message.topic}`, { kind: SpanKind.CONSUMER, attributes, links }, originContext(message), async (span) => {
+    const startMs = performance.now();
     try {
-      return await apply();
+      const result = await apply();
+      processDurationMetric.record(secondsSince(startMs), measured);
+      return result;
     } catch (error) {
+      processDurationMetric.record(secondsSince(startMs), { ...measured, 'error.type': errorType(error) });
       // The type only: a database error's message can quote the event's data.
-      span.setAttribute('error.type', error instanceof Error ? error.name : 'unknown');
+      span.setAttribute('error.type', errorType(error));
       span.setStatus({ code: SpanStatusCode.ERROR });
       throw error;
     } finally {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { context, metrics, propagation, type Counter, type Histogram } from '@opentelemetry/api';
+import { context, propagation } from '@opentelemetry/api';
 import { afterCommit, type Db, type Migration, type Tx } from '@pgw/platform-db';
+import { counter, histogram, observeGauge, OUTBOX_BACKLOG, OUTBOX_LAG, OUTBOX_PUBLISHED, OUTBOX_RELAY_FAILURES } from '@pgw/platform-metrics';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
 
 /** The tables every service with events needs: its outbox, the relay's lease, and its inbox. */
@@ -87,7 +88,7 @@ interface OutboxRow {
   event_type: string;
   payload: Buffer | Uint8Array;
   headers: Record<string, string> | string;
-  age_ms: number | string;
+  age_s: number | string;
   /** Committed before every running transaction began: safe to publish in id order. */
   visible: boolean;
 }
@@ -96,23 +97,14 @@ const BACKOFF_MAX_MS = 5_000;
 /** First wait after a round that found rows not yet visible; doubles up to the poll interval. */
 const HORIZON_RETRY_MS = 5;
 
-// The metrics API has no proxy meter: instruments made before the SDK starts would stay no-ops, so they
-// are made against whichever provider is registered when first used.
-let instruments: { provider: unknown; lag: Histogram; published: Counter; failures: Counter } | null = null;
-function outboxMetrics() {
-  const provider = metrics.getMeterProvider();
-  if (instruments === null || instruments.provider !== provider) {
-    const meter = provider.getMeter('@pgw/platform-bus');
-    instruments = {
-      provider,
-      // How long the oldest unpublished event has waited: the first sign of a relay or broker problem.
-      lag: meter.createHistogram('outbox.lag_ms', { unit: 'ms', description: 'age of the oldest unsent outbox row at each relay round' }),
-      published: meter.createCounter('outbox.published', { description: 'outbox rows published' }),
-      failures: meter.createCounter('outbox.relay_failures', { description: 'relay rounds that failed' }),
-    };
-  }
-  return instruments;
-}
+const lagMetric = histogram(OUTBOX_LAG);
+const publishedMetric = counter(OUTBOX_PUBLISHED);
+const failuresMetric = counter(OUTBOX_RELAY_FAILURES);
+/**
+ * The backlog is counted up to this many rows: enough to tell a slow relay from a stalled one at a glance,
+ * while a count over a backlog of millions stays a short index-only scan.
+ */
+const BACKLOG_COUNT_MAX = 100_000;
 
 /**
  * Publishes a service's outbox in id order, in bounded batches. Only rows whose transaction is older
@@ -135,6 +127,9 @@ export class OutboxRelay {
   private kicked = false;
   /** Unsent rows exist that a running transaction keeps from being published yet. */
   private waiting = false;
+  /** Unsent rows at the last round (up to BACKLOG_COUNT_MAX), reported while this relay holds the lease. */
+  private backlog = 0;
+  private stopObservingBacklog: (() => void) | null = null;
 
   constructor(private readonly options: RelayOptions) {
     this.batchSizeMax = options.batchSizeMax ?? 500;
@@ -146,6 +141,8 @@ export class OutboxRelay {
     if (this.running) return;
     this.running = true;
     kickers.set(this.options.db, () => this.kick());
+    // Only the lease holder reports: a replica that lost the lease would otherwise go on reporting its last count.
+    this.stopObservingBacklog = observeGauge(OUTBOX_BACKLOG, () => (performance.now() < this.leaseHeldUntil ? [{ value: this.backlog, attributes: { service: this.options.db.schema } }] : []));
     this.loop = this.run();
   }
 
@@ -157,6 +154,8 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     kickers.delete(this.options.db);
+    this.stopObservingBacklog?.();
+    this.stopObservingBacklog = null;
     this.wake?.();
     await this.loop;
     this.leaseHeldUntil = 0;
@@ -190,12 +189,18 @@ export class OutboxRelay {
         renewedAt = asked;
       }
       const result = await trx.raw(
-        `select id, topic, key, event_id, event_type, payload, headers, (extract(epoch from (now() - created_at)) * 1000)::float8 as age_ms,
+        `select id, topic, key, event_id, event_type, payload, headers, extract(epoch from (now() - created_at))::float8 as age_s,
                 xid < pg_snapshot_xmin(pg_current_snapshot()) as visible
          from outbox where sent_at is null order by id limit ?`,
         [this.batchSizeMax],
       );
-      return result.rows as OutboxRow[];
+      const found = result.rows as OutboxRow[];
+      if (found.length < this.batchSizeMax) this.backlog = found.length;
+      else {
+        const counted = await trx.raw('select count(*)::int as n from (select 1 from outbox where sent_at is null limit ?) unsent', [BACKLOG_COUNT_MAX]);
+        this.backlog = Number(counted.rows[0].n);
+      }
+      return found;
     });
     // Only a committed renewal counts.
     if (renewedAt !== null) this.leaseHeldUntil = renewedAt + this.leaseMs / 2;
@@ -207,7 +212,7 @@ export class OutboxRelay {
     const visible = firstHidden === -1 ? rows : rows.slice(0, firstHidden);
     this.waiting = visible.length < rows.length;
     if (visible.length === 0) return 0;
-    outboxMetrics().lag.record(Number(rows[0]?.age_ms ?? 0), { schema: db.schema });
+    lagMetric.record(Number(rows[0]?.age_s ?? 0), { service: db.schema });
     const messages: BusMessage[] = visible.map((row) => ({
       topic: row.topic,
       key: row.key,
@@ -220,7 +225,8 @@ export class OutboxRelay {
     }));
     await bus.publish(messages);
     await db.tx((trx) => trx('outbox').whereIn('id', visible.map((r) => r.id)).update({ sent_at: trx.fn.now() }));
-    outboxMetrics().published.add(visible.length, { schema: db.schema });
+    publishedMetric.add(visible.length, { service: db.schema });
+    this.backlog = Math.max(0, this.backlog - visible.length);
     return visible.length;
   }
 
@@ -235,7 +241,7 @@ export class OutboxRelay {
         failures = 0;
       } catch (error) {
         failures++;
-        outboxMetrics().failures.add(1, { schema: this.options.db.schema });
+        failuresMetric.add(1, { service: this.options.db.schema });
         this.options.log?.warn({ err: error, failures }, 'outbox relay round failed');
       }
       if (!this.running) break;

@@ -72,7 +72,7 @@ describe('telemetry', () => {
       expect(processed.links.map((l) => l.context.spanId)).toEqual([send.spanContext().spanId]);
       await metricReader.forceFlush();
       const names = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.map((m) => m.descriptor.name)));
-      expect(names).toEqual(expect.arrayContaining(['outbox.lag_ms', 'outbox.published']));
+      expect(names).toEqual(expect.arrayContaining(['outbox.lag', 'outbox.published', 'messaging.client.sent.messages', 'messaging.process.duration']));
     } finally {
       await knex.destroy();
       await telemetry.shutdown();
