@@ -51,6 +51,8 @@ export interface NewEvent {
 /** A delivery taken by a worker for one attempt: everything the POST needs. */
 export interface ClaimedDelivery {
   id: string;
+  /** The endpoint (`we_…`): failures by endpoint tell one integrator's outage from ours. */
+  endpointId: string;
   attemptNumber: number;
   /** Failed attempts since the delivery was created or redelivered, this one included: the back-off's n. */
   roundAttempts: number;
@@ -176,9 +178,10 @@ export async function claimDueDeliveries(db: Db, now: Date, limit: number, lease
       .join(`${EVENTS} as ev`, 'ev.event_id', 'd.event_id')
       .whereIn('d.id', ids)
       .orderBy('d.seq')
-      .select('d.id', 'd.attempt_count', 'd.round_attempts', 'd.give_up_at', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_expires_at', 'ev.body');
+      .select('d.id', 'd.endpoint_id', 'd.attempt_count', 'd.round_attempts', 'd.give_up_at', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_expires_at', 'ev.body');
     return rows.map((row) => ({
       id: String(row.id),
+      endpointId: String(row.endpoint_id),
       attemptNumber: toNumber(row.attempt_count),
       roundAttempts: toNumber(row.round_attempts),
       giveUpAt: toDate(row.give_up_at),

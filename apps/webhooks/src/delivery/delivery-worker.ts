@@ -1,20 +1,23 @@
-import { metrics } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '@pgw/platform-db';
+import { counter, histogram, WEBHOOK_DELIVERIES, WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_DURATION } from '@pgw/platform-metrics';
 import type { Clock } from '@pgw/platform-service';
 import { signWebhook } from '@pgw/webhook-signature';
 import type { WebhooksConfig } from '../config';
 import { claimDueDeliveries, recordAttempt, releaseClaims, type ClaimedDelivery } from '../data/deliveries.repository';
 import { afterAttempt } from '../domain/backoff';
-import { isSuccess, postWebhook } from './post-webhook';
+import { isSuccess, postWebhook, type PostOutcome } from './post-webhook';
 
-// webhook.delivery.failures counts failed attempts (and, with final=true, deliveries given up after their
-// retry window); webhook.delivery.duration the receivers' latency. Looked up at each attempt: instruments
-// made before the SDK starts would stay no-ops.
-function recordAttemptMetrics(succeeded: boolean, latencyMs: number, final: boolean): void {
-  const meter = metrics.getMeter('@pgw/webhooks');
-  meter.createHistogram('webhook.delivery.duration', { unit: 'ms' }).record(latencyMs, { outcome: succeeded ? 'success' : 'failure' });
-  if (!succeeded) meter.createCounter('webhook.delivery.failures').add(1, { final: String(final) });
+const attemptsMetric = counter(WEBHOOK_DELIVERY_ATTEMPTS);
+const deliveriesMetric = counter(WEBHOOK_DELIVERIES);
+const durationMetric = histogram(WEBHOOK_DELIVERY_DURATION);
+
+/** Each attempt by endpoint and reason, and each delivery that ended: delivered, or given up after its window. */
+function recordAttemptMetrics(endpoint: string, outcome: PostOutcome, succeeded: boolean, givenUp: boolean): void {
+  const result = succeeded ? 'success' : 'failure';
+  attemptsMetric.add(1, { outcome: result, reason: outcome.reason, endpoint });
+  durationMetric.record(outcome.latencyMs / 1000, { outcome: result });
+  if (succeeded || givenUp) deliveriesMetric.add(1, { outcome: succeeded ? 'delivered' : 'given_up', reason: outcome.reason });
 }
 
 // Extra time a claimed delivery stays leased beyond the attempt's timeout, for recording the outcome.
@@ -141,7 +144,7 @@ export class DeliveryWorker {
         now,
       ),
     );
-    recordAttemptMetrics(succeeded, outcome.latencyMs, next.status === 'failed');
+    recordAttemptMetrics(delivery.endpointId, outcome, succeeded, next.status === 'failed');
     if (next.status === 'failed') this.options.log.warn({ deliveryId: delivery.id, attempts: delivery.attemptNumber }, 'webhook delivery failed for good after its retry window');
   }
 }

@@ -27,11 +27,27 @@ export interface PostRequest {
   allowPrivateTargets: boolean;
 }
 
+/** Why an attempt ended as it did, in few values (the metrics' `reason`): the status class, or what failed. */
+export type AttemptReason = `http_${1 | 2 | 3 | 4 | 5}xx` | 'timeout' | 'connection_error' | 'blocked_address' | 'aborted';
+
 export interface PostOutcome {
   statusCode: number | null;
   latencyMs: number;
   responseExcerpt: string | null;
   error: string | null;
+  reason: AttemptReason;
+}
+
+function statusReason(statusCode: number): AttemptReason {
+  const statusClass = Math.floor(statusCode / 100);
+  return statusClass >= 1 && statusClass <= 5 ? (`http_${statusClass}xx` as AttemptReason) : 'connection_error';
+}
+
+/** describeError's verdict, as a reason: the same tests in the same order. */
+function errorReason(error: unknown, stopSignal: AbortSignal): AttemptReason {
+  if (stopSignal.aborted) return 'aborted';
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'connection_error';
 }
 
 function describeError(error: unknown, timeoutMs: number, stopSignal: AbortSignal): string {
@@ -88,16 +104,17 @@ async function resolveTarget(host: string, allowPrivate: boolean): Promise<Array
 export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
-  const fail = (error: string): PostOutcome => ({ statusCode: null, latencyMs: latencyMs(), responseExcerpt: null, error });
+  const fail = (error: string, reason: AttemptReason): PostOutcome => ({ statusCode: null, latencyMs: latencyMs(), responseExcerpt: null, error, reason });
+  const failWith = (error: unknown) => fail(describeError(error, request.timeoutMs, request.stopSignal), errorReason(error, request.stopSignal));
   const signal = AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.stopSignal]);
   const url = new URL(request.url);
   let target: Array<{ address: string; family: number }> | { blocked: string };
   try {
     target = await resolveTarget(url.hostname, request.allowPrivateTargets);
   } catch (error) {
-    return fail(describeError(error, request.timeoutMs, request.stopSignal));
+    return failWith(error);
   }
-  if (!Array.isArray(target)) return fail(target.blocked);
+  if (!Array.isArray(target)) return fail(target.blocked, 'blocked_address');
   const pinned = target;
   // The connection goes to the addresses checked above: no second lookup a rebinding name could answer differently.
   const pin: LookupFunction = (_hostname, options, callback) => {
@@ -116,10 +133,10 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
         signal,
       },
       (response) => {
-        void readExcerpt(response).then((responseExcerpt) => resolve({ statusCode: response.statusCode ?? null, latencyMs: latencyMs(), responseExcerpt, error: null }));
+        void readExcerpt(response).then((responseExcerpt) => resolve({ statusCode: response.statusCode ?? null, latencyMs: latencyMs(), responseExcerpt, error: null, reason: statusReason(response.statusCode ?? 0) }));
       },
     );
-    req.on('error', (error) => resolve(fail(describeError(error, request.timeoutMs, request.stopSignal))));
+    req.on('error', (error) => resolve(failWith(error)));
     req.end(request.body);
   });
 }
