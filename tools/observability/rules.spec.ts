@@ -1,0 +1,85 @@
+// The alert rules an on-call engineer is paged by, checked before they ship: promtool accepts every rule
+// file, the burn-rate alerts behave as tools/observability/*.rules.test.yaml says on made-up traffic, and
+// every alert links to a runbook section that exists. promtool comes from Debian's `prometheus` package;
+// where it is missing its tests are skipped with a line saying so, unless REQUIRE_PROMTOOL is set (.ci/run
+// installs it and sets it): then they fail.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { isAlert, RULES_DIR, ruleFiles, RUNBOOK_URL } from './rules';
+
+const ROOT = join(__dirname, '..', '..');
+const TESTS = readdirSync(__dirname).filter((f) => f.endsWith('.rules.test.yaml')).sort();
+const promtoolFound = spawnSync('promtool', ['--version'], { encoding: 'utf8' }).status === 0;
+const promtoolRuns = promtoolFound || process.env['REQUIRE_PROMTOOL'] !== undefined;
+const SKIPPED = promtoolRuns ? '' : ' — SKIPPED: promtool is not installed (apt-get install prometheus)';
+
+function promtool(args: string[], cwd = ROOT): { ok: boolean; output: string } {
+  const r = spawnSync('promtool', args, { cwd, encoding: 'utf8', timeout: 60_000 });
+  if (r.error !== undefined) return { ok: false, output: `promtool: ${r.error.message}` };
+  return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation but `-` dropped, spaces as `-`. */
+function anchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+describe('Prometheus rules (deploy/observability/rules)', () => {
+  const files = ruleFiles();
+  const alerts = files.flatMap((f) => f.groups.flatMap((g) => g.rules.filter(isAlert)));
+
+  (promtoolRuns ? it : it.skip).each(files.map((f) => f.file))(`promtool check rules accepts %s${SKIPPED}`, (file) => {
+    const { ok, output } = promtool(['check', 'rules', join(RULES_DIR, file)]);
+    expect([ok, output]).toEqual([true, expect.stringContaining('SUCCESS')]);
+  });
+
+  (promtoolRuns ? it : it.skip).each(TESTS)(`promtool test rules passes tools/observability/%s${SKIPPED}`, (test) => {
+    const { ok, output } = promtool(['test', 'rules', test], __dirname);
+    expect([ok, output]).toEqual([true, expect.stringContaining('SUCCESS')]);
+  });
+
+  (promtoolRuns ? it : it.skip)(`promtool check rules does reject a broken expression and a bad duration, so the checks above can fail${SKIPPED}`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pgw-rules-'));
+    try {
+      const broken = join(dir, 'broken.rules.yaml');
+      writeFileSync(broken, stringify({ groups: [{ name: 'g', rules: [{ alert: 'A', expr: 'sum(rate(x[5m])' }, { alert: 'B', expr: 'up == 0', for: 'five minutes' }] }] }));
+      const { ok, output } = promtool(['check', 'rules', broken]);
+      expect(ok).toBe(false);
+      expect(output).toMatch(/FAILED/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('every rule file has a unit test file that loads it', () => {
+    // Proves no alert ships whose behaviour nobody tried on made-up traffic.
+    const tested = new Set(TESTS.flatMap((t) => (readFileSync(join(__dirname, t), 'utf8').match(/deploy\/observability\/rules\/[\w.-]+\.rules\.yaml/g) ?? []).map((p) => p.split('/').pop())));
+    expect(files.map((f) => f.file).filter((f) => !tested.has(f))).toEqual([]);
+  });
+
+  it('every alert has a severity (page or ticket), a summary, a description and a runbook_url to a section of docs/runbook.md', () => {
+    const runbook = readFileSync(join(ROOT, 'docs', 'runbook.md'), 'utf8');
+    const anchors = new Set([...runbook.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1]!)));
+    expect(alerts.length).toBeGreaterThan(0);
+    for (const alert of alerts) {
+      const url = alert.annotations?.['runbook_url'] ?? '';
+      const [base, fragment] = url.split('#');
+      expect([alert.alert, alert.labels?.['severity']]).toEqual([alert.alert, expect.stringMatching(/^(page|ticket)$/)]);
+      expect([alert.alert, Boolean(alert.annotations?.['summary']), Boolean(alert.annotations?.['description'])]).toEqual([alert.alert, true, true]);
+      expect([alert.alert, base, anchors.has(fragment ?? '')]).toEqual([alert.alert, RUNBOOK_URL, true]);
+    }
+  });
+
+  it('the runbook anchor is computed as GitHub computes it, so a wrong link is caught', () => {
+    expect(anchor('ChargeErrorBudgetBurn')).toBe('chargeerrorbudgetburn');
+    expect(anchor('When Kafka or PostgreSQL is down')).toBe('when-kafka-or-postgresql-is-down');
+    expect(anchor('Overload: 503 with Retry-After (admission control)')).toBe('overload-503-with-retry-after-admission-control');
+  });
+});
