@@ -1,9 +1,9 @@
 import type { KeyObject } from 'node:crypto';
-import { metrics } from '@opentelemetry/api';
 import { Type } from '@sinclair/typebox';
 import { busMigration, OutboxRelay, type Bus } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
 import { allowsPrivateWebhookTargets, ApiError, buildApp, ConfigError, envInt, PRINCIPAL_TTL_MS, principalPrivateKey, RequestIdSchema, type App, type AppOptions } from '@pgw/platform-http';
+import { GATEWAY_UPSTREAM_IN_FLIGHT, observeGauge } from '@pgw/platform-metrics';
 import { migrateOnStart, type Clock } from '@pgw/platform-service';
 import { traceAtEdge } from '@pgw/platform-telemetry';
 import { adminTokenCheck } from './auth/admin-auth';
@@ -181,13 +181,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
 
   const relay = new OutboxRelay({ db: options.db, bus: options.bus, log: app.log });
-  const inFlightGauge = metrics.getMeter('@pgw/gateway').createObservableGauge('gateway.upstream.in_flight', { description: 'requests forwarded to each service and not yet answered' });
-  const observeInFlight = (result: { observe(value: number, attributes: Record<string, string>): void }) => {
-    for (const [service, count] of Object.entries(admission.snapshot())) result.observe(count, { service });
-  };
-  inFlightGauge.addCallback(observeInFlight);
+  const stopObservingInFlight = observeGauge(GATEWAY_UPSTREAM_IN_FLIGHT, () => Object.entries(admission.snapshot()).map(([service, value]) => ({ value, attributes: { service } })));
   app.addHook('onClose', async () => {
-    inFlightGauge.removeCallback(observeInFlight);
+    stopObservingInFlight();
     await relay.stop();
   });
   await app.ready();

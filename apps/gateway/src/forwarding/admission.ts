@@ -1,5 +1,5 @@
-import { metrics } from '@opentelemetry/api';
 import { ApiError } from '@pgw/platform-http';
+import { counter, GATEWAY_ADMISSION_REJECTED } from '@pgw/platform-metrics';
 import type { ServiceName } from '../routes.table';
 
 // Admission control (issue 10). Without it an overload queues without bound, inside the gateway's HTTP
@@ -16,7 +16,7 @@ export type Release = () => void;
 
 export class Admission {
   private readonly inFlightByService = new Map<ServiceName, number>();
-  private readonly rejected = metrics.getMeter('@pgw/gateway').createCounter('gateway.admission.rejected', { description: 'requests answered 503 because their service had no free slot' });
+  private readonly rejected = counter(GATEWAY_ADMISSION_REJECTED);
 
   constructor(readonly inFlightMax: number) {
     if (!Number.isSafeInteger(inFlightMax) || inFlightMax < 1) throw new Error(`inFlightMax must be a positive integer, got ${inFlightMax}`);
