@@ -100,6 +100,12 @@ describe('docs/asyncapi.json', () => {
     expect(receives.map((o) => `${o.bindings?.kafka.groupId.enum[0]} ${o.channel.$ref.replace('#/channels/', '')}`).sort()).toEqual(expected);
     const sent = new Set(Object.values(doc.operations).filter((o) => o.action === 'send').map((o) => o.channel.$ref.replace('#/channels/', '')));
     expect([...sent].sort()).toEqual(Object.keys(doc.channels).sort());
+    // Each service that consumes parks in its own dead-letter topic, which carries the messages of what it reads.
+    for (const service of new Set(consumers.map((c) => c.service))) {
+      const parked = Object.keys(doc.channels[`${service}.dead-letter`]?.messages ?? {});
+      const read = consumers.filter((c) => c.service === service).flatMap((c) => c.topics);
+      expect([service, parked.sort()]).toEqual([service, Object.keys(EVENT_TOPICS).filter((t) => read.includes(EVENT_TOPICS[t as EventType])).sort()]);
+    }
   });
 
   it('is served at GET /api/v1/asyncapi.json without an API key', () => {

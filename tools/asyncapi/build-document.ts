@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { startAllInOne } from '../../apps/all-in-one/src/all-in-one';
 import { SERVICES } from '../../apps/all-in-one/src/services';
 import { COMPACTED_TOPICS, EVENT_TOPICS, eventTypeSchema, isEventType, listSchemaFiles, registeredSchemaText, subjectOf, TOPICS } from '@pgw/contracts';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE } from '@pgw/platform-bus';
+import { DEAD_LETTER_HEADERS, deadLetterTopic, HEADER_EVENT_ID, HEADER_EVENT_TYPE } from '@pgw/platform-bus';
 import type { ServiceDefinition } from '@pgw/platform-service';
 
 // The AsyncAPI document is generated from what the code holds: every schema file (listSchemaFiles, so a new
@@ -94,7 +94,7 @@ function headersOf(eventType: string): Json {
       [HEADER_EVENT_TYPE]: { type: 'string', const: eventType, description: '`<producer>.<event>.v<N>`: the record type of the body, so its reader schema and its registry subject.' },
       'origin-traceparent': { type: 'string', description: 'W3C trace context of the work that produced the event; continue this trace, not `traceparent`. Absent when the producer had no trace.' },
       'origin-tracestate': { type: 'string', description: 'W3C trace state beside origin-traceparent, when the producer had one.' },
-      traceparent: { type: 'string', description: "Kafka only: the relay's publish span, written by the Kafka client's instrumentation." },
+      traceparent: { type: 'string', description: "The relay's `send` span of this message (messaging semantic conventions); a consumer's `process` span links to it." },
     },
   };
 }
@@ -216,13 +216,36 @@ export function buildDocument(consumers: readonly CapturedConsumer[]): Json {
       operations[`${groupId}.receive.${topic}`] = {
         action: 'receive',
         title: `${consumer.service} reads ${topic}`,
-        description: `Consumer group ${groupId}: each event is applied once (inbox) in the transaction of its effect; a type this build does not know is parked, not skipped.`,
+        description: `Consumer group ${groupId}: each event is applied once (inbox) in the transaction of its effect. A version of an event newer than this build's is read as the newest version it has (FULL_TRANSITIVE); an event it has no version of is parked in ${deadLetterTopic(consumer.service)}, not skipped.`,
         // No message list: a consumer reads every message of the topic and skips the types that are not its business.
         channel: ref('channels', topic),
         bindings: { kafka: { groupId: { type: 'string', enum: [groupId] }, bindingVersion: KAFKA_BINDING_VERSION } },
         tags: [{ name: consumer.service }],
       };
     }
+  }
+
+  // Each service with consumers parks what they cannot apply in a topic of its own, as it came (bytes, key and
+  // headers) plus where it came from and why: any of the messages of the topics it reads.
+  for (const service of [...new Set(sortedConsumers.map((c) => c.service))]) {
+    const topic = deadLetterTopic(service);
+    const read = new Set(sortedConsumers.filter((c) => c.service === service).flatMap((c) => c.topics));
+    const parked: Record<string, Json> = {};
+    for (const source of [...read].sort()) for (const eventType of Object.keys(channelMessages.get(source) ?? {})) parked[eventType] = ref('components', 'messages', eventType);
+    channels[topic] = {
+      address: topic,
+      title: topic,
+      description: `Events the ${service} service's consumers parked: the original bytes, key and headers, plus ${Object.values(DEAD_LETTER_HEADERS).map((h) => `\`${h}\``).join(', ')} (why, which consumer, and the source topic, partition and offset). The operator routes /admin/v1/services/${service}/dead-letters list and replay them.`,
+      messages: parked,
+      bindings: { kafka: { topic, bindingVersion: KAFKA_BINDING_VERSION } },
+    };
+    operations[`${service}.send.${topic}`] = {
+      action: 'send',
+      title: `${service} parks events in ${topic}`,
+      channel: ref('channels', topic),
+      messages: Object.keys(parked).map((eventType) => ref('channels', topic, 'messages', eventType)),
+      tags: [{ name: service }],
+    };
   }
 
   return {
