@@ -6,9 +6,10 @@
 import { newEnvelope, outboxMessage, type EventMap } from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 import { enqueue } from '@pgw/platform-bus';
-import type { Db, Tx } from '@pgw/platform-db';
+import { afterCommit, type Db, type Tx } from '@pgw/platform-db';
 import { ApiError } from '@pgw/platform-http';
 import type { IdempotencySession } from '@pgw/platform-idempotency';
+import { ANTICIPATION_EXECUTIONS, ANTICIPATION_FEE_AMOUNT, ANTICIPATION_GROSS_AMOUNT, counter } from '@pgw/platform-metrics';
 import type { Clock } from '@pgw/platform-service';
 import { addCashOut, insertAnticipation, type Anticipation } from '../data/anticipations.repository';
 import { markAnticipated, type SellerScope } from '../data/receivables.repository';
@@ -17,6 +18,10 @@ import { buildQuote } from './quote';
 
 export const PRODUCER = 'anticipation';
 const EVENT = 'anticipation.anticipation-executed.v1';
+
+const executionsMetric = counter(ANTICIPATION_EXECUTIONS);
+const grossMetric = counter(ANTICIPATION_GROSS_AMOUNT);
+const feeMetric = counter(ANTICIPATION_FEE_AMOUNT);
 
 export interface ExecuteDeps {
   db: Db;
@@ -76,6 +81,13 @@ export async function executeAnticipation(
     await announce(deps.db, trx, anticipation, resource, requestId);
     await session.attach(trx, anticipation.id);
     await session.complete(trx, { status: 201, body: resource });
+    // Counted once it committed: an execution that loses its transaction is no volume.
+    afterCommit(trx, () => {
+      const attributes = { livemode: String(anticipation.livemode) };
+      executionsMetric.add(1, attributes);
+      grossMetric.add(anticipation.grossCents, attributes);
+      feeMetric.add(anticipation.feeCents, attributes);
+    });
     return resource;
   });
 }

@@ -10,6 +10,7 @@ import type { ChargebackRow } from '../data/chargeback.repository';
 import type { RefundRow } from '../data/refund.repository';
 import { cents, date, msOrNull } from '../data/rows';
 import { chargebackResource, chargeResource, readSplit, refundResource } from '../resources';
+import { countChargeCreated, countChargeStatus, countRefund } from './charge-metrics';
 
 export const PRODUCER = 'charges';
 
@@ -75,12 +76,14 @@ async function write(a: Announcer, trx: Tx, type: ChargeEventType, charge: Charg
 
 export async function announceChargeCreated(a: Announcer, trx: Tx, charge: ChargeRow): Promise<void> {
   await write(a, trx, 'charges.charge-created.v1', charge);
+  countChargeCreated(trx, charge);
 }
 
 /** Announces the status the charge has now (nothing for pending, which charge-created announces). */
 export async function announceChargeStatus(a: Announcer, trx: Tx, charge: ChargeRow): Promise<void> {
   if (charge.status === 'pending') return;
   await write(a, trx, EVENT_OF_STATUS[charge.status], charge);
+  countChargeStatus(trx, charge);
 }
 
 export async function announceRefund(a: Announcer, trx: Tx, charge: ChargeRow, refund: RefundRow): Promise<void> {
@@ -100,6 +103,7 @@ export async function announceRefund(a: Announcer, trx: Tx, charge: ChargeRow, r
     resource_json: JSON.stringify(refundResource(refund)),
   };
   await enqueue(a.db, trx, [outboxMessage(type, charge.id, event)]);
+  countRefund(trx, charge, refund);
 }
 
 export async function announceChargeback(a: Announcer, trx: Tx, charge: ChargeRow, chargeback: ChargebackRow): Promise<void> {

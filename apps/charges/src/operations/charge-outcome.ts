@@ -9,6 +9,7 @@ import { lockCharge, updateCharge, type ChargePatch, type ChargeRow } from '../d
 import { cents } from '../data/rows';
 import { chargeResource } from '../resources';
 import { announceChargeCreated, announceChargeStatus, type Announcer } from './announce';
+import { countAuthorization, type AuthorizationOutcome } from './charge-metrics';
 import type { ChargesDeps } from './deps';
 
 export type ProviderOutcome =
@@ -160,6 +161,22 @@ function decide(charge: ChargeRow, outcome: ProviderOutcome, acquirerCode: strin
   throw new Error(`unhandled provider outcome for charge ${charge.id}`);
 }
 
+/** What a card charge's provider outcome says of the authorization; null when it says nothing yet, or is no card. */
+function authorizationOutcome(charge: ChargeRow, outcome: ProviderOutcome): AuthorizationOutcome | null {
+  if (charge.payment_method !== 'credit_card' && charge.payment_method !== 'debit_card') return null;
+  switch (outcome.kind) {
+    case 'authorization': {
+      const status = outcome.value.status;
+      return status === 'captured' || status === 'authorized' ? 'approved' : status === 'refused' ? 'declined' : 'failed';
+    }
+    case 'unreachable':
+    case 'rejected':
+      return 'failed';
+    default:
+      return null;
+  }
+}
+
 /** The create answer of a charge: 201 and the charge as POST /charges shows it. */
 export const createdOutcome = (charge: ChargeRow): Outcome => ({ status: 201, body: chargeResource(charge, { withSplit: false }) });
 
@@ -185,6 +202,8 @@ export async function settleIntent(deps: ChargesDeps, trx: Tx, chargeId: string,
     charge = await updateCharge(trx, chargeId, { ...patch, status, announced: true, ...(Object.keys(patch).length > 0 || !current.announced ? { updated_at: now } : {}) });
     if (!current.announced) await announceChargeCreated(announcer, trx, charge);
     if (status !== current.status) await announceChargeStatus(announcer, trx, charge);
+    const authorization = trigger === null ? null : authorizationOutcome(current, outcome);
+    if (authorization !== null) countAuthorization(trx, charge, authorization);
   }
   const answer = createdOutcome(charge);
   if (session !== null) await session.complete(trx, answer);

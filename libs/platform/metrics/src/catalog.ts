@@ -35,7 +35,7 @@ const OUTBOX_LAG_BUCKETS_S = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
 const define = <A extends string, C extends string = never>(definition: MetricDefinition<A, C>): MetricDefinition<A, C> => definition;
 
 const LIVEMODE = '`true` for live traffic, `false` for test mode (keep test traffic out of business dashboards)';
-const PAYMENT_METHOD = '`CREDIT_CARD`, `DEBIT_CARD`, `PIX` or `BOLETO`';
+const PAYMENT_METHOD = '`credit_card`, `debit_card`, `pix` or `boleto`';
 const SERVICE_SCHEMA = "the service, by its database schema (`charges`, `ledger`, …; `gateway` for the gateway's own outbox)";
 
 // --- The OpenTelemetry semantic conventions ------------------------------------------------------------
@@ -345,7 +345,7 @@ export const CHARGES_AUTHORIZATIONS = define({
   attributes: {
     'card.brand': '`visa`, `mastercard`, `elo`, `amex`, `hipercard`, … as the vault detected it (`unknown` when it did not)',
     outcome: '`approved`, `declined` or `failed`',
-    payment_method: '`CREDIT_CARD` or `DEBIT_CARD`',
+    payment_method: '`credit_card` or `debit_card`',
     livemode: LIVEMODE,
   },
 });
