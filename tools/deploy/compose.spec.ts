@@ -1,7 +1,7 @@
 // docker-compose.yml without Docker: valid against the Compose specification's JSON schema, and wired the
 // way `docker compose up` needs to bring up the whole distributed system on a laptop.
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import { parse } from 'yaml';
@@ -178,5 +178,50 @@ describe('docker-compose.yml', () => {
     const wrong = APPS.filter((app: AppName) => existsSync(join(ROOT, 'apps', app, 'src', 'main.ts')) === (services[app].profiles !== undefined));
     // An app listed here: remove or add its `profiles: [pending]` line in docker-compose.yml.
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml: Prometheus and Grafana with the shipped rules and dashboards', () => {
+  const OBSERVABILITY = join(ROOT, 'deploy', 'observability');
+  /** A service's bind mounts as host path (relative to the repository) → container path. */
+  const mounts = (name: string): Map<string, string> =>
+    new Map((services[name].volumes as string[]).map((v) => v.split(':')).map(([host, container]) => [host!.replace(/^\.\//, ''), container!]));
+
+  it('Prometheus scrapes the collector on the port its prometheus exporter serves, and loads every rule file of deploy/observability/rules', () => {
+    // Proves the metrics the apps push reach Prometheus, and that no rule file is left out of compose.
+    const prometheus = services.prometheus;
+    const configPath = /--config\.file=(\S+)/.exec(prometheus.command.join(' '))?.[1];
+    expect(mounts('prometheus').get('deploy/observability/prometheus.yml')).toBe(configPath);
+    const config = parse(readFileSync(join(OBSERVABILITY, 'prometheus.yml'), 'utf8')) as { rule_files: string[]; scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    const collector = parse(readFileSync(join(ROOT, 'deploy', 'otel-collector.yaml'), 'utf8')) as { exporters: { prometheus: { endpoint: string } }; service: { pipelines: { metrics: { exporters: string[] } } } };
+    expect(collector.service.pipelines.metrics.exporters).toContain('prometheus');
+    const exporterPort = collector.exporters.prometheus.endpoint.split(':').pop();
+    expect(config.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets))).toEqual([`otel-collector:${exporterPort}`]);
+    const rulesDir = mounts('prometheus').get('deploy/observability/rules');
+    expect(rulesDir).toBeDefined();
+    expect(config.rule_files).toEqual([`${rulesDir}/*.rules.yaml`]);
+    const ruleFiles = readdirSync(join(OBSERVABILITY, 'rules'));
+    expect(ruleFiles.length).toBeGreaterThan(0);
+    expect(ruleFiles.filter((f) => !f.endsWith('.rules.yaml'))).toEqual([]);
+    expect(prometheus.healthcheck.test.join(' ')).toContain('/-/ready');
+  });
+
+  it('Grafana has the compose Prometheus as its data source and every dashboard file provisioned, and starts after Prometheus is ready', () => {
+    // Proves `docker compose up` opens Grafana on dashboards that query this Prometheus, with nothing to import by hand.
+    const grafana = services.grafana;
+    const m = mounts('grafana');
+    expect(m.get('deploy/observability/grafana/datasources.yaml')).toMatch(/^\/etc\/grafana\/provisioning\/datasources\/[\w-]+\.yaml$/);
+    expect(m.get('deploy/observability/grafana/dashboards.yaml')).toMatch(/^\/etc\/grafana\/provisioning\/dashboards\/[\w-]+\.yaml$/);
+    const datasources = parse(readFileSync(join(OBSERVABILITY, 'grafana', 'datasources.yaml'), 'utf8')) as { datasources: Array<{ type: string; url: string }> };
+    const prometheusPort = /:(\d+)$/.exec(services.prometheus.ports[0])?.[1];
+    expect(datasources.datasources).toEqual([expect.objectContaining({ type: 'prometheus', url: `http://prometheus:${prometheusPort}` })]);
+    const providers = parse(readFileSync(join(OBSERVABILITY, 'grafana', 'dashboards.yaml'), 'utf8')) as { providers: Array<{ options: { path: string } }> };
+    const dashboardsDir = m.get('deploy/observability/dashboards');
+    expect(providers.providers.map((p) => p.options.path)).toEqual([dashboardsDir]);
+    const home = grafana.environment.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH as string;
+    expect(home.startsWith(`${dashboardsDir}/`)).toBe(true);
+    expect(existsSync(join(OBSERVABILITY, 'dashboards', home.slice(dashboardsDir!.length + 1)))).toBe(true);
+    expect(grafana.depends_on).toEqual({ prometheus: { condition: 'service_healthy' } });
+    expect(grafana.healthcheck.test.join(' ')).toContain('/api/health');
   });
 });
