@@ -1,13 +1,23 @@
 import { SERVICES } from '../../apps/all-in-one/src/services';
 import { startAllInOne } from '../../apps/all-in-one/src/all-in-one';
-import { PUBLIC_ROUTES, type PublicRoute } from '../../apps/gateway/src/routes.table';
-import { ErrorBodySchema } from '@pgw/platform-http';
-import type { ServiceDefinition } from '@pgw/platform-service';
+import { registerAdminRoutes } from '../../apps/gateway/src/routes/admin.plugin';
+import type { RouteContext } from '../../apps/gateway/src/routes/route-context';
+import { OPERATOR_ROUTES, PUBLIC_ROUTES, type ForwardedRoute, type PublicRoute } from '../../apps/gateway/src/routes.table';
+import { buildApp, ErrorBodySchema, errorStatus, type ErrorCode } from '@pgw/platform-http';
+import { ManualClock, type ServiceDefinition } from '@pgw/platform-service';
+import { signWebhook } from '@pgw/webhook-signature';
+import { Components, type JsonSchema } from './components';
+import { EXAMPLES_NOW, recordExamples, type Examples, type Exchange } from './examples';
+import { ADMIN_INTRODUCTION, PUBLIC_INTRODUCTION } from './introduction';
+import { ADMIN_OPERATIONS, GATEWAY_OPERATIONS, PUBLIC_OPERATIONS, type OperationDoc } from './operations';
+import { EVENT_SCHEMA, SIGNATURE_HEADER, webhooksOf } from './webhooks';
 
-// The OpenAPI document is generated from the schemas the services register on their routes, so it cannot
-// drift from what they validate and serialize. The services are already built inside startService, so
-// the only place to see a route's schema is an onRoute hook added before the service's own routes: each
-// definition's build is wrapped to add one.
+// The OpenAPI documents are generated from the schemas the services and the gateway register on their
+// routes, so they cannot drift from what they validate and serialize; operations.ts adds the names and
+// the prose, examples.ts real answers. The services are already built inside startService, so the only
+// place to see a route's schema is an onRoute hook added before the service's own routes: each
+// definition's build is wrapped to add one. The gateway's own operator routes are registered once more
+// on a bare app, with the same hook, since the gateway is built inside startAllInOne.
 
 /** A route as its service registered it: method, Fastify URL and the JSON schemas of its parts. */
 export interface CapturedRoute {
@@ -25,53 +35,126 @@ interface RouteSchema {
   response?: Record<string, JsonSchema>;
 }
 
-type JsonSchema = Record<string, unknown>;
+export interface Capture {
+  routes: CapturedRoute[];
+  examples: Examples;
+}
 
-/** Starts the all-in-one (in memory, silent) with every service's routes observed, runs `whileRunning`, then stops it. */
-export async function captureRoutes(whileRunning?: (url: string) => Promise<void>): Promise<CapturedRoute[]> {
-  const captured: CapturedRoute[] = [];
+/**
+ * Starts the all-in-one (in memory, silent, its clock stopped at EXAMPLES_NOW) with every route observed,
+ * records the examples through it, runs `whileRunning`, then stops it.
+ */
+export async function captureRoutes(whileRunning?: (url: string) => Promise<void>): Promise<Capture> {
+  const routes: CapturedRoute[] = [];
+  const observe = (service: string) => (options: { method: string | string[]; url: string; schema?: unknown }) => {
+    for (const method of [options.method].flat()) routes.push({ service, method: String(method), url: options.url, schema: plain(options.schema ?? {}) as RouteSchema });
+  };
   const observed = SERVICES.map((definition): ServiceDefinition => ({
     ...definition,
     build: async (app, context) => {
-      app.addHook('onRoute', (options) => {
-        for (const method of [options.method].flat()) {
-          captured.push({ service: definition.name, method: String(method), url: options.url, schema: plain(options.schema ?? {}) as RouteSchema });
-        }
-      });
+      app.addHook('onRoute', observe(definition.name));
       return definition.build(app, context);
     },
   }));
-  const system = await startAllInOne({ dataDir: null, port: 0, demo: false, log: { level: 'silent' }, services: observed });
+  const gateway = buildApp({ name: 'gateway', log: { level: 'silent' } });
+  gateway.addHook('onRoute', observe('gateway'));
+  // Registering reads nothing of the context: only the handlers do, and none runs on this app.
+  await registerAdminRoutes(gateway, {} as RouteContext, () => undefined);
+  await gateway.close();
+
+  const system = await startAllInOne({ dataDir: null, port: 0, demo: false, clock: new ManualClock(EXAMPLES_NOW), log: { level: 'silent' }, services: observed });
+  let examples: Examples;
   try {
+    examples = await recordExamples(system.url, system.adminToken);
     await whileRunning?.(system.url);
   } finally {
     await system.stop();
   }
-  return captured;
+  return { routes, examples };
 }
 
 // TypeBox marks schemas with symbol keys; a JSON round trip keeps exactly the JSON Schema.
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
-const ERROR_ANSWERS: Record<string, string> = {
-  '401': 'authentication_error: the API key is missing, invalid or revoked',
-  '403': 'permission_error: permission_denied, seller_scope_required or seller_kyc_required',
-  '404': 'not_found_error: resource_not_found (also an object of another tenant or of the other environment)',
-  '409': 'idempotency_error: idempotency_key_reused or idempotency_key_in_use',
-  '422': 'invalid_request_error: the request is invalid (code and param say which part)',
-  '429': 'rate_limit_error: rate_limited',
-  '500': 'api_error: internal_error',
-  '502': 'provider_error: provider_unavailable',
-  '503': 'api_error: service_unavailable — the service is over its in-flight bound or not answering; retry after Retry-After seconds (with the same Idempotency-Key)',
-};
-
 const IDEMPOTENT = new Set(['POST /api/v1/charges', 'POST /api/v1/charges/:id/capture', 'POST /api/v1/charges/:id/refund', 'POST /api/v1/anticipations']);
 
-const openApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
-const operationId = (route: PublicRoute) =>
-  `${route.method.toLowerCase()}_${route.url.replace('/api/v1/', '').replace(/:([A-Za-z_]+)/g, 'by_$1').replace(/[^A-Za-z0-9]+/g, '_')}`;
+const ERROR_TITLES: Record<string, string> = {
+  '401': 'Not authenticated',
+  '403': 'Not permitted',
+  '404': 'Not found',
+  '409': 'Idempotency conflict',
+  '422': 'Invalid request',
+  '429': 'Too many requests',
+  '500': 'Internal error',
+  '502': 'Payment provider unavailable',
+  '503': 'Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key',
+};
 
-function parametersOf(route: PublicRoute, schema: RouteSchema): JsonSchema[] {
+const openApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
+const keyOf = (route: ForwardedRoute) => `${route.method} ${route.url}`;
+
+/** The error codes each status of an operation can carry, by what the route is. */
+function errorCodes(route: ForwardedRoute & Partial<PublicRoute>, doc: OperationDoc, schema: RouteSchema, admin: boolean): Map<string, ErrorCode[]> {
+  const codes: ErrorCode[] = admin ? ['admin_token_invalid'] : ['api_key_missing', 'api_key_invalid', 'api_key_revoked', 'permission_denied'];
+  if (route.sellerScope) codes.push('seller_scope_required');
+  if (route.kyc || route.splitRecipientsKyc) codes.push('seller_kyc_required');
+  if (route.url.includes(':')) codes.push('resource_not_found');
+  if (IDEMPOTENT.has(keyOf(route))) codes.push('idempotency_key_reused', 'idempotency_key_in_use');
+  if (schema.body !== undefined || schema.querystring !== undefined || route.method === 'POST') codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown');
+  if (schema.body !== undefined) codes.push('invalid_json');
+  codes.push(...(doc.invalid ?? []));
+  if (!admin) codes.push('rate_limited');
+  if (doc.extra?.includes('502')) codes.push('provider_unavailable');
+  codes.push('internal_error', 'service_unavailable');
+  const byStatus = new Map<string, ErrorCode[]>();
+  for (const code of codes) {
+    const status = String(errorStatus(code));
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
+
+const exampleKey = (name: string) => name.replace(/[^A-Za-z0-9]+/g, '_');
+
+function examplesOf(exchanges: readonly Exchange[], pick: (e: Exchange) => unknown): Record<string, JsonSchema> | undefined {
+  if (exchanges.length === 0) return undefined;
+  return Object.fromEntries(exchanges.map((e) => [exampleKey(e.name), { summary: e.name, value: pick(e) }]));
+}
+
+function operationOf(route: ForwardedRoute & Partial<PublicRoute>, doc: OperationDoc, schema: RouteSchema, components: Components, recorded: readonly Exchange[], admin: boolean): JsonSchema {
+  const key = keyOf(route);
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, body] of Object.entries(schema.response ?? {})) {
+    const examples = examplesOf(recorded.filter((e) => String(e.status) === status), (e) => e.response);
+    responses[status] = {
+      description: doc.resource ?? 'Success',
+      content: { 'application/json': { schema: doc.resource !== undefined ? components.answer(doc.resource, body, key) : body, ...(examples ? { examples } : {}) } },
+    };
+  }
+  for (const [status, codes] of [...errorCodes(route, doc, schema, admin)].sort(([a], [b]) => a.localeCompare(b))) {
+    const examples = examplesOf(recorded.filter((e) => String(e.status) === status), (e) => e.response);
+    responses[status] = {
+      description: `${ERROR_TITLES[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ...(status === '503' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}) },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(examples ? { examples } : {}) } },
+    };
+  }
+  const requestExamples = examplesOf(recorded.filter((e) => e.request !== undefined && e.status < 400), (e) => e.request);
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    description: doc.description,
+    tags: [doc.tag],
+    ...(route.permission !== undefined ? { 'x-permission': route.permission, 'x-seller-scope': route.sellerScope, 'x-kyc-required': route.kyc } : {}),
+    parameters: parametersOf(route, schema),
+    ...(schema.body
+      ? { requestBody: { required: key !== 'POST /api/v1/charges/:id/refund', content: { 'application/json': { schema: schema.body, ...(requestExamples ? { examples: requestExamples } : {}) } } } }
+      : {}),
+    responses,
+  };
+}
+
+function parametersOf(route: ForwardedRoute, schema: RouteSchema): JsonSchema[] {
   const parameters: JsonSchema[] = [];
   const pathNames = [...route.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
   const paramProps = (schema.params?.properties ?? {}) as Record<string, JsonSchema>;
@@ -81,88 +164,148 @@ function parametersOf(route: PublicRoute, schema: RouteSchema): JsonSchema[] {
   for (const [name, property] of Object.entries((query?.properties ?? {}) as Record<string, JsonSchema>)) {
     parameters.push({ name, in: 'query', required: required.has(name), schema: property });
   }
-  if (IDEMPOTENT.has(`${route.method} ${route.url}`)) {
-    parameters.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      description: 'Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
-    });
-  }
+  if (IDEMPOTENT.has(keyOf(route))) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return parameters;
 }
 
-function operationOf(route: PublicRoute, schema: RouteSchema): JsonSchema {
-  const responses: Record<string, JsonSchema> = {};
-  for (const [status, body] of Object.entries(schema.response ?? {})) {
-    responses[status] = { description: 'Success', content: { 'application/json': { schema: body } } };
+/** Adds every route of `routes` that a running service registered, described by `docs`, to `paths`. */
+function describeRoutes<R extends ForwardedRoute>(
+  routes: readonly R[],
+  docs: Readonly<Record<string, OperationDoc>>,
+  captured: readonly CapturedRoute[],
+  examples: Examples,
+  components: Components,
+  paths: Record<string, Record<string, JsonSchema>>,
+  admin: boolean,
+): void {
+  for (const route of routes) {
+    const owned = captured.find((c) => c.service === route.service && c.method === route.method && c.url === route.url);
+    if (owned === undefined) throw new Error(`${keyOf(route)}: the ${route.service} service registers no such route`);
+    const doc = docs[keyOf(route)];
+    if (doc === undefined) throw new Error(`${keyOf(route)}: no entry in tools/openapi/operations.ts`);
+    (paths[openApiPath(route.url)] ??= {})[route.method.toLowerCase()] = operationOf(route, doc, owned.schema, components, examples.routes[keyOf(route)] ?? [], admin);
   }
-  // Every forwarded route can be shed by the gateway's admission control, or find its service down: 503.
-  const errors = ['401', '403', '404', '422', '429', '500', '503'];
-  if (IDEMPOTENT.has(`${route.method} ${route.url}`)) errors.push('409');
-  if (route.service === 'charges' && route.method === 'POST') errors.push('502');
-  for (const status of errors.sort()) responses[status] = { $ref: `#/components/responses/Error${status}` };
-  return {
-    operationId: operationId(route),
-    tags: [route.service],
-    'x-permission': route.permission,
-    'x-seller-scope': route.sellerScope,
-    'x-kyc-required': route.kyc,
-    parameters: parametersOf(route, schema),
-    ...(schema.body ? { requestBody: { required: route.url !== '/api/v1/charges/:id/refund', content: { 'application/json': { schema: schema.body } } } } : {}),
-    responses,
-  };
+  const described = new Set(routes.map(keyOf));
+  const stale = Object.keys(docs).filter((key) => !described.has(key));
+  if (stale.length > 0) throw new Error(`tools/openapi/operations.ts describes routes that are not served: ${stale.join(', ')}`);
 }
 
-/** The OpenAPI 3.1 document of every PUBLIC_ROUTES entry, from the schemas its owning service registered. */
-export function buildDocument(captured: readonly CapturedRoute[]): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {
-    '/api/v1/health': {
-      get: { operationId: 'get_health', tags: ['gateway'], security: [], responses: { '200': { description: 'The gateway is up' } } },
-    },
-    '/api/v1/openapi.json': {
-      get: { operationId: 'get_openapi', tags: ['gateway'], security: [], responses: { '200': { description: 'This document', content: { 'application/json': { schema: { type: 'object' } } } } } },
-    },
-    '/api/v1/asyncapi.json': {
-      get: { operationId: 'get_asyncapi', tags: ['gateway'], security: [], responses: { '200': { description: 'The AsyncAPI 3 document of the events on the bus (docs/asyncapi.json)', content: { 'application/json': { schema: { type: 'object' } } } } } },
-    },
-  };
+const tagsOf = (paths: Record<string, Record<string, JsonSchema>>, descriptions: Record<string, string>) => {
+  const names = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags as string[])))];
+  return names.map((name) => ({ name, description: descriptions[name] ?? name }));
+};
+
+const SHARED_COMPONENTS = {
+  headers: {
+    RequestId: { description: 'The request id, also in the body: quote it when asking for help.', schema: { type: 'string', pattern: '^req_' } },
+    RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  },
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'Payment methods': 'Cards exchanged for tokens: the number never reaches a charge.',
+  Charges: 'Card, Pix and boleto charges, their capture and their refunds.',
+  Balance: "The seller's balance and every entry that moved it.",
+  Receivables: 'The schedule of what each charge pays the seller, installment by installment.',
+  Settlements: 'Payouts of available receivables.',
+  Chargebacks: 'Disputes opened by card issuers.',
+  Anticipations: 'Receiving pending receivables now, for a fee.',
+  Meta: 'The API itself.',
+  Webhooks: 'Events sent to the tenant’s endpoints, signed in X-Signature (see the introduction).',
+  Tenants: 'White-label integrators.',
+  Sellers: "A tenant's merchants and their KYC.",
+  'Pricing plans': 'MDR, anticipation fee and settlement delay.',
+  'API keys': 'Keys for the public API.',
+  Simulations: 'Test mode: what the buyer, the issuer and the acquirer would do.',
+  Jobs: 'The daily jobs, run by hand for a date.',
+  'Dead letters': 'Events a service parked because it could not apply them.',
+};
+
+/** The OpenAPI 3.1 document of every PUBLIC_ROUTES entry and the events of contract §7. */
+export function buildDocument(capture: Capture): JsonSchema {
+  const { routes: captured, examples } = capture;
+  const components = new Components();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const gatewayRoutes = Object.keys(GATEWAY_OPERATIONS).map((key) => ({ method: key.split(' ')[0]!, url: key.split(' ')[1]! }));
+  for (const { method, url } of gatewayRoutes) {
+    const doc = GATEWAY_OPERATIONS[`${method} ${url}`]!;
+    (paths[url] ??= {})[method.toLowerCase()] = {
+      operationId: doc.operationId,
+      summary: doc.summary,
+      description: doc.description,
+      tags: [doc.tag],
+      security: [],
+      responses: { '200': { description: doc.summary, content: { 'application/json': { schema: { type: 'object' } } } } },
+    };
+  }
   const running = new Set(captured.map((c) => c.service));
   // A service this deployment does not run has no routes to describe (the gateway answers them 404).
-  for (const route of PUBLIC_ROUTES.filter((r) => running.has(r.service))) {
-    const owned = captured.find((c) => c.service === route.service && c.method === route.method && c.url === route.url);
-    if (owned === undefined) throw new Error(`${route.method} ${route.url}: the ${route.service} service registers no such route`);
-    const path = (paths[openApiPath(route.url)] ??= {});
-    path[route.method.toLowerCase()] = operationOf(route, owned.schema);
-  }
-  const errorResponses = Object.fromEntries(
-    Object.entries(ERROR_ANSWERS).map(([status, description]) => [
-      `Error${status}`,
-      {
-        description,
-        headers: { 'X-Request-Id': { schema: { type: 'string' } }, ...(status === '503' ? { 'Retry-After': { schema: { type: 'integer' } } } : {}) },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      },
-    ]),
-  );
+  const routes = PUBLIC_ROUTES.filter((r) => running.has(r.service));
+  describeRoutes(routes, Object.fromEntries(Object.entries(PUBLIC_OPERATIONS).filter(([key]) => routes.some((r) => keyOf(r) === key))), captured, examples, components, paths, false);
+  const webhooks = webhooksOf(components, examples.events);
+  const signed = examples.events['charge.paid'];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Payment gateway API',
       version: 'v1',
-      description: 'Generated by tools/openapi/generate.ts from the route schemas of the services; do not edit by hand.',
+      description: PUBLIC_INTRODUCTION,
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
-    servers: [{ url: 'http://127.0.0.1:8080' }],
+    servers: [{ url: 'http://127.0.0.1:8080', description: '`npm start` on this machine' }],
     security: [{ apiKey: [] }],
+    tags: tagsOf({ ...paths, ...webhooks }, TAG_DESCRIPTIONS),
     paths,
+    webhooks,
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key secret, sk_test_… or sk_live_…' } },
-      schemas: { Error: plain(ErrorBodySchema) },
-      responses: errorResponses,
+      schemas: { Error: plain(ErrorBodySchema), Event: EVENT_SCHEMA, ...sorted(components.schemas) },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+        Signature: {
+          ...SIGNATURE_HEADER,
+          // A real signature: the charge.paid example's body signed with the secret whsec_example at EXAMPLES_NOW.
+          ...(signed !== undefined ? { example: signWebhook('whsec_example', JSON.stringify(signed), EXAMPLES_NOW.getTime() / 1000) } : {}),
+        },
+      },
+      ...SHARED_COMPONENTS,
     },
   };
 }
+
+/** The OpenAPI 3.1 document of the operator API: the gateway's directory and OPERATOR_ROUTES. */
+export function buildAdminDocument(capture: Capture): JsonSchema {
+  const { routes: captured, examples } = capture;
+  const components = new Components();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const gatewayRoutes = captured
+    .filter((c) => c.service === 'gateway' && c.method !== 'HEAD')
+    .map((c) => ({ method: c.method as ForwardedRoute['method'], url: c.url, service: 'gateway' as ForwardedRoute['service'] }));
+  const running = new Set(captured.map((c) => c.service));
+  const routes = [...gatewayRoutes, ...OPERATOR_ROUTES.filter((r) => running.has(r.service))];
+  describeRoutes(routes, ADMIN_OPERATIONS, captured, examples, components, paths, true);
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Payment gateway operator API', version: 'v1', description: ADMIN_INTRODUCTION, license: { name: 'UNLICENSED', identifier: 'UNLICENSED' } },
+    servers: [{ url: 'http://127.0.0.1:8080', description: '`npm start` on this machine' }],
+    security: [{ adminToken: [] }],
+    tags: tagsOf(paths, TAG_DESCRIPTIONS),
+    paths,
+    components: {
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: "The deployment's ADMIN_TOKEN (npm start prints it)." } },
+      schemas: { Error: plain(ErrorBodySchema), ...sorted(components.schemas) },
+      ...SHARED_COMPONENTS,
+    },
+  };
+}
+
+const sorted = (record: Record<string, JsonSchema>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
 /** The document as committed: two-space JSON and a final newline. */
 export const serialize = (document: JsonSchema): string => `${JSON.stringify(document, null, 2)}\n`;
