@@ -1,0 +1,108 @@
+import { inspect } from 'node:util';
+import { ConfigError, envInt, envSecret, envString } from '@pgw/platform-http';
+
+// The Cielo adapter's configuration, read once at boot from CIELO_*. The MerchantKey is held in a
+// RedactedKey, so that logging the config (or an error that carries it) prints `[redacted]`.
+
+/** The manual's two environments, each a transactional host and a query host. */
+export const CIELO_ENVIRONMENTS = {
+  sandbox: { apiUrl: 'https://apisandbox.cieloecommerce.cielo.com.br', queryUrl: 'https://apiquerysandbox.cieloecommerce.cielo.com.br' },
+  production: { apiUrl: 'https://api.cieloecommerce.cielo.com.br', queryUrl: 'https://apiquery.cieloecommerce.cielo.com.br' },
+} as const;
+
+// A sale passes through the card network to the issuer, whose own time-outs run to several seconds; a
+// deadline shorter than that turns decided sales into unknown outcomes that recovery must then resolve.
+// The manual gives no figure: 15 s is a ceiling above the issuer's, kept configurable.
+export const CIELO_TIMEOUT_MS_DEFAULT = 15_000;
+// A query touches only Cielo's own store.
+export const CIELO_QUERY_TIMEOUT_MS_DEFAULT = 5_000;
+
+/** A key that prints as `[redacted]` through JSON, util.inspect (pino, console) and string conversion. */
+export class RedactedKey {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  /** The key itself: only the request headers call this. */
+  expose(): string {
+    return this.#value;
+  }
+
+  toJSON(): string {
+    return '[redacted]';
+  }
+
+  toString(): string {
+    return '[redacted]';
+  }
+
+  [inspect.custom](): string {
+    return 'RedactedKey([redacted])';
+  }
+}
+
+export interface CieloConfig {
+  /** The store's MerchantId (a GUID). Not a secret, but only sent as a header. */
+  merchantId: string;
+  merchantKey: RedactedKey;
+  /** Transactional host: card store, sales, capture, void. */
+  apiUrl: string;
+  /** Query host: sales by PaymentId and by MerchantOrderId. */
+  queryUrl: string;
+  timeoutMs: number;
+  queryTimeoutMs: number;
+  /** Text on the buyer's statement, 13 letters and digits at most; Cielo uses the store's name without it. */
+  softDescriptor?: string;
+}
+
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function baseUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
+  return value.replace(/\/+$/, '');
+}
+
+function positive(name: string, value: number): number {
+  if (value < 1) throw new ConfigError(`${name} must be a positive number of milliseconds`);
+  return value;
+}
+
+/**
+ * CIELO_MERCHANT_ID (GUID) and CIELO_MERCHANT_KEY are required. CIELO_ENVIRONMENT (`sandbox` or
+ * `production`) picks both hosts; CIELO_API_URL and CIELO_QUERY_URL override them (a fake, a proxy) and
+ * then the environment may be left out. CIELO_TIMEOUT_MS (default 15000), CIELO_QUERY_TIMEOUT_MS (default
+ * 5000), CIELO_SOFT_DESCRIPTOR (optional).
+ */
+export function cieloConfigFromEnv(env: NodeJS.ProcessEnv): CieloConfig {
+  const merchantId = envString(env, 'CIELO_MERCHANT_ID');
+  if (!GUID.test(merchantId)) throw new ConfigError('CIELO_MERCHANT_ID must be the GUID Cielo issued');
+  const merchantKey = new RedactedKey(envSecret(env, 'CIELO_MERCHANT_KEY'));
+  const environment = env['CIELO_ENVIRONMENT'];
+  if (environment !== undefined && environment !== '' && environment !== 'sandbox' && environment !== 'production') {
+    throw new ConfigError('CIELO_ENVIRONMENT must be sandbox or production');
+  }
+  const hosts = environment === 'sandbox' || environment === 'production' ? CIELO_ENVIRONMENTS[environment] : undefined;
+  const apiUrl = baseUrl('CIELO_API_URL', envString(env, 'CIELO_API_URL', hosts?.apiUrl));
+  const queryUrl = baseUrl('CIELO_QUERY_URL', envString(env, 'CIELO_QUERY_URL', hosts?.queryUrl));
+  const softDescriptor = env['CIELO_SOFT_DESCRIPTOR'];
+  if (softDescriptor !== undefined && softDescriptor !== '' && !/^[A-Za-z0-9]{1,13}$/.test(softDescriptor)) {
+    throw new ConfigError('CIELO_SOFT_DESCRIPTOR must be 1 to 13 letters and digits');
+  }
+  return {
+    merchantId,
+    merchantKey,
+    apiUrl,
+    queryUrl,
+    timeoutMs: positive('CIELO_TIMEOUT_MS', envInt(env, 'CIELO_TIMEOUT_MS', CIELO_TIMEOUT_MS_DEFAULT)),
+    queryTimeoutMs: positive('CIELO_QUERY_TIMEOUT_MS', envInt(env, 'CIELO_QUERY_TIMEOUT_MS', CIELO_QUERY_TIMEOUT_MS_DEFAULT)),
+    ...(softDescriptor !== undefined && softDescriptor !== '' ? { softDescriptor } : {}),
+  };
+}
