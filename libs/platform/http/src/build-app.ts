@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { ApiError, errorBody, notFound } from './errors';
 import { newRequestId, REQUEST_ID_PATTERN } from './ids';
 import { logMixin } from './log-context';
+import { exportLogLine } from './log-export';
 import { validationToApiError, validatorCompiler } from './validation';
 
 export interface AppOptions {
@@ -89,6 +90,7 @@ export function buildApp(options: AppOptions): App {
       redact: { paths: REDACT, censor: '[redacted]' },
       mixin: logMixin,
       messageKey: 'msg',
+      hooks: { streamWrite: exportLogLine },
       ...(options.log?.stream ? { stream: options.log.stream } : {}),
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),

@@ -3,6 +3,7 @@ export type { App, AppOptions } from './build-app';
 export { ApiError, errorBody, errorStatus, errorType, isErrorCode, notFound, ERROR_TYPES } from './errors';
 export type { ErrorBody, ErrorCode, ErrorType } from './errors';
 export { newRequestId, REQUEST_ID_PATTERN } from './ids';
+export { exportLogLines } from './log-export';
 export {
   canonicalPath,
   canonicalQuery,

@@ -80,9 +80,10 @@ export function renderCatalog(catalog: readonly MetricDefinition<string, string>
     '  dropped), counters end in `_total`, histograms give `_bucket`, `_sum` and `_count`. Attribute keys',
     '  become labels the same way (`messaging.destination.name` → `messaging_destination_name`).',
     '- Amounts are in centavos (`{cent}`), integers as everywhere else in the gateway.',
-    '- Exemplars: the OpenTelemetry JavaScript metrics SDK records none yet, so the latency histograms here',
-    '  carry none. The collector\'s `spanmetrics` connector derives request-duration histograms from the spans',
-    '  with exemplars (trace ids) on; see docs/runbook.md.',
+    '- Exemplars: none yet. The JavaScript metrics SDK (`@opentelemetry/sdk-metrics` 3.1) has no exemplar',
+    '  filter or reservoir and its OTLP serializer writes no exemplars (open-telemetry/opentelemetry-js#6483 adds',
+    '  them). Until it ships, go from a slow bucket to its traces by the attributes the spans share',
+    '  (`http.route`, `messaging.destination.name`, the time window) in the trace backend.',
     '',
   ];
   for (const { group, title, intro } of GROUPS) {

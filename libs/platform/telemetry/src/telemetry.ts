@@ -4,10 +4,12 @@ import { isSpanContextValid, propagation, ROOT_CONTEXT, trace, type SpanContext 
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import { BatchLogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { AggregationType, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { exportLogLines } from '@pgw/platform-http';
+import { batchOptions, logExporterFor, metricExporterFor, metricExportIntervalMs, signalExportRequested, spanExporterFor } from './exporters';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -72,21 +74,28 @@ export function exportRequested(env: NodeJS.ProcessEnv): boolean {
  */
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   const env = options.env ?? process.env;
-  let spanProcessors: SpanProcessor[] | undefined;
-  if (options.spanExporter !== undefined) spanProcessors = [new SimpleSpanProcessor({ exporter: options.spanExporter })];
-  else if (!exportRequested(env)) spanProcessors = [];
-  // else: undefined lets the SDK configure the OTLP exporter from OTEL_EXPORTER_OTLP_* itself.
+  // Each signal goes out over OTLP in the protocol OTEL_EXPORTER_OTLP_PROTOCOL (or the signal's own) names.
+  const spanProcessors: SpanProcessor[] = [];
+  if (options.spanExporter !== undefined) spanProcessors.push(new SimpleSpanProcessor({ exporter: options.spanExporter }));
+  else if (exportRequested(env)) spanProcessors.push(new BatchSpanProcessor({ exporter: spanExporterFor(env), ...batchOptions(env, 'OTEL_BSP') }));
 
-  // Metrics: request rate and latency per route (http.server.request.duration, from the HTTP and Fastify
-  // instrumentation), outbox.lag_ms, consumer.lag, and each service's own counters.
+  // Metrics: the catalog of docs/metrics.md (libs/platform/metrics), and the HTTP instrumentation's.
   const metricReaders: IMetricReader[] = [];
   if (options.metricReader !== undefined) metricReaders.push(options.metricReader);
-  else if (exportRequested(env)) metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: 15_000 }));
+  else if (signalExportRequested(env, 'metrics')) metricReaders.push(new PeriodicExportingMetricReader({ exporter: metricExporterFor(env), exportIntervalMillis: metricExportIntervalMs(env) }));
+
+  // Logs: every line stays JSON on stdout (pino); with OTLP logs configured, each is also a log record.
+  const logRecordProcessors = signalExportRequested(env, 'logs') ? [new BatchLogRecordProcessor({ exporter: logExporterFor(env), ...batchOptions(env, 'OTEL_BLRP') })] : [];
+  if (logRecordProcessors.length > 0) exportLogLines();
 
   const sdk = new NodeSDK({
     metricReaders,
+    // The bus records the messaging.* metrics for Kafka and the in-process bus alike (docs/metrics.md):
+    // the kafkajs instrumentation's own would count every Kafka message twice.
+    views: [{ meterName: '@opentelemetry/instrumentation-kafkajs', aggregation: { type: AggregationType.DROP } }],
+    logRecordProcessors,
     serviceName: env.OTEL_SERVICE_NAME ?? options.serviceName,
-    ...(spanProcessors !== undefined ? { spanProcessors } : {}),
+    spanProcessors,
     instrumentations: [
       new HttpInstrumentation({
         // An edge request's integrator trace (traceAtEdge), as a link: found from either trace.
