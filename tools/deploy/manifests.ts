@@ -2,7 +2,7 @@
 // field name against the Kubernetes API types (kubernetes-models) and one table (apps.ts) drives every app.
 // `generate.ts` writes them to deploy/ as a kustomize base and overlays; `render.ts` renders an overlay
 // without kubectl; the spec validates the result against the Kubernetes schemas and the house rules.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -21,6 +21,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
 import type { IService } from 'kubernetes-models/v1/Service';
+import { parse } from 'yaml';
 import {
   ACQUIRER_KEY_SECRET_NAME,
   ADMIN_SECRET_NAME,
@@ -489,6 +490,58 @@ export function collectorObjects(config: string = readFileSync(COLLECTOR_CONFIG_
   return [configMapObject, deployment, service, appDisruptionBudget(COLLECTOR_NAME, 'telemetry')].map(asObject);
 }
 
+/** The monitoring.coreos.com kinds are not in kubernetes-models: monitoring-crds.ts holds their shape. */
+export const MONITORING_API_VERSION = 'monitoring.coreos.com/v1';
+export const PROMETHEUS_RULE_NAME = PART_OF;
+export const DASHBOARDS_CONFIG_MAP_NAME = 'pgw-grafana-dashboards';
+/** Shared with docker-compose's Prometheus and Grafana, as the collector's configuration is (mounted there, embedded here). */
+export const RULES_DIR = join(DEPLOY_DIR, 'observability', 'rules');
+export const DASHBOARDS_DIR = join(DEPLOY_DIR, 'observability', 'dashboards');
+
+/** File name → content of the files of `dir` that end in `suffix`, in name order. */
+function filesOf(dir: string, suffix: string): Array<[string, string]> {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(suffix))
+    .sort()
+    .map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+}
+
+/**
+ * For the Prometheus Operator: a ServiceMonitor on the collector's Prometheus endpoint (every app's metrics
+ * pass through it), the PrometheusRule of deploy/observability/rules (the files compose's Prometheus
+ * mounts) and the dashboards in a ConfigMap for Grafana's dashboard sidecar (kube-prometheus-stack looks
+ * for the label `grafana_dashboard`). honorLabels keeps the exporter's `job` (the app's service.name)
+ * rather than the scrape job's name.
+ */
+export function monitoringObjects(): K8sObject[] {
+  const serviceMonitor: K8sObject = {
+    apiVersion: MONITORING_API_VERSION,
+    kind: 'ServiceMonitor',
+    metadata: { name: COLLECTOR_NAME, labels: labels(COLLECTOR_NAME, 'telemetry') },
+    spec: {
+      selector: { matchLabels: selector(COLLECTOR_NAME) },
+      endpoints: [{ port: 'metrics', path: '/metrics', interval: '15s', scrapeTimeout: '10s', honorLabels: true }],
+    },
+  };
+  const prometheusRule: K8sObject = {
+    apiVersion: MONITORING_API_VERSION,
+    kind: 'PrometheusRule',
+    metadata: { name: PROMETHEUS_RULE_NAME, labels: labels(PROMETHEUS_RULE_NAME, 'telemetry') },
+    spec: { groups: filesOf(RULES_DIR, '.rules.yaml').flatMap(([, text]) => (parse(text) as { groups: unknown[] }).groups) },
+  };
+  const dashboards: IConfigMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: DASHBOARDS_CONFIG_MAP_NAME,
+      labels: { ...labels(DASHBOARDS_CONFIG_MAP_NAME, 'telemetry'), grafana_dashboard: '1' },
+      annotations: { grafana_folder: 'Payment gateway' },
+    },
+    data: Object.fromEntries(filesOf(DASHBOARDS_DIR, '.json')),
+  };
+  return [serviceMonitor, prometheusRule, asObject(dashboards)];
+}
+
 /**
  * The schema registry the services register their events' schemas in and read writers' schemas from (the
  * Confluent wire format). Stateless pods over PostgreSQL storage: two replicas serve the same ids, and a
@@ -659,7 +712,7 @@ function asObject(o: { apiVersion?: string; kind?: string; metadata?: unknown })
   return o as K8sObject;
 }
 
-/** The base: every app's Deployment, Service, HPA and PDB, the shared ConfigMap, the jobs, the collector, the schema registry, the policies. */
+/** The base: every app's Deployment, Service, HPA and PDB, the shared ConfigMap, the jobs, the collector, the schema registry, the policies, the monitoring. */
 export interface BaseFile {
   /** File name under deploy/base. */
   file: string;
@@ -679,6 +732,7 @@ export function baseFiles(): BaseFile[] {
     { file: 'network-policies.yaml', objects: [...networkPolicies(), ...egressPolicies()] },
     { file: 'migrations.yaml', objects: APPS.map((app) => asObject(migrateJob(app))) },
     { file: 'ingress.yaml', objects: [asObject(gatewayIngress())] },
+    { file: 'monitoring.yaml', objects: monitoringObjects() },
   ];
 }
 
