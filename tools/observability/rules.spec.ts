@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
-import { isAlert, RULES_DIR, ruleFiles, RUNBOOK_URL } from './rules';
+import { parse, stringify } from 'yaml';
+import { isAlert, OBSERVABILITY_DIR, RULES_DIR, ruleFiles, RUNBOOK_URL } from './rules';
 
 const ROOT = join(__dirname, '..', '..');
 const TESTS = readdirSync(__dirname).filter((f) => f.endsWith('.rules.test.yaml')).sort();
@@ -36,7 +36,8 @@ describe('Prometheus rules (deploy/observability/rules)', () => {
   const alerts = files.flatMap((f) => f.groups.flatMap((g) => g.rules.filter(isAlert)));
 
   (promtoolRuns ? it : it.skip).each(files.map((f) => f.file))(`promtool check rules accepts %s${SKIPPED}`, (file) => {
-    const { ok, output } = promtool(['check', 'rules', join(RULES_DIR, file)]);
+    // --lint-fatal: a rule written twice (same name and labels) fails too.
+    const { ok, output } = promtool(['check', 'rules', '--lint-fatal', join(RULES_DIR, file)]);
     expect([ok, output]).toEqual([true, expect.stringContaining('SUCCESS')]);
   });
 
@@ -53,6 +54,21 @@ describe('Prometheus rules (deploy/observability/rules)', () => {
       const { ok, output } = promtool(['check', 'rules', broken]);
       expect(ok).toBe(false);
       expect(output).toMatch(/FAILED/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  (promtoolRuns ? it : it.skip)(`promtool check config accepts compose's prometheus.yml, and its rule_files glob loads every rule file${SKIPPED}`, () => {
+    // The glob names the container's path (docker-compose.yml mounts deploy/observability/rules there): point it here.
+    const config = parse(readFileSync(join(OBSERVABILITY_DIR, 'prometheus.yml'), 'utf8')) as { rule_files: string[] };
+    const dir = mkdtempSync(join(tmpdir(), 'pgw-prometheus-'));
+    try {
+      const local = join(dir, 'prometheus.yml');
+      writeFileSync(local, stringify({ ...config, rule_files: config.rule_files.map((glob) => join(RULES_DIR, glob.split('/').pop()!)) }));
+      const { ok, output } = promtool(['check', 'config', local]);
+      expect([ok, output]).toEqual([true, expect.stringContaining('SUCCESS')]);
+      for (const f of files) expect(output).toContain(`${f.file}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
