@@ -368,14 +368,15 @@ export class BcbPixAdapter implements PixAcquirerPort {
     return fail({ ok: false, kind: 'timeout', message: `the PSP failed with ${statusCode}; outcome unknown` });
   }
 
-  private qrCode(w: { pixCopiaECola?: string; location?: string; txid: string }, amountCents: number): string | null {
+  private qrCode(w: { pixCopiaECola?: string; location?: string; loc?: { location?: string } }, amountCents: number): string | null {
     // The PSP's own BR Code is preferred: it is what the PSP will recognise when the payer's bank reads it.
     if (w.pixCopiaECola !== undefined && verifyBrCode(w.pixCopiaECola).ok) return w.pixCopiaECola;
-    if (w.location === undefined) return null;
+    const location = w.location ?? w.loc?.location;
+    if (location === undefined) return null;
     const { merchantName, merchantCity } = this.options.config;
     // A dynamic BR Code names no txid in field 62-05 ('***'): the payer's bank reads it from the location.
     try {
-      return buildBrCode({ merchantName, merchantCity, amountCents, txid: '***', locationUrl: w.location });
+      return buildBrCode({ merchantName, merchantCity, amountCents, txid: '***', locationUrl: location });
     } catch {
       // A location longer than a BR Code field can hold (99 characters) is an answer we cannot use.
       return null;

@@ -4,7 +4,8 @@ import { Type, type Static } from '@sinclair/typebox';
 // schemas it checks every answer against. Only what we use is required, and unknown fields are allowed:
 // a PSP that adds a field has not failed, but one that omits the amount or the status has answered
 // something we cannot act on. `location` is not held to `format: uri` because the standard's own
-// examples (and PSPs) send it without a scheme (`pix.example.com/qr/…`).
+// examples (and PSPs) send it without a scheme (`pix.example.com/qr/…`), and `loc.location` stands in
+// for it when it is missing, as in the standard's due-date example (cobResponse4).
 
 /** Reais with two decimals, as every API Pix amount: `123.45`. */
 export const AMOUNT_PATTERN = '^\\d{1,10}\\.\\d{2}$';
@@ -46,6 +47,7 @@ export const WireCob = Type.Object({
   valor: Type.Object({ original: Amount }),
   chave: Type.String(),
   location: Type.Optional(Type.String({ minLength: 1 })),
+  loc: Type.Optional(Type.Object({ location: Type.Optional(Type.String({ minLength: 1 })) })),
   pixCopiaECola: Type.Optional(Type.String({ minLength: 1 })),
   pix: Type.Optional(Type.Array(WirePix)),
 });
@@ -62,6 +64,7 @@ export const WireCobV = Type.Object({
   valor: Type.Object({ original: Amount }),
   chave: Type.String(),
   location: Type.Optional(Type.String({ minLength: 1 })),
+  loc: Type.Optional(Type.Object({ location: Type.Optional(Type.String({ minLength: 1 })) })),
   pixCopiaECola: Type.Optional(Type.String({ minLength: 1 })),
   pix: Type.Optional(Type.Array(WirePix)),
 });
