@@ -1,0 +1,349 @@
+import { createHash } from 'node:crypto';
+import { BOLETO_AMOUNT_CENTS_MAX, buildBarcode, digitableLine } from '@pgw/domain';
+import type { AcquirerPort, AcquirerResult, Boleto, RegisterBoletoInput } from '../../port';
+import { REFERENCE_PATTERN } from '../../port';
+import type { BankProfile } from './bank-profile';
+import type { DropFolder } from './drop-folder';
+import { FILE_SEQUENCE_MAX, REMITTANCE_BOLETOS_MAX, writeRemittance, type BoletoPayer } from './remittance';
+import { readReturnFile, type BoletoReturn } from './return-file';
+import type { Cnab240State, Cnab240Store, StoredBoleto } from './state-store';
+
+// The boleto part of the acquirer port over CNAB 240 files (FEBRABAN cobrança), exchanged through drop
+// folders. Registering a slip issues it at once (nosso número, barcode, digitable line: we issue, the bank
+// registers) and queues it for the next remittance file; `exchangeFiles`, run by a job, writes that file and
+// reads the bank's return files, which move each slip to registered, rejected, paid or written off.
+//
+//   registerBoleto ─▶ queued ─exchangeFiles: remittance written─▶ sent ─return 02─▶ registered ─return 06/17─▶ paid
+//                                                                  │                  └─return 09/25─▶ written_off
+//                                                                  └─return 03─▶ rejected (reasons)
+//
+// Crash safety of the remittance: its file sequence, name and bytes are committed to the store before the
+// file is written; the write goes to a temporary name and is renamed; only then is the commitment cleared.
+// A crash anywhere in between leaves the commitment, and the next run writes the same bytes under the same
+// name again: one file, never a second sequence for the same slips. Return files are applied, handed to the
+// caller, recorded as read and only then archived; a crash before the archive reads the file again, and
+// the caller sees the same event ids again (at least once: dedupe by `id`).
+
+/** The boleto methods of the port: what this adapter implements. */
+export type BoletoPort = Pick<AcquirerPort, 'registerBoleto' | 'getBoleto' | 'payBoleto'>;
+
+export interface Cnab240RegisterInput extends RegisterBoletoInput {
+  /** The payer, as banks require it to register a slip (name, CPF/CNPJ, address). */
+  payer?: BoletoPayer;
+}
+
+/** One slip movement read from a return file, for the caller to turn into the charge's events. */
+export interface BoletoReturnEvent {
+  /** Stable per return file and movement: the key to dedupe on. */
+  id: string;
+  /** Our reference, or null when the nosso número is not one this adapter issued. */
+  reference: string | null;
+  /** The slip as the port shows it after this movement (null when not ours). */
+  boleto: Boleto | null;
+  return: BoletoReturn;
+}
+
+export interface ExchangeOptions {
+  /** Where remittance files go (the bank's inbound folder). */
+  outbox: DropFolder;
+  /** Where return files arrive (the bank's outbound folder); read files move to its processed/ sub-folder. */
+  inbox: DropFolder;
+  /** Called for every movement of every new return file, in file order; the file is archived once all calls resolved. */
+  onReturn(event: BoletoReturnEvent): Promise<void>;
+}
+
+export interface ExchangeSummary {
+  remittances: Array<{ name: string; fileSequence: number; boletos: number }>;
+  returnFilesRead: string[];
+  /** Files of the inbox that are not readable CNAB 240 return files: moved to unreadable/ with the reason. */
+  unreadable: Array<{ name: string; error: string }>;
+  events: number;
+}
+
+export interface Cnab240Clock {
+  now(): Date;
+  /** YYYY-MM-DD. */
+  today(): string;
+}
+
+export interface Cnab240AdapterOptions {
+  profile: BankProfile;
+  store: Cnab240Store;
+  clock: Cnab240Clock;
+}
+
+/** Remittance files one exchange writes at most: 10 × 30,000 slips; the rest wait for the next run. */
+const REMITTANCES_PER_RUN_MAX = 10;
+/** Return files one exchange reads at most; a bank sends a few a day, the rest wait for the next run. */
+const RETURN_FILES_PER_RUN_MAX = 100;
+/**
+ * Read return files remembered. A bank sends one to a few a day, so this is years of files; a file older
+ * than that sent again is read again, which changes nothing (a slip's outcome is applied idempotently, and
+ * the caller dedupes events by id).
+ */
+const PROCESSED_RETURNS_KEPT = 10_000;
+const referencePattern = new RegExp(REFERENCE_PATTERN);
+
+function reject(code: 'invalid_request' | 'reference_reused' | 'boleto_due_date_invalid', message: string): AcquirerResult<never> {
+  return { ok: false, kind: 'rejected', code, message };
+}
+
+function isCalendarDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+}
+
+/** A calendar day of a bank (Brasília) as an instant: its midnight, UTC−3. */
+function brasiliaMidnight(day: string): string {
+  return new Date(`${day}T00:00:00.000-03:00`).toISOString();
+}
+
+export class Cnab240BoletoAdapter implements BoletoPort {
+  readonly code: string;
+  private readonly profile: BankProfile;
+  private readonly store: Cnab240Store;
+  private readonly clock: Cnab240Clock;
+  // One operation at a time in this process: each reads the state, decides and saves it whole.
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: Cnab240AdapterOptions) {
+    this.profile = options.profile;
+    this.store = options.store;
+    this.clock = options.clock;
+    this.code = `cnab240-${options.profile.bankCode}`;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  registerBoleto(input: Cnab240RegisterInput): Promise<AcquirerResult<Boleto>> {
+    if (!referencePattern.test(input.reference)) return Promise.resolve(reject('invalid_request', 'reference must match ' + REFERENCE_PATTERN));
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > BOLETO_AMOUNT_CENTS_MAX) {
+      return Promise.resolve(reject('invalid_request', `amountCents must be an integer in 1..${BOLETO_AMOUNT_CENTS_MAX}`));
+    }
+    if (!isCalendarDate(input.dueDate)) return Promise.resolve(reject('invalid_request', 'dueDate must be YYYY-MM-DD'));
+    return this.serial(async () => {
+      let state: Cnab240State;
+      try {
+        state = await this.store.load();
+      } catch (error) {
+        return { ok: false, kind: 'unavailable', message: `the CNAB 240 state could not be read: ${String(error)}` };
+      }
+      const existing = state.boletos[input.reference];
+      if (existing !== undefined) {
+        if (existing.amountCents !== input.amountCents || existing.dueDate !== input.dueDate) {
+          return reject('reference_reused', 'This reference was used for another boleto.');
+        }
+        return { ok: true, value: this.toBoleto(existing) };
+      }
+      // Banks refuse to register a slip that is already overdue; YYYY-MM-DD strings compare as dates.
+      if (input.dueDate < this.clock.today()) return reject('boleto_due_date_invalid', 'The due date is in the past.');
+      const sequence = state.nextNossoNumeroSequence;
+      if (sequence > this.profile.nossoNumeroSequenceMax) throw new Error(`nosso número sequence exhausted at ${sequence}: the bank must assign a new agreement`);
+      const barcode = buildBarcode({ bankCode: this.profile.bankCode, amountCents: input.amountCents, dueDate: input.dueDate, campoLivre: this.profile.campoLivre(sequence) });
+      const boleto: StoredBoleto = {
+        reference: input.reference,
+        nossoNumeroSequence: sequence,
+        amountCents: input.amountCents,
+        dueDate: input.dueDate,
+        issueDate: this.clock.today(),
+        payer: input.payer ?? null,
+        barcode,
+        digitableLine: digitableLine(barcode),
+        status: 'queued',
+        remittanceSequence: null,
+        reasons: [],
+        paidCents: null,
+        netCreditCents: null,
+        feeCents: null,
+        paidOn: null,
+        creditedOn: null,
+        createdAt: this.clock.now().toISOString(),
+      };
+      const next: Cnab240State = { ...state, nextNossoNumeroSequence: sequence + 1, boletos: { ...state.boletos, [input.reference]: boleto } };
+      try {
+        await this.store.save(next);
+      } catch (error) {
+        // The save may have landed before it failed: only a lookup by the same reference can tell.
+        return { ok: false, kind: 'timeout', message: `the CNAB 240 state could not be saved: ${String(error)}` };
+      }
+      return { ok: true, value: this.toBoleto(boleto) };
+    });
+  }
+
+  getBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
+    return this.serial(async () => {
+      const found = await this.getRegistration(reference);
+      if (found === null) return { ok: false, kind: 'not_found', message: 'no boleto under this reference' };
+      if (found.status === 'rejected') {
+        const reasons = found.reasons.map((r) => `${r.code} ${r.description}`).join('; ');
+        return reject('invalid_request', `The bank rejected the registration: ${reasons || 'no reason given'}.`);
+      }
+      if (found.status === 'written_off') return reject('invalid_request', 'The bank wrote the boleto off: it can no longer be paid.');
+      return { ok: true, value: this.toBoleto(found) };
+    });
+  }
+
+  /** Everything known of a slip (status, the bank's reasons, amounts paid and credited), or null. */
+  async getRegistration(reference: string): Promise<StoredBoleto | null> {
+    const state = await this.store.load();
+    return state.boletos[reference] ?? null;
+  }
+
+  payBoleto(): Promise<AcquirerResult<Boleto>> {
+    // Only the simulator can pretend a buyer paid; a real slip is paid at a bank and its return file says so.
+    return Promise.resolve(reject('invalid_request', 'A live boleto is paid by the buyer at a bank; the return file confirms it.'));
+  }
+
+  private toBoleto(b: StoredBoleto): Boleto {
+    return {
+      reference: b.reference,
+      status: b.status === 'paid' ? 'paid' : 'registered',
+      amountCents: b.amountCents,
+      barcode: b.barcode,
+      digitableLine: b.digitableLine,
+      dueDate: b.dueDate,
+      // The bank reports the day of payment, not the time: the start of that day in Brasília.
+      paidAt: b.status === 'paid' && b.paidOn !== null ? brasiliaMidnight(b.paidOn) : null,
+    };
+  }
+
+  /** The job: writes the pending remittance files, then reads the new return files. */
+  exchangeFiles(options: ExchangeOptions): Promise<ExchangeSummary> {
+    return this.serial(async () => {
+      const summary: ExchangeSummary = { remittances: [], returnFilesRead: [], unreadable: [], events: 0 };
+      await this.writeRemittances(options.outbox, summary);
+      await this.readReturns(options, summary);
+      return summary;
+    });
+  }
+
+  private async writeRemittances(outbox: DropFolder, summary: ExchangeSummary): Promise<void> {
+    for (let round = 0; round < REMITTANCES_PER_RUN_MAX; round++) {
+      let state = await this.store.load();
+      if (state.pendingRemittance === null) {
+        const queued = Object.values(state.boletos)
+          .filter((b) => b.status === 'queued')
+          .sort((a, b) => a.nossoNumeroSequence - b.nossoNumeroSequence)
+          .slice(0, REMITTANCE_BOLETOS_MAX);
+        if (queued.length === 0) return;
+        state = this.commitRemittance(state, queued);
+        await this.store.save(state);
+      }
+      const pending = state.pendingRemittance;
+      if (pending === null) throw new Error('a committed remittance vanished from the state');
+      await outbox.write(pending.name, pending.content);
+      await this.store.save({ ...state, pendingRemittance: null });
+      summary.remittances.push({ name: pending.name, fileSequence: pending.fileSequence, boletos: pending.references.length });
+    }
+  }
+
+  private commitRemittance(state: Cnab240State, queued: StoredBoleto[]): Cnab240State {
+    const fileSequence = state.nextFileSequence;
+    if (fileSequence > FILE_SEQUENCE_MAX) throw new Error(`remittance file sequence exhausted at ${fileSequence}`);
+    const generatedAt = this.clock.now();
+    const content = writeRemittance({
+      profile: this.profile,
+      fileSequence,
+      generatedAt,
+      boletos: queued.map((b) => ({
+        nossoNumeroSequence: b.nossoNumeroSequence,
+        seuNumero: String(b.nossoNumeroSequence),
+        companyTag: companyTagOf(b.reference),
+        amountCents: b.amountCents,
+        dueDate: b.dueDate,
+        issueDate: b.issueDate,
+        payer: b.payer,
+      })),
+    });
+    const boletos = { ...state.boletos };
+    for (const b of queued) boletos[b.reference] = { ...b, status: 'sent', remittanceSequence: fileSequence };
+    return {
+      ...state,
+      nextFileSequence: fileSequence + 1,
+      boletos,
+      pendingRemittance: { fileSequence, name: this.profile.remittanceFileName(fileSequence, this.clock.today()), content, references: queued.map((b) => b.reference) },
+    };
+  }
+
+  private async readReturns(options: ExchangeOptions, summary: ExchangeSummary): Promise<void> {
+    const names = (await options.inbox.list()).slice(0, RETURN_FILES_PER_RUN_MAX);
+    for (const name of names) {
+      const content = await options.inbox.read(name);
+      const key = `${name}#${createHash('sha256').update(content, 'latin1').digest('hex')}`;
+      const state = await this.store.load();
+      if (state.processedReturns.includes(key)) {
+        // Read and recorded by a run that stopped before archiving it.
+        await options.inbox.archive(name, 'processed');
+        continue;
+      }
+      const read = readReturnFile(content);
+      if (!read.ok) {
+        summary.unreadable.push({ name, error: read.error });
+        await options.inbox.archive(name, 'unreadable');
+        continue;
+      }
+      const bySequence = new Map<number, string>();
+      for (const b of Object.values(state.boletos)) bySequence.set(b.nossoNumeroSequence, b.reference);
+      const boletos = { ...state.boletos };
+      for (const ret of read.value.returns) {
+        const sequence = this.profile.sequenceOf(ret.nossoNumero);
+        const reference = sequence === null ? null : (bySequence.get(sequence) ?? null);
+        const current = reference === null ? undefined : boletos[reference];
+        let boleto: Boleto | null = null;
+        if (reference !== null && current !== undefined) {
+          const updated = applyReturn(current, ret);
+          boletos[reference] = updated;
+          boleto = this.toBoleto(updated);
+        }
+        await options.onReturn({ id: ret.id, reference, boleto, return: ret });
+        summary.events++;
+      }
+      const processedReturns = [...state.processedReturns, key].slice(-PROCESSED_RETURNS_KEPT);
+      await this.store.save({ ...state, boletos, processedReturns });
+      await options.inbox.archive(name, 'processed');
+      summary.returnFilesRead.push(name);
+    }
+  }
+}
+
+/**
+ * Identificação do título na empresa (25 positions), which the bank echoes in segment T: the reference
+ * itself when it fits, else a digest of it. The adapter matches returns by nosso número; this field is for
+ * people reading the bank's statements.
+ */
+function companyTagOf(reference: string): string {
+  if (reference.length <= 25) return reference;
+  return createHash('sha256').update(reference).digest('hex').slice(0, 25);
+}
+
+/**
+ * A slip after one movement of the bank. A paid slip stays paid whatever comes after (a late "baixa" of a
+ * paid slip changes nothing), and a confirmation never undoes a payment that arrived first.
+ */
+export function applyReturn(current: StoredBoleto, ret: BoletoReturn): StoredBoleto {
+  switch (ret.outcome) {
+    case 'registered':
+      return current.status === 'queued' || current.status === 'sent' ? { ...current, status: 'registered', reasons: ret.reasons } : current;
+    case 'rejected':
+      return current.status === 'paid' ? current : { ...current, status: 'rejected', reasons: ret.reasons };
+    case 'paid':
+      if (current.status === 'paid') return current;
+      return {
+        ...current,
+        status: 'paid',
+        reasons: ret.reasons,
+        paidCents: ret.paidCents,
+        netCreditCents: ret.netCreditCents,
+        feeCents: ret.feeCents,
+        paidOn: ret.occurredOn,
+        creditedOn: ret.creditedOn,
+      };
+    case 'written_off':
+      return current.status === 'paid' ? current : { ...current, status: 'written_off', reasons: ret.reasons };
+    case 'other':
+      return current;
+  }
+}
