@@ -26,7 +26,9 @@ module.exports = [
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:domain', 'type:testing'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:domain', 'type:testing'] },
-            { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:contracts', 'type:domain', 'type:testing'] },
+            { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:contracts', 'type:domain', 'type:testing', 'type:sdk'] },
+            // The integrators' client: what it imports ships with it, so only pure domain code (the webhook signature).
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:domain'] },
           ],
         },
       ],
@@ -41,7 +43,8 @@ module.exports = [
         {
           enforceBuildableLibDependency: false,
           allow: ['@pgw/gateway', '@pgw/vault', '@pgw/charges', '@pgw/ledger', '@pgw/receivables', '@pgw/anticipation', '@pgw/webhooks', '@pgw/acquirer-sim'],
-          depConstraints: [{ sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:contracts', 'type:domain', 'type:testing'] }],
+          // The SDK's end-to-end suite drives the all-in-one through the SDK (e2e-sdk.spec.ts).
+          depConstraints: [{ sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:contracts', 'type:domain', 'type:testing', 'type:sdk'] }],
         },
       ],
     },

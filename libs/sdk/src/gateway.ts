@@ -1,0 +1,175 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from './generated/api';
+import { errorFromResponse } from './errors';
+import { PagedList } from './pagination';
+import { DEFAULT_RETRY_POLICY, retryingFetch, type FetchFn, type RetryPolicy } from './transport';
+import type {
+  AnticipationCreateParams,
+  AnticipationListParams,
+  AnticipationSimulateParams,
+  AsyncApiDocument,
+  BalanceHistoryParams,
+  ChargebackListParams,
+  ChargeCreateParams,
+  Health,
+  ListItem,
+  ListPage,
+  ListPath,
+  OpenApiDocument,
+  ReceivableListParams,
+  RefundCreateParams,
+  SettlementListParams,
+  TokenCreateParams,
+} from './types';
+import { constructEvent } from './webhooks';
+
+export interface GatewayOptions {
+  /** A secret key, `sk_test_…` or `sk_live_…`. */
+  apiKey: string;
+  /** The gateway's root, without `/api/v1` (default http://127.0.0.1:8080, the port of `npm start`). */
+  baseUrl?: string;
+  /** Retries and deadlines (see RetryPolicy); each field defaults to DEFAULT_RETRY_POLICY's. */
+  retry?: Partial<RetryPolicy>;
+  /** The fetch to send with (default the global one): a proxy agent, a test double of the network. */
+  fetch?: FetchFn;
+}
+
+/** Per call: the Idempotency-Key to send instead of a generated one, and an abort signal. */
+export interface RequestOptions {
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+const newIdempotencyKey = () => `sdk_${globalThis.crypto.randomUUID()}`;
+
+/**
+ * The gateway's public API (`/api/v1`), one method per operation of docs/openapi.json, typed from it.
+ * POSTs that move money (charge, capture, refund, anticipation) carry an Idempotency-Key, generated when
+ * not given, that every retry of the call repeats; a non-2xx answer throws a GatewayError subclass.
+ */
+export class Gateway {
+  private readonly client: Client<paths>;
+  private readonly once: FetchFn;
+  private readonly retried: FetchFn;
+
+  constructor(options: GatewayOptions) {
+    if (!/^sk_(test|live)_/.test(options.apiKey)) throw new Error('Gateway: apiKey must be a secret key, sk_test_… or sk_live_…');
+    const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const fetchImpl: FetchFn = options.fetch ?? ((request) => globalThis.fetch(request));
+    this.once = retryingFetch(fetchImpl, policy, false);
+    this.retried = retryingFetch(fetchImpl, policy, true);
+    this.client = createClient<paths>({
+      baseUrl: (options.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+      headers: { authorization: `Bearer ${options.apiKey}` },
+    });
+  }
+
+  readonly health = {
+    /** GET /health: no key needed. */
+    retrieve: (options: RequestOptions = {}) => this.untyped<Health>(this.client.GET('/api/v1/health', this.init(options, true))),
+  };
+
+  /** The gateway's own documents: the OpenAPI of this API, the AsyncAPI of its events. */
+  readonly documents = {
+    openapi: (options: RequestOptions = {}) => this.untyped<OpenApiDocument>(this.client.GET('/api/v1/openapi.json', this.init(options, true))),
+    asyncapi: (options: RequestOptions = {}) => this.untyped<AsyncApiDocument>(this.client.GET('/api/v1/asyncapi.json', this.init(options, true))),
+  };
+
+  readonly tokens = {
+    /**
+     * POST /payment-methods/tokenize: the card, once, for a reusable `tok_`. Retried like a read: a second
+     * token of the same card moves no money.
+     */
+    create: (params: TokenCreateParams, options: RequestOptions = {}) =>
+      this.result(this.client.POST('/api/v1/payment-methods/tokenize', { body: params, ...this.init(options, true) }), null),
+  };
+
+  readonly charges = {
+    /** POST /charges, with an Idempotency-Key. */
+    create: (params: ChargeCreateParams, options: RequestOptions = {}) => {
+      const key = options.idempotencyKey ?? newIdempotencyKey();
+      return this.result(this.client.POST('/api/v1/charges', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options, true) }), key);
+    },
+    /** GET /charges/{id}. */
+    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/charges/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    /** POST /charges/{id}/capture (a manual card charge), with an Idempotency-Key. */
+    capture: (id: string, options: RequestOptions = {}) => {
+      const key = options.idempotencyKey ?? newIdempotencyKey();
+      return this.result(this.client.POST('/api/v1/charges/{id}/capture', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: {}, ...this.init(options, true) }), key);
+    },
+    /** POST /charges/{id}/refund: all that remains, or `amount_cents` of it; with an Idempotency-Key. */
+    refund: (id: string, params: RefundCreateParams = {}, options: RequestOptions = {}) => {
+      const key = options.idempotencyKey ?? newIdempotencyKey();
+      return this.result(this.client.POST('/api/v1/charges/{id}/refund', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: params, ...this.init(options, true) }), key);
+    },
+  };
+
+  readonly balance = {
+    /** GET /balance (a seller-scoped key). */
+    retrieve: (options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/balance', this.init(options, true)), null),
+    /** GET /balance/history: the ledger entries, newest first; await it for one page, iterate it for all. */
+    history: (params: BalanceHistoryParams = {}, options: RequestOptions = {}) => this.list('/api/v1/balance/history', params, options),
+  };
+
+  readonly receivables = {
+    list: (params: ReceivableListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/receivables', params, options),
+    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/receivables/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+  };
+
+  readonly settlements = {
+    list: (params: SettlementListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/settlements', params, options),
+    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/settlements/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+  };
+
+  readonly chargebacks = {
+    list: (params: ChargebackListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/chargebacks', params, options),
+    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/chargebacks/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+  };
+
+  readonly anticipations = {
+    /** POST /anticipations/simulate: a preview with no effect, so it is retried like a read. */
+    simulate: (params: AnticipationSimulateParams = {}, options: RequestOptions = {}) =>
+      this.result(this.client.POST('/api/v1/anticipations/simulate', { body: params, ...this.init(options, true) }), null),
+    /** POST /anticipations, with an Idempotency-Key. */
+    create: (params: AnticipationCreateParams = {}, options: RequestOptions = {}) => {
+      const key = options.idempotencyKey ?? newIdempotencyKey();
+      return this.result(this.client.POST('/api/v1/anticipations', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options, true) }), key);
+    },
+    list: (params: AnticipationListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/anticipations', params, options),
+    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/anticipations/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+  };
+
+  /** Verifying deliveries needs no key: the endpoint's `whsec_` secret. */
+  readonly webhooks = { constructEvent };
+
+  private init(options: RequestOptions, retryable: boolean): { fetch: FetchFn; signal?: AbortSignal } {
+    return { fetch: retryable ? this.retried : this.once, ...(options.signal ? { signal: options.signal } : {}) };
+  }
+
+  private async result<T>(call: Promise<Answer<T>>, idempotencyKey: string | null): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw errorFromResponse(response, error, idempotencyKey);
+    return data as T;
+  }
+
+  /** For the routes whose answer the document leaves without a schema: their JSON as the SDK types it. */
+  private async untyped<T>(call: Promise<Answer<unknown>>): Promise<T> {
+    return (await this.result(call, null)) as T;
+  }
+
+  private list<P extends ListPath>(path: P, params: { page?: number; limit?: number }, options: RequestOptions) {
+    const fetchPage = (page: number) =>
+      this.result(
+        // Each list path takes `page`, `limit` and its own filters: the caller's params were typed by path.
+        (this.client.GET as (path: ListPath, init: object) => Promise<Answer<ListPage<P>>>)(path, { params: { query: { ...params, page } }, ...this.init(options, true) }),
+        null,
+      );
+    return new PagedList<ListItem<P>, ListPage<P>>(fetchPage, params.page ?? 1);
+  }
+}
