@@ -56,3 +56,21 @@ export type {
   WirePixChargeBody,
   WireRefundBody,
 } from './sim-wire';
+export { BcbPixAdapter } from './live/pix-bcb/bcb-pix-adapter';
+export type {
+  BcbDueDatePixCharge,
+  BcbPixAdapterOptions,
+  BcbPixCharge,
+  BcbPixRefund,
+  CreateDueDatePixChargeInput,
+  ListReceivedPixInput,
+  PixAcquirerPort,
+  PixDebtor,
+  RefundPixInput,
+} from './live/pix-bcb/bcb-pix-adapter';
+export { BCB_PIX_SCOPES_DEFAULT, readBcbPixConfig, readBcbPixTlsMaterial } from './live/pix-bcb/config';
+export type { BcbPixConfig, BcbPixTlsMaterial } from './live/pix-bcb/config';
+export { refundIdOf, txidOf } from './live/pix-bcb/ids';
+export { parsePixNotification } from './live/pix-bcb/notifications';
+export type { ReceivedPix, ReceivedPixRefund } from './live/pix-bcb/notifications';
+export { Redacted } from './live/pix-bcb/redacted';
