@@ -74,3 +74,25 @@ export { refundIdOf, txidOf } from './live/pix-bcb/ids';
 export { parsePixNotification } from './live/pix-bcb/notifications';
 export type { ReceivedPix, ReceivedPixRefund } from './live/pix-bcb/notifications';
 export { Redacted } from './live/pix-bcb/redacted';
+export { bancoDoBrasilProfile } from './live/cnab240/bank-profile';
+export type { BankProfile, Cnab240Beneficiary } from './live/cnab240/bank-profile';
+export { applyReturn, Cnab240BoletoAdapter } from './live/cnab240/cnab240-boleto-adapter';
+export type {
+  BoletoPort,
+  BoletoReturnEvent,
+  Cnab240AdapterOptions,
+  Cnab240Clock,
+  Cnab240RegisterInput,
+  ExchangeOptions,
+  ExchangeSummary,
+} from './live/cnab240/cnab240-boleto-adapter';
+export { LIQUIDATION_REASONS, REJECTION_REASONS, RETURN_MOVEMENTS, WRITE_OFF_REASONS } from './live/cnab240/codes';
+export type { MovementOutcome, ReasonCode } from './live/cnab240/codes';
+export { LocalDropFolder } from './live/cnab240/drop-folder';
+export type { DropFolder, DropFolderArchive } from './live/cnab240/drop-folder';
+export { REMITTANCE_BOLETOS_MAX, writeRemittance } from './live/cnab240/remittance';
+export type { BoletoPayer, RemittanceBoleto, RemittanceInput } from './live/cnab240/remittance';
+export { readCnab240File, readReturnFile } from './live/cnab240/return-file';
+export type { BoletoReturn, Cnab240File, ReturnFile } from './live/cnab240/return-file';
+export { emptyState, FileCnab240Store } from './live/cnab240/state-store';
+export type { Cnab240State, Cnab240Store, StoredBoleto, StoredBoletoStatus } from './live/cnab240/state-store';
