@@ -4,20 +4,33 @@ import { errorFromResponse } from './errors';
 import { PagedList } from './pagination';
 import { DEFAULT_RETRY_POLICY, retryingFetch, type FetchFn, type RetryPolicy } from './transport';
 import type {
+  Anticipation,
   AnticipationCreateParams,
   AnticipationListParams,
+  AnticipationRetrieved,
   AnticipationSimulateParams,
+  AnticipationSimulation,
   AsyncApiDocument,
+  Balance,
   BalanceHistoryParams,
+  BalanceTransaction,
+  Charge,
+  Chargeback,
   ChargebackListParams,
+  ChargeCaptured,
   ChargeCreateParams,
+  ChargeRetrieved,
   Health,
   ListItem,
   ListPage,
   ListPath,
   OpenApiDocument,
+  PaymentMethodToken,
+  Receivable,
   ReceivableListParams,
+  Refund,
   RefundCreateParams,
+  Settlement,
   SettlementListParams,
   TokenCreateParams,
 } from './types';
@@ -86,25 +99,25 @@ export class Gateway {
      * POST /payment-methods/tokenize: the card, once, for a reusable `tok_`. Retried like a read: a second
      * token of the same card moves no money.
      */
-    create: (params: TokenCreateParams, options: RequestOptions = {}) =>
+    create: (params: TokenCreateParams, options: RequestOptions = {}): Promise<PaymentMethodToken> =>
       this.result(this.client.POST('/api/v1/payment-methods/tokenize', { body: params, ...this.init(options, true) }), null),
   };
 
   readonly charges = {
     /** POST /charges, with an Idempotency-Key. */
-    create: (params: ChargeCreateParams, options: RequestOptions = {}) => {
+    create: (params: ChargeCreateParams, options: RequestOptions = {}): Promise<Charge> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
       return this.result(this.client.POST('/api/v1/charges', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options, true) }), key);
     },
     /** GET /charges/{id}. */
-    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/charges/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<ChargeRetrieved> => this.result(this.client.GET('/api/v1/charges/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
     /** POST /charges/{id}/capture (a manual card charge), with an Idempotency-Key. */
-    capture: (id: string, options: RequestOptions = {}) => {
+    capture: (id: string, options: RequestOptions = {}): Promise<ChargeCaptured> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
       return this.result(this.client.POST('/api/v1/charges/{id}/capture', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: {}, ...this.init(options, true) }), key);
     },
     /** POST /charges/{id}/refund: all that remains, or `amount_cents` of it; with an Idempotency-Key. */
-    refund: (id: string, params: RefundCreateParams = {}, options: RequestOptions = {}) => {
+    refund: (id: string, params: RefundCreateParams = {}, options: RequestOptions = {}): Promise<Refund> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
       return this.result(this.client.POST('/api/v1/charges/{id}/refund', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: params, ...this.init(options, true) }), key);
     },
@@ -112,37 +125,37 @@ export class Gateway {
 
   readonly balance = {
     /** GET /balance (a seller-scoped key). */
-    retrieve: (options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/balance', this.init(options, true)), null),
+    retrieve: (options: RequestOptions = {}): Promise<Balance> => this.result(this.client.GET('/api/v1/balance', this.init(options, true)), null),
     /** GET /balance/history: the ledger entries, newest first; await it for one page, iterate it for all. */
-    history: (params: BalanceHistoryParams = {}, options: RequestOptions = {}) => this.list('/api/v1/balance/history', params, options),
+    history: (params: BalanceHistoryParams = {}, options: RequestOptions = {}): PagedList<BalanceTransaction, ListPage<'/api/v1/balance/history'>> => this.list('/api/v1/balance/history', params, options),
   };
 
   readonly receivables = {
-    list: (params: ReceivableListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/receivables', params, options),
-    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/receivables/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    list: (params: ReceivableListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/receivables'>, ListPage<'/api/v1/receivables'>> => this.list('/api/v1/receivables', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Receivable> => this.result(this.client.GET('/api/v1/receivables/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
   };
 
   readonly settlements = {
-    list: (params: SettlementListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/settlements', params, options),
-    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/settlements/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    list: (params: SettlementListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/settlements'>, ListPage<'/api/v1/settlements'>> => this.list('/api/v1/settlements', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Settlement> => this.result(this.client.GET('/api/v1/settlements/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
   };
 
   readonly chargebacks = {
-    list: (params: ChargebackListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/chargebacks', params, options),
-    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/chargebacks/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    list: (params: ChargebackListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/chargebacks'>, ListPage<'/api/v1/chargebacks'>> => this.list('/api/v1/chargebacks', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Chargeback> => this.result(this.client.GET('/api/v1/chargebacks/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
   };
 
   readonly anticipations = {
     /** POST /anticipations/simulate: a preview with no effect, so it is retried like a read. */
-    simulate: (params: AnticipationSimulateParams = {}, options: RequestOptions = {}) =>
+    simulate: (params: AnticipationSimulateParams = {}, options: RequestOptions = {}): Promise<AnticipationSimulation> =>
       this.result(this.client.POST('/api/v1/anticipations/simulate', { body: params, ...this.init(options, true) }), null),
     /** POST /anticipations, with an Idempotency-Key. */
-    create: (params: AnticipationCreateParams = {}, options: RequestOptions = {}) => {
+    create: (params: AnticipationCreateParams = {}, options: RequestOptions = {}): Promise<Anticipation> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
       return this.result(this.client.POST('/api/v1/anticipations', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options, true) }), key);
     },
-    list: (params: AnticipationListParams = {}, options: RequestOptions = {}) => this.list('/api/v1/anticipations', params, options),
-    retrieve: (id: string, options: RequestOptions = {}) => this.result(this.client.GET('/api/v1/anticipations/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    list: (params: AnticipationListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/anticipations'>, ListPage<'/api/v1/anticipations'>> => this.list('/api/v1/anticipations', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<AnticipationRetrieved> => this.result(this.client.GET('/api/v1/anticipations/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
   };
 
   /** Verifying deliveries needs no key: the endpoint's `whsec_` secret. */

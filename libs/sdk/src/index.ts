@@ -23,6 +23,7 @@ export type {
   Anticipation,
   AnticipationCreateParams,
   AnticipationListParams,
+  AnticipationRetrieved,
   AnticipationSimulateParams,
   AnticipationSimulation,
   AsyncApiDocument,

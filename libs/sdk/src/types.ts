@@ -44,6 +44,7 @@ export type AnticipationSimulateParams = NonNullable<RequestBody<'/api/v1/antici
 export type AnticipationSimulation = ResponseBody<'/api/v1/anticipations/simulate', 'post', 200>;
 export type AnticipationCreateParams = NonNullable<RequestBody<'/api/v1/anticipations', 'post'>>;
 export type Anticipation = ResponseBody<'/api/v1/anticipations', 'post', 201>;
+export type AnticipationRetrieved = ResponseBody<'/api/v1/anticipations/{id}', 'get', 200>;
 export type AnticipationListParams = QueryParams<'/api/v1/anticipations', 'get'>;
 
 /** The paths that answer the list envelope. */

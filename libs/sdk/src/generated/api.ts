@@ -8,9 +8,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_anticipations"];
+        /**
+         * List anticipations
+         * @description The seller's executed anticipations. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match. Needs a seller-scoped key.
+         */
+        get: operations["listAnticipations"];
         put?: never;
-        post: operations["post_anticipations"];
+        /**
+         * Anticipate receivables
+         * @description Executes what the simulation priced, atomically: the receivables become `anticipated`, new available receivables carry their net, and the balance moves from pending to available. Send an `Idempotency-Key` to retry safely. Needs a seller-scoped key.
+         */
+        post: operations["createAnticipation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -24,7 +32,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_anticipations_by_id"];
+        /**
+         * Retrieve an anticipation
+         * @description One executed anticipation with its items: each receivable anticipated, its days, fee and net. Needs a seller-scoped key.
+         */
+        get: operations["retrieveAnticipation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -42,7 +54,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["post_anticipations_simulate"];
+        /**
+         * Simulate an anticipation
+         * @description Prices receiving now the seller's pending card receivables (or those named in `receivable_ids`): the fee of each, the net, and whether the seller's exposure limit and the tenant's treasury allow it. Changes nothing. Needs a seller-scoped key.
+         */
+        post: operations["simulateAnticipation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -56,7 +72,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_asyncapi"];
+        /**
+         * Get the events document
+         * @description The AsyncAPI 3 document of the events on the bus (docs/asyncapi.json). Needs no API key.
+         */
+        get: operations["getAsyncApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -72,7 +92,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_balance"];
+        /**
+         * Retrieve the balance
+         * @description The seller's balance in cents: `pending` (receivables not yet due), `available` (due, to be paid out), `reserved` (held against chargebacks) and what can be requested now. Needs a seller-scoped key.
+         */
+        get: operations["retrieveBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -88,7 +112,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_balance_history"];
+        /**
+         * List balance transactions
+         * @description Every entry that moved the seller's balance: sales, fees, anticipations, refunds, chargebacks and payouts. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match. Needs a seller-scoped key.
+         */
+        get: operations["listBalanceTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -104,7 +132,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_chargebacks"];
+        /**
+         * List chargebacks
+         * @description The disputes buyers opened with their card issuers against the tenant's charges. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.
+         */
+        get: operations["listChargebacks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -120,7 +152,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_chargebacks_by_id"];
+        /**
+         * Retrieve a chargeback
+         * @description One dispute: the amount held, the reason code and its outcome (`open`, `won`, `lost`).
+         */
+        get: operations["retrieveChargeback"];
         put?: never;
         post?: never;
         delete?: never;
@@ -138,7 +174,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["post_charges"];
+        /**
+         * Create a charge
+         * @description Charges a buyer by card (a token from tokenize), Pix or boleto, optionally split between sellers of the tenant. A card charge is authorized and, unless `capture_method` is `manual`, captured at once: the answer is `paid`, `refused` or `failed`. A Pix or boleto charge answers `pending` with what the buyer pays with, and becomes `paid` when the payment arrives (webhook `charge.paid`). Send an `Idempotency-Key` to retry safely.
+         */
+        post: operations["createCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -152,7 +192,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_charges_by_id"];
+        /**
+         * Retrieve a charge
+         * @description The charge as it is now, with its refunds and its split. A charge of another tenant, or of the other environment, is not found.
+         */
+        get: operations["retrieveCharge"];
         put?: never;
         post?: never;
         delete?: never;
@@ -170,7 +214,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["post_charges_by_id_capture"];
+        /**
+         * Capture a charge
+         * @description Captures a card charge created with `capture_method=manual` while its authorization holds: the charge becomes `paid`. Capturing a charge that is not `authorized` answers `charge_not_capturable`.
+         */
+        post: operations["captureCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -186,7 +234,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["post_charges_by_id_refund"];
+        /**
+         * Refund a charge
+         * @description Refunds a paid charge in full (no body) or in part (`amount_cents`), as many times as its remaining amount allows. The charge becomes `partially_refunded` or `refunded`; the webhooks `refund.succeeded` and `charge.refunded` or `charge.partially_refunded` follow.
+         */
+        post: operations["refundCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -200,7 +252,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_health"];
+        /**
+         * Check the API
+         * @description Answers 200 while the gateway is up. Needs no API key.
+         */
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -216,7 +272,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_openapi"];
+        /**
+         * Get this document
+         * @description The OpenAPI 3.1 document of the public API, as committed in docs/openapi.json. Needs no API key.
+         */
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -234,7 +294,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["post_payment_methods_tokenize"];
+        /**
+         * Tokenize a card
+         * @description Exchanges a card for a `tok_` token that a charge can use. The number and the security code are never stored: the vault keeps the brand, the last four digits, the expiry and a keyed fingerprint. Needs a seller-scoped key whose seller has KYC approved. A number that fails the Luhn check answers `card_number_invalid`; see the test cards in the introduction.
+         */
+        post: operations["tokenizeCard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -248,7 +312,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_receivables"];
+        /**
+         * List receivables
+         * @description The receivable schedule: one receivable per installment of each paid charge, net of the MDR, due D+N. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.
+         */
+        get: operations["listReceivables"];
         put?: never;
         post?: never;
         delete?: never;
@@ -264,7 +332,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_receivables_by_id"];
+        /**
+         * Retrieve a receivable
+         * @description One installment of a charge as the seller will receive it: its amounts, its due date, and the anticipation or settlement that took it.
+         */
+        get: operations["retrieveReceivable"];
         put?: never;
         post?: never;
         delete?: never;
@@ -280,7 +352,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_settlements"];
+        /**
+         * List settlements
+         * @description The payouts of available receivables to the sellers' bank accounts. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.
+         */
+        get: operations["listSettlements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -296,7 +372,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_settlements_by_id"];
+        /**
+         * Retrieve a settlement
+         * @description One payout: its amount, its status and the receivables it paid.
+         */
+        get: operations["retrieveSettlement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -306,9 +386,513 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "anticipation.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * anticipation.succeeded
+         * @description Sent to each endpoint of the tenant that listens to `anticipation.succeeded` (or to every event), with the Anticipation as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["anticipationSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.authorized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.authorized
+         * @description Sent to each endpoint of the tenant that listens to `charge.authorized` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargeAuthorizedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.canceled
+         * @description Sent to each endpoint of the tenant that listens to `charge.canceled` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargeCanceledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.chargeback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.chargeback
+         * @description Sent to each endpoint of the tenant that listens to `charge.chargeback` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargeChargebackEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.created
+         * @description Sent to each endpoint of the tenant that listens to `charge.created` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargeCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.failed
+         * @description Sent to each endpoint of the tenant that listens to `charge.failed` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargeFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.paid
+         * @description Sent to each endpoint of the tenant that listens to `charge.paid` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargePaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.partially_refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.partially_refunded
+         * @description Sent to each endpoint of the tenant that listens to `charge.partially_refunded` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargePartiallyRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.refunded
+         * @description Sent to each endpoint of the tenant that listens to `charge.refunded` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargeRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "charge.refused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * charge.refused
+         * @description Sent to each endpoint of the tenant that listens to `charge.refused` (or to every event), with the Charge as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargeRefusedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "chargeback.lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * chargeback.lost
+         * @description Sent to each endpoint of the tenant that listens to `chargeback.lost` (or to every event), with the Chargeback as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargebackLostEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "chargeback.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * chargeback.opened
+         * @description Sent to each endpoint of the tenant that listens to `chargeback.opened` (or to every event), with the Chargeback as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargebackOpenedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "chargeback.won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * chargeback.won
+         * @description Sent to each endpoint of the tenant that listens to `chargeback.won` (or to every event), with the Chargeback as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["chargebackWonEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description Sent to each endpoint of the tenant that listens to `refund.failed` (or to every event), with the Refund as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["refundFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.succeeded
+         * @description Sent to each endpoint of the tenant that listens to `refund.succeeded` (or to every event), with the Refund as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["refundSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.paid
+         * @description Sent to each endpoint of the tenant that listens to `settlement.paid` (or to every event), with the Settlement as it is now in `data.object`. Answer 2xx within 10 s; anything else is retried with exponential back-off for at least 24 hours.
+         */
+        post: operations["settlementPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        Anticipation: {
+            /** Format: date-time */
+            created_at: string;
+            fee_amount_cents: number;
+            fee_bps_per_month: number;
+            gross_amount_cents: number;
+            id: string;
+            items: {
+                days_anticipated: number;
+                fee_amount_cents: number;
+                gross_amount_cents: number;
+                net_amount_cents: number;
+                receivable_id: string;
+            }[];
+            net_amount_cents: number;
+            /** @constant */
+            object: "anticipation";
+            pricing_plan_id: string | null;
+            receivable_ids: string[];
+            seller_id: string;
+            settlement_delay_days: number;
+            /** @constant */
+            status: "succeeded";
+        };
+        AnticipationList: {
+            data: components["schemas"]["Anticipation"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
+        AnticipationSimulation: {
+            eligible_receivable_count: number;
+            exposure: {
+                available_cents: number;
+                limit_cents: number;
+                outstanding_cents: number;
+                projected_cents: number;
+                within_limit: boolean;
+            };
+            fee_amount_cents: number;
+            fee_bps_per_month: number;
+            gross_amount_cents: number;
+            items: {
+                days_anticipated: number;
+                fee_amount_cents: number;
+                gross_amount_cents: number;
+                net_amount_cents: number;
+            }[];
+            net_amount_cents: number;
+            /** @constant */
+            object: "anticipation_simulation";
+            pricing_plan_id: string | null;
+            settlement_delay_days: number;
+            treasury: {
+                available_cash_cents: number;
+                requested_cash_out_cents: number;
+                within_limit: boolean;
+            };
+        };
+        Balance: {
+            available_cents: number;
+            /** @constant */
+            currency: "BRL";
+            /** @constant */
+            object: "balance";
+            pending_cents: number;
+            requestable_cents: number;
+            reserved_cents: number;
+        };
+        BalanceTransaction: {
+            amount_cents: number;
+            charge_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @constant */
+            currency: "BRL";
+            direction: "debit" | "credit";
+            id: string;
+            /** @constant */
+            object: "balance_transaction";
+            type: string;
+        };
+        BalanceTransactionList: {
+            data: components["schemas"]["BalanceTransaction"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
+        Charge: {
+            acquirer_code: string | null;
+            acquirer_return_code: string | null;
+            acquirer_return_message: string | null;
+            acquirer_transaction_id: string | null;
+            amount_cents: number;
+            authorization_code: string | null;
+            boleto?: {
+                barcode: string;
+                digitable_line: string;
+                /** Format: date */
+                due_date: string;
+            };
+            buyer: {
+                address: {
+                    city: string;
+                    country: string;
+                    line_1: string;
+                    line_2: string | null;
+                    state: string;
+                    zip_code: string;
+                };
+                document: string;
+                document_type: ("cpf" | "cnpj") | null;
+                email: string;
+                ip: string | null;
+                name: string;
+                phone: string;
+            };
+            capture_method: "automatic" | "manual";
+            captured: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @constant */
+            currency: "BRL";
+            id: string;
+            installments: number | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @constant */
+            object: "charge";
+            paid_at: string | null;
+            payment_method: "credit_card" | "debit_card" | "pix" | "boleto";
+            pix?: {
+                /** Format: date-time */
+                expires_at: string;
+                qr_code: string;
+            };
+            refused_reason: string | null;
+            split?: {
+                amount_cents: number;
+                recipient_seller_id: string;
+            }[];
+            status: "pending" | "authorized" | "paid" | "refused" | "canceled" | "refunded" | "partially_refunded" | "chargeback" | "failed";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Chargeback: {
+            amount_cents: number;
+            charge_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @constant */
+            currency: "BRL";
+            evidence_due_at: string | null;
+            id: string;
+            /** @constant */
+            object: "chargeback";
+            /** Format: date-time */
+            opened_at: string;
+            reason_code: string | null;
+            resolved_at: string | null;
+            status: "open" | "under_review" | "won" | "lost" | "accepted";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChargebackList: {
+            data: components["schemas"]["Chargeback"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
         Error: {
             error: {
                 code: string;
@@ -318,108 +902,132 @@ export interface components {
             };
             request_id: string;
         };
+        Event: {
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: Record<string, never>;
+            };
+            /** @description Deduplicate by this id: a delivery can be repeated. */
+            id: string;
+            livemode: boolean;
+            /** @constant */
+            object: "event";
+            /** @description The API request that caused the event, when one did. */
+            request_id: string | null;
+            type: string;
+        };
+        Receivable: {
+            anticipation_id: string | null;
+            charge_id: string;
+            /** Format: date-time */
+            created_at: string;
+            due_date: string;
+            fee_amount_cents: number;
+            gross_amount_cents: number;
+            id: string;
+            installment: number;
+            installments: number;
+            net_amount_cents: number;
+            /** @constant */
+            object: "receivable";
+            original_due_date: string;
+            payment_method: string;
+            seller_id: string;
+            settlement_id: string | null;
+            status: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ReceivableList: {
+            data: components["schemas"]["Receivable"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
+        Refund: {
+            amount_cents: number;
+            charge_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @constant */
+            currency: "BRL";
+            id: string;
+            /** @constant */
+            object: "refund";
+            provider_reference: string | null;
+            reason: string | null;
+            status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
+            succeeded_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Settlement: {
+            amount_cents: number;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** @constant */
+            object: "settlement";
+            paid_at: string | null;
+            receivable_count: number;
+            seller_id: string;
+            settlement_date: string;
+            status: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SettlementList: {
+            data: components["schemas"]["Settlement"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
+        Token: {
+            brand: string;
+            environment: "TEST" | "LIVE";
+            exp_month: number;
+            exp_year: number;
+            id: string;
+            last4: string;
+            livemode: boolean;
+            /** @constant */
+            object: "payment_method_token";
+            seller_id: string;
+            /** @constant */
+            type: "card";
+        };
     };
-    responses: {
-        /** @description authentication_error: the API key is missing, invalid or revoked */
-        Error401: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description permission_error: permission_denied, seller_scope_required or seller_kyc_required */
-        Error403: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description not_found_error: resource_not_found (also an object of another tenant or of the other environment) */
-        Error404: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description idempotency_error: idempotency_key_reused or idempotency_key_in_use */
-        Error409: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description invalid_request_error: the request is invalid (code and param say which part) */
-        Error422: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description rate_limit_error: rate_limited */
-        Error429: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description api_error: internal_error */
-        Error500: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description provider_error: provider_unavailable */
-        Error502: {
-            headers: {
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description api_error: service_unavailable — the service is over its in-flight bound or not answering; retry after Retry-After seconds (with the same Idempotency-Key) */
-        Error503: {
-            headers: {
-                "Retry-After"?: number;
-                "X-Request-Id"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
+    responses: never;
+    parameters: {
+        /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
+        IdempotencyKey: string;
+        /**
+         * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+         * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+         */
+        Signature: string;
     };
-    parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id, also in the body: quote it when asking for help. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    get_anticipations: {
+    listAnticipations: {
         parameters: {
             query?: {
                 limit?: number;
@@ -431,62 +1039,84 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description AnticipationList */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: date-time */
-                            created_at: string;
-                            fee_amount_cents: number;
-                            fee_bps_per_month: number;
-                            gross_amount_cents: number;
-                            id: string;
-                            items: {
-                                days_anticipated: number;
-                                fee_amount_cents: number;
-                                gross_amount_cents: number;
-                                net_amount_cents: number;
-                                receivable_id: string;
-                            }[];
-                            net_amount_cents: number;
-                            /** @constant */
-                            object: "anticipation";
-                            pricing_plan_id: string | null;
-                            receivable_ids: string[];
-                            seller_id: string;
-                            settlement_delay_days: number;
-                            /** @constant */
-                            status: "succeeded";
-                        }[];
-                        limit: number;
-                        /** @constant */
-                        object: "list";
-                        page: number;
-                        request_id: string;
-                        total: number;
-                        total_pages: number;
-                    };
+                    "application/json": components["schemas"]["AnticipationList"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_scope_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    post_anticipations: {
+    createAnticipation: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -499,50 +1129,91 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Anticipation */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        created_at: string;
-                        fee_amount_cents: number;
-                        fee_bps_per_month: number;
-                        gross_amount_cents: number;
-                        id: string;
-                        items: {
-                            days_anticipated: number;
-                            fee_amount_cents: number;
-                            gross_amount_cents: number;
-                            net_amount_cents: number;
-                            receivable_id: string;
-                        }[];
-                        net_amount_cents: number;
-                        /** @constant */
-                        object: "anticipation";
-                        pricing_plan_id: string | null;
-                        receivable_ids: string[];
+                    "application/json": components["schemas"]["Anticipation"] & {
                         request_id: string;
-                        seller_id: string;
-                        settlement_delay_days: number;
-                        /** @constant */
-                        status: "succeeded";
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_scope_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency conflict: `idempotency_key_reused`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `receivable_not_eligible`, `anticipation_limit_exceeded`, `treasury_limit_exceeded` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_anticipations_by_id: {
+    retrieveAnticipation: {
         parameters: {
             query?: never;
             header?: never;
@@ -553,49 +1224,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Anticipation */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        created_at: string;
-                        fee_amount_cents: number;
-                        fee_bps_per_month: number;
-                        gross_amount_cents: number;
-                        id: string;
-                        items: {
-                            days_anticipated: number;
-                            fee_amount_cents: number;
-                            gross_amount_cents: number;
-                            net_amount_cents: number;
-                            receivable_id: string;
-                        }[];
-                        net_amount_cents: number;
-                        /** @constant */
-                        object: "anticipation";
-                        pricing_plan_id: string | null;
-                        receivable_ids: string[];
+                    "application/json": components["schemas"]["Anticipation"] & {
                         request_id: string;
-                        seller_id: string;
-                        settlement_delay_days: number;
-                        /** @constant */
-                        status: "succeeded";
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_scope_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    post_anticipations_simulate: {
+    simulateAnticipation: {
         parameters: {
             query?: never;
             header?: never;
@@ -610,54 +1313,81 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description AnticipationSimulation */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        eligible_receivable_count: number;
-                        exposure: {
-                            available_cents: number;
-                            limit_cents: number;
-                            outstanding_cents: number;
-                            projected_cents: number;
-                            within_limit: boolean;
-                        };
-                        fee_amount_cents: number;
-                        fee_bps_per_month: number;
-                        gross_amount_cents: number;
-                        items: {
-                            days_anticipated: number;
-                            fee_amount_cents: number;
-                            gross_amount_cents: number;
-                            net_amount_cents: number;
-                        }[];
-                        net_amount_cents: number;
-                        /** @constant */
-                        object: "anticipation_simulation";
-                        pricing_plan_id: string | null;
+                    "application/json": components["schemas"]["AnticipationSimulation"] & {
                         request_id: string;
-                        settlement_delay_days: number;
-                        treasury: {
-                            available_cash_cents: number;
-                            requested_cash_out_cents: number;
-                            within_limit: boolean;
-                        };
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_scope_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `receivable_not_eligible` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_asyncapi: {
+    getAsyncApiDocument: {
         parameters: {
             query?: never;
             header?: never;
@@ -666,7 +1396,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The AsyncAPI 3 document of the events on the bus (docs/asyncapi.json) */
+            /** @description Get the events document */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -677,7 +1407,7 @@ export interface operations {
             };
         };
     };
-    get_balance: {
+    retrieveBalance: {
         parameters: {
             query?: never;
             header?: never;
@@ -686,35 +1416,71 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Balance */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        available_cents: number;
-                        /** @constant */
-                        currency: "BRL";
-                        /** @constant */
-                        object: "balance";
-                        pending_cents: number;
+                    "application/json": components["schemas"]["Balance"] & {
                         request_id: string;
-                        requestable_cents: number;
-                        reserved_cents: number;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_scope_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_balance_history: {
+    listBalanceTransactions: {
         parameters: {
             query?: {
                 limit?: number;
@@ -726,46 +1492,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description BalanceTransactionList */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            amount_cents: number;
-                            charge_id: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @constant */
-                            currency: "BRL";
-                            direction: "debit" | "credit";
-                            id: string;
-                            /** @constant */
-                            object: "balance_transaction";
-                            type: string;
-                        }[];
-                        limit: number;
-                        /** @constant */
-                        object: "list";
-                        page: number;
-                        request_id: string;
-                        total: number;
-                        total_pages: number;
-                    };
+                    "application/json": components["schemas"]["BalanceTransactionList"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_scope_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_chargebacks: {
+    listChargebacks: {
         parameters: {
             query?: {
                 limit?: number;
@@ -777,52 +1576,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description ChargebackList */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            amount_cents: number;
-                            charge_id: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @constant */
-                            currency: "BRL";
-                            evidence_due_at: string | null;
-                            id: string;
-                            /** @constant */
-                            object: "chargeback";
-                            /** Format: date-time */
-                            opened_at: string;
-                            reason_code: string | null;
-                            resolved_at: string | null;
-                            status: "open" | "under_review" | "won" | "lost" | "accepted";
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        limit: number;
-                        /** @constant */
-                        object: "list";
-                        page: number;
-                        request_id: string;
-                        total: number;
-                        total_pages: number;
-                    };
+                    "application/json": components["schemas"]["ChargebackList"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_chargebacks_by_id: {
+    retrieveChargeback: {
         parameters: {
             query?: never;
             header?: never;
@@ -833,49 +1659,86 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Chargeback */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        amount_cents: number;
-                        charge_id: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @constant */
-                        currency: "BRL";
-                        evidence_due_at: string | null;
-                        id: string;
-                        /** @constant */
-                        object: "chargeback";
-                        /** Format: date-time */
-                        opened_at: string;
-                        reason_code: string | null;
+                    "application/json": components["schemas"]["Chargeback"] & {
                         request_id: string;
-                        resolved_at: string | null;
-                        status: "open" | "under_review" | "won" | "lost" | "accepted";
-                        /** Format: date-time */
-                        updated_at: string;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    post_charges: {
+    createCharge: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -926,85 +1789,101 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Charge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        acquirer_code: string | null;
-                        acquirer_return_code: string | null;
-                        acquirer_return_message: string | null;
-                        acquirer_transaction_id: string | null;
-                        amount_cents: number;
-                        authorization_code: string | null;
-                        boleto?: {
-                            barcode: string;
-                            digitable_line: string;
-                            /** Format: date */
-                            due_date: string;
-                        };
-                        buyer: {
-                            address: {
-                                city: string;
-                                country: string;
-                                line_1: string;
-                                line_2: string | null;
-                                state: string;
-                                zip_code: string;
-                            };
-                            document: string;
-                            document_type: ("cpf" | "cnpj") | null;
-                            email: string;
-                            ip: string | null;
-                            name: string;
-                            phone: string;
-                        };
-                        capture_method: "automatic" | "manual";
-                        captured: boolean;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @constant */
-                        currency: "BRL";
-                        id: string;
-                        installments: number | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @constant */
-                        object: "charge";
-                        paid_at: string | null;
-                        payment_method: "credit_card" | "debit_card" | "pix" | "boleto";
-                        pix?: {
-                            /** Format: date-time */
-                            expires_at: string;
-                            qr_code: string;
-                        };
-                        refused_reason: string | null;
+                    "application/json": components["schemas"]["Charge"] & {
                         request_id: string;
-                        split?: {
-                            amount_cents: number;
-                            recipient_seller_id: string;
-                        }[];
-                        status: "pending" | "authorized" | "paid" | "refused" | "canceled" | "refunded" | "partially_refunded" | "chargeback" | "failed";
-                        /** Format: date-time */
-                        updated_at: string;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_kyc_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency conflict: `idempotency_key_reused`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `split_invalid` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment provider unavailable: `provider_unavailable` */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_charges_by_id: {
+    retrieveCharge: {
         parameters: {
             query?: never;
             header?: never;
@@ -1015,88 +1894,86 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Charge */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        acquirer_code: string | null;
-                        acquirer_return_code: string | null;
-                        acquirer_return_message: string | null;
-                        acquirer_transaction_id: string | null;
-                        amount_cents: number;
-                        authorization_code: string | null;
-                        boleto?: {
-                            barcode: string;
-                            digitable_line: string;
-                            /** Format: date */
-                            due_date: string;
-                        };
-                        buyer: {
-                            address: {
-                                city: string;
-                                country: string;
-                                line_1: string;
-                                line_2: string | null;
-                                state: string;
-                                zip_code: string;
-                            };
-                            document: string;
-                            document_type: ("cpf" | "cnpj") | null;
-                            email: string;
-                            ip: string | null;
-                            name: string;
-                            phone: string;
-                        };
-                        capture_method: "automatic" | "manual";
-                        captured: boolean;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @constant */
-                        currency: "BRL";
-                        id: string;
-                        installments: number | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @constant */
-                        object: "charge";
-                        paid_at: string | null;
-                        payment_method: "credit_card" | "debit_card" | "pix" | "boleto";
-                        pix?: {
-                            /** Format: date-time */
-                            expires_at: string;
-                            qr_code: string;
-                        };
-                        refused_reason: string | null;
+                    "application/json": components["schemas"]["Charge"] & {
                         request_id: string;
-                        split?: {
-                            amount_cents: number;
-                            recipient_seller_id: string;
-                        }[];
-                        status: "pending" | "authorized" | "paid" | "refused" | "canceled" | "refunded" | "partially_refunded" | "chargeback" | "failed";
-                        /** Format: date-time */
-                        updated_at: string;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    post_charges_by_id_capture: {
+    captureCharge: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -1109,90 +1986,116 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Charge */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        acquirer_code: string | null;
-                        acquirer_return_code: string | null;
-                        acquirer_return_message: string | null;
-                        acquirer_transaction_id: string | null;
-                        amount_cents: number;
-                        authorization_code: string | null;
-                        boleto?: {
-                            barcode: string;
-                            digitable_line: string;
-                            /** Format: date */
-                            due_date: string;
-                        };
-                        buyer: {
-                            address: {
-                                city: string;
-                                country: string;
-                                line_1: string;
-                                line_2: string | null;
-                                state: string;
-                                zip_code: string;
-                            };
-                            document: string;
-                            document_type: ("cpf" | "cnpj") | null;
-                            email: string;
-                            ip: string | null;
-                            name: string;
-                            phone: string;
-                        };
-                        capture_method: "automatic" | "manual";
-                        captured: boolean;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @constant */
-                        currency: "BRL";
-                        id: string;
-                        installments: number | null;
-                        metadata: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @constant */
-                        object: "charge";
-                        paid_at: string | null;
-                        payment_method: "credit_card" | "debit_card" | "pix" | "boleto";
-                        pix?: {
-                            /** Format: date-time */
-                            expires_at: string;
-                            qr_code: string;
-                        };
-                        refused_reason: string | null;
+                    "application/json": components["schemas"]["Charge"] & {
                         request_id: string;
-                        split?: {
-                            amount_cents: number;
-                            recipient_seller_id: string;
-                        }[];
-                        status: "pending" | "authorized" | "paid" | "refused" | "canceled" | "refunded" | "partially_refunded" | "chargeback" | "failed";
-                        /** Format: date-time */
-                        updated_at: string;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency conflict: `idempotency_key_reused`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `charge_not_capturable` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment provider unavailable: `provider_unavailable` */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    post_charges_by_id_refund: {
+    refundCharge: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -1208,62 +2111,111 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Refund */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        amount_cents: number;
-                        charge_id: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @constant */
-                        currency: "BRL";
-                        id: string;
-                        /** @constant */
-                        object: "refund";
-                        provider_reference: string | null;
-                        reason: string | null;
+                    "application/json": components["schemas"]["Refund"] & {
                         request_id: string;
-                        status: "pending" | "processing" | "succeeded" | "failed" | "canceled";
-                        succeeded_at: string | null;
-                        /** Format: date-time */
-                        updated_at: string;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    get_health: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The gateway is up */
-            200: {
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency conflict: `idempotency_key_reused`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `charge_not_refundable`, `refund_amount_exceeds_remaining` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payment provider unavailable: `provider_unavailable` */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_openapi: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -1272,7 +2224,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description This document */
+            /** @description Check the API */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1283,7 +2235,27 @@ export interface operations {
             };
         };
     };
-    post_payment_methods_tokenize: {
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get this document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    tokenizeCard: {
         parameters: {
             query?: never;
             header?: never;
@@ -1315,39 +2287,81 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Token */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brand: string;
-                        environment: "TEST" | "LIVE";
-                        exp_month: number;
-                        exp_year: number;
-                        id: string;
-                        last4: string;
-                        livemode: boolean;
-                        /** @constant */
-                        object: "payment_method_token";
+                    "application/json": components["schemas"]["Token"] & {
                         request_id: string;
-                        seller_id: string;
-                        /** @constant */
-                        type: "card";
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied`, `seller_scope_required`, `seller_kyc_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `card_number_invalid` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_receivables: {
+    listReceivables: {
         parameters: {
             query?: {
                 limit?: number;
@@ -1360,55 +2374,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description ReceivableList */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            anticipation_id: string | null;
-                            charge_id: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            due_date: string;
-                            fee_amount_cents: number;
-                            gross_amount_cents: number;
-                            id: string;
-                            installment: number;
-                            installments: number;
-                            net_amount_cents: number;
-                            /** @constant */
-                            object: "receivable";
-                            original_due_date: string;
-                            payment_method: string;
-                            seller_id: string;
-                            settlement_id: string | null;
-                            status: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        limit: number;
-                        /** @constant */
-                        object: "list";
-                        page: number;
-                        request_id: string;
-                        total: number;
-                        total_pages: number;
-                    };
+                    "application/json": components["schemas"]["ReceivableList"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_receivables_by_id: {
+    retrieveReceivable: {
         parameters: {
             query?: never;
             header?: never;
@@ -1419,47 +2457,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Receivable */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        anticipation_id: string | null;
-                        charge_id: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        due_date: string;
-                        fee_amount_cents: number;
-                        gross_amount_cents: number;
-                        id: string;
-                        installment: number;
-                        installments: number;
-                        net_amount_cents: number;
-                        /** @constant */
-                        object: "receivable";
-                        original_due_date: string;
-                        payment_method: string;
+                    "application/json": components["schemas"]["Receivable"] & {
                         request_id: string;
-                        seller_id: string;
-                        settlement_id: string | null;
-                        status: string;
-                        /** Format: date-time */
-                        updated_at: string;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_settlements: {
+    listSettlements: {
         parameters: {
             query?: {
                 limit?: number;
@@ -1472,48 +2544,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description SettlementList */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            amount_cents: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            id: string;
-                            /** @constant */
-                            object: "settlement";
-                            paid_at: string | null;
-                            receivable_count: number;
-                            seller_id: string;
-                            settlement_date: string;
-                            status: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        limit: number;
-                        /** @constant */
-                        object: "list";
-                        page: number;
-                        request_id: string;
-                        total: number;
-                        total_pages: number;
-                    };
+                    "application/json": components["schemas"]["SettlementList"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    get_settlements_by_id: {
+    retrieveSettlement: {
         parameters: {
             query?: never;
             header?: never;
@@ -1524,37 +2627,1119 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Settlement */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        amount_cents: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        id: string;
-                        /** @constant */
-                        object: "settlement";
-                        paid_at: string | null;
-                        receivable_count: number;
+                    "application/json": components["schemas"]["Settlement"] & {
                         request_id: string;
-                        seller_id: string;
-                        settlement_date: string;
-                        status: string;
-                        /** Format: date-time */
-                        updated_at: string;
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    anticipationSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000003",
+                 *       "object": "event",
+                 *       "type": "anticipation.succeeded",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "object": "anticipation",
+                 *           "id": "ant_000000000000000000000001",
+                 *           "status": "succeeded",
+                 *           "seller_id": "seller_000000000000000000000001",
+                 *           "gross_amount_cents": 28133,
+                 *           "fee_amount_cents": 1045,
+                 *           "net_amount_cents": 27088,
+                 *           "fee_bps_per_month": 189,
+                 *           "settlement_delay_days": 30,
+                 *           "pricing_plan_id": "plan_000000000000000000000001",
+                 *           "receivable_ids": [
+                 *             "recv_000000000000000000000001",
+                 *             "recv_000000000000000000000002",
+                 *             "recv_000000000000000000000003"
+                 *           ],
+                 *           "items": [
+                 *             {
+                 *               "receivable_id": "recv_000000000000000000000001",
+                 *               "days_anticipated": 30,
+                 *               "gross_amount_cents": 9701,
+                 *               "fee_amount_cents": 183,
+                 *               "net_amount_cents": 9518
+                 *             },
+                 *             {
+                 *               "receivable_id": "recv_000000000000000000000002",
+                 *               "days_anticipated": 60,
+                 *               "gross_amount_cents": 9701,
+                 *               "fee_amount_cents": 367,
+                 *               "net_amount_cents": 9334
+                 *             },
+                 *             {
+                 *               "receivable_id": "recv_000000000000000000000003",
+                 *               "days_anticipated": 90,
+                 *               "gross_amount_cents": 8731,
+                 *               "fee_amount_cents": 495,
+                 *               "net_amount_cents": 8236
+                 *             }
+                 *           ],
+                 *           "created_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Anticipation"];
+                    };
+                    /** @constant */
+                    type?: "anticipation.succeeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeAuthorizedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000004",
+                 *       "object": "event",
+                 *       "type": "charge.authorized",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000001",
+                 *           "object": "charge",
+                 *           "status": "authorized",
+                 *           "amount_cents": 5000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "manual",
+                 *           "captured": false,
+                 *           "installments": 1,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000002",
+                 *           "authorization_code": "000002",
+                 *           "acquirer_return_code": "00",
+                 *           "acquirer_return_message": "Approved",
+                 *           "refused_reason": null,
+                 *           "metadata": null,
+                 *           "paid_at": null,
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000043"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.authorized";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeCanceledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.canceled";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeChargebackEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000002",
+                 *       "object": "event",
+                 *       "type": "charge.chargeback",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000001",
+                 *           "object": "charge",
+                 *           "status": "chargeback",
+                 *           "amount_cents": 5000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "manual",
+                 *           "captured": true,
+                 *           "installments": 1,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000002",
+                 *           "authorization_code": "000002",
+                 *           "acquirer_return_code": "00",
+                 *           "acquirer_return_message": "Approved",
+                 *           "refused_reason": null,
+                 *           "metadata": null,
+                 *           "paid_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000030"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.chargeback";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000005",
+                 *       "object": "event",
+                 *       "type": "charge.created",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000001",
+                 *           "object": "charge",
+                 *           "status": "authorized",
+                 *           "amount_cents": 5000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "manual",
+                 *           "captured": false,
+                 *           "installments": 1,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000002",
+                 *           "authorization_code": "000002",
+                 *           "acquirer_return_code": "00",
+                 *           "acquirer_return_message": "Approved",
+                 *           "refused_reason": null,
+                 *           "metadata": null,
+                 *           "paid_at": null,
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000043"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000006",
+                 *       "object": "event",
+                 *       "type": "charge.failed",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000010",
+                 *           "object": "charge",
+                 *           "status": "failed",
+                 *           "amount_cents": 1000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "automatic",
+                 *           "captured": false,
+                 *           "installments": 1,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000004",
+                 *           "authorization_code": null,
+                 *           "acquirer_return_code": null,
+                 *           "acquirer_return_message": "Processing error",
+                 *           "refused_reason": "processing_error",
+                 *           "metadata": null,
+                 *           "paid_at": null,
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000052"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargePaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000007",
+                 *       "object": "event",
+                 *       "type": "charge.paid",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000001",
+                 *           "object": "charge",
+                 *           "status": "paid",
+                 *           "amount_cents": 5000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "manual",
+                 *           "captured": true,
+                 *           "installments": 1,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000002",
+                 *           "authorization_code": "000002",
+                 *           "acquirer_return_code": "00",
+                 *           "acquirer_return_message": "Approved",
+                 *           "refused_reason": null,
+                 *           "metadata": null,
+                 *           "paid_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000046"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargePartiallyRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000008",
+                 *       "object": "event",
+                 *       "type": "charge.partially_refunded",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000002",
+                 *           "object": "charge",
+                 *           "status": "partially_refunded",
+                 *           "amount_cents": 30000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "automatic",
+                 *           "captured": true,
+                 *           "installments": 3,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000001",
+                 *           "authorization_code": "000001",
+                 *           "acquirer_return_code": "00",
+                 *           "acquirer_return_message": "Approved",
+                 *           "refused_reason": null,
+                 *           "metadata": null,
+                 *           "paid_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000048"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.partially_refunded";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.refunded";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargeRefusedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000009",
+                 *       "object": "event",
+                 *       "type": "charge.refused",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000004",
+                 *           "object": "charge",
+                 *           "status": "refused",
+                 *           "amount_cents": 1000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "automatic",
+                 *           "captured": false,
+                 *           "installments": 1,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000003",
+                 *           "authorization_code": null,
+                 *           "acquirer_return_code": "05",
+                 *           "acquirer_return_message": "Do not honor",
+                 *           "refused_reason": "card_declined",
+                 *           "metadata": null,
+                 *           "paid_at": null,
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000045"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Charge"];
+                    };
+                    /** @constant */
+                    type?: "charge.refused";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargebackLostEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Chargeback"];
+                    };
+                    /** @constant */
+                    type?: "chargeback.lost";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargebackOpenedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000010",
+                 *       "object": "event",
+                 *       "type": "chargeback.opened",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "object": "chargeback",
+                 *           "id": "cb_000000000000000000000001",
+                 *           "charge_id": "ch_000000000000000000000001",
+                 *           "amount_cents": 5000,
+                 *           "currency": "BRL",
+                 *           "status": "open",
+                 *           "reason_code": "4837",
+                 *           "evidence_due_at": "2026-03-02T12:00:00.000Z",
+                 *           "opened_at": "2026-03-02T12:00:00.000Z",
+                 *           "resolved_at": null,
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000030"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Chargeback"];
+                    };
+                    /** @constant */
+                    type?: "chargeback.opened";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    chargebackWonEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000001",
+                 *       "object": "event",
+                 *       "type": "chargeback.won",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "object": "chargeback",
+                 *           "id": "cb_000000000000000000000001",
+                 *           "charge_id": "ch_000000000000000000000001",
+                 *           "amount_cents": 5000,
+                 *           "currency": "BRL",
+                 *           "status": "won",
+                 *           "reason_code": "4837",
+                 *           "evidence_due_at": "2026-03-02T12:00:00.000Z",
+                 *           "opened_at": "2026-03-02T12:00:00.000Z",
+                 *           "resolved_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000003"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Chargeback"];
+                    };
+                    /** @constant */
+                    type?: "chargeback.won";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Refund"];
+                    };
+                    /** @constant */
+                    type?: "refund.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000011",
+                 *       "object": "event",
+                 *       "type": "refund.succeeded",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rf_000000000000000000000001",
+                 *           "object": "refund",
+                 *           "status": "succeeded",
+                 *           "charge_id": "ch_000000000000000000000002",
+                 *           "amount_cents": 1000,
+                 *           "currency": "BRL",
+                 *           "reason": "damaged item",
+                 *           "provider_reference": "rfd_000000000000000000000001",
+                 *           "succeeded_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000048"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Refund"];
+                    };
+                    /** @constant */
+                    type?: "refund.succeeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settlementPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
+                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 */
+                "X-Signature": components["parameters"]["Signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000012",
+                 *       "object": "event",
+                 *       "type": "settlement.paid",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "object": "settlement",
+                 *           "id": "set_000000000000000000000001",
+                 *           "status": "paid",
+                 *           "seller_id": "seller_000000000000000000000001",
+                 *           "amount_cents": 27088,
+                 *           "receivable_count": 3,
+                 *           "settlement_date": "2026-03-02",
+                 *           "paid_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000028"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    data?: {
+                        object?: components["schemas"]["Settlement"];
+                    };
+                    /** @constant */
+                    type?: "settlement.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
