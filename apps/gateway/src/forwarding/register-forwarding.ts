@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerBase, RouteGenericInterface } from 'fastify';
-import { ApiError, errorBody, notFound, sendError, type App, type Principal } from '@pgw/platform-http';
+import { ApiError, errorBody, injectAsOwnRequest, notFound, sendError, timeClientRequest, type App, type Principal } from '@pgw/platform-http';
 import { findRoute, type ForwardedRoute, type ServiceName } from '../routes.table';
 import { overCapacity, type Admission } from './admission';
 import { forwardRequestHeaders, forwardResponseHeaders, type ForwardIdentity } from './forward-headers';
@@ -83,7 +83,7 @@ function registerInject(scope: FastifyInstance, routes: readonly ForwardedRoute[
         let response;
         try {
           response = await withDeadline(
-            target.inject({
+            injectAsOwnRequest(target, {
               method: route.method,
               url: request.url,
               headers: forwardRequestHeaders(request.headers, identity, { framing: true, hasBody: body !== null }),
@@ -149,6 +149,7 @@ async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRo
         const release = options.admission.tryEnter(service);
         if (release === null) return sendError(reply, overCapacity(service));
         const body = forwardedBody(request);
+        const timer = timeClientRequest(request.method, new URL(dest, upstream));
         try {
           return reply.from(dest, {
             ...fromOptions,
@@ -162,7 +163,15 @@ async function registerHttp(scope: FastifyInstance, routes: readonly ForwardedRo
             },
             onError: (failedReply, failure) => {
               release();
+              timer.failed(failure.error);
               upstreamFailed(failedReply, failure.error, service);
+            },
+            // reply-from's own answer (the stream sent on), with the upstream's status measured first. Its
+            // types call `res` a server response; it is the client's answer: status, headers and stream.
+            onResponse: (_request, answer, res) => {
+              const upstreamAnswer = res as unknown as { statusCode: number; stream: NodeJS.ReadableStream };
+              timer.answered(upstreamAnswer.statusCode);
+              void answer.send(upstreamAnswer.stream);
             },
           });
         } catch (error) {

@@ -4,6 +4,9 @@ export { ApiError, errorBody, errorStatus, errorType, isErrorCode, notFound, ERR
 export type { ErrorBody, ErrorCode, ErrorType } from './errors';
 export { newRequestId, REQUEST_ID_PATTERN } from './ids';
 export { exportLogLines } from './log-export';
+export { injectAsOwnRequest } from './inject';
+export { timeClientRequest } from './client-metrics';
+export type { ClientRequestTimer } from './client-metrics';
 export {
   canonicalPath,
   canonicalQuery,

@@ -16,6 +16,8 @@ export interface MetricDefinition<A extends string = string, C extends string = 
   description: string;
   /** The instrumentation scope (meter name) it is recorded under. */
   meter: string;
+  /** Other scopes that record the same metric, for calls this code does not make itself. */
+  otherMeters?: readonly string[];
   /** Who records it, for whoever reads the catalog looking for the code. */
   recordedBy: string;
   group: MetricGroup;
@@ -51,10 +53,13 @@ export const HTTP_SERVER_REQUEST_DURATION = define({
   attributes: {
     'http.request.method': '`GET`, `POST`, …',
     'http.response.status_code': 'the status answered',
-    'http.route': 'the route template (`/api/v1/charges/:id`), never the raw path',
     'url.scheme': '`http` (TLS ends before the pods)',
+    'network.protocol.version': '`1.1`',
   },
-  conditionalAttributes: { 'error.type': 'on a request that failed without an answer' },
+  conditionalAttributes: {
+    'http.route': 'the route template (`/api/v1/charges/:id`), never the raw path; absent when no route matched (a 404)',
+    'error.type': 'the status on a 5xx answer, or the error when the request failed without one',
+  },
   buckets: DURATION_BUCKETS_S,
 });
 
@@ -63,9 +68,11 @@ export const HTTP_CLIENT_REQUEST_DURATION = define({
   kind: 'histogram',
   unit: 's',
   description:
-    "Time of each outgoing HTTP request until its answer's headers: the gateway's calls to the services, the services' calls to each other and to the acquirer, and webhook deliveries.",
-  meter: '@opentelemetry/instrumentation-http (node:http) and @opentelemetry/instrumentation-undici (fetch, the gateway proxy)',
-  recordedBy: 'the HTTP and undici instrumentations (telemetry.ts)',
+    "Time of each outgoing HTTP request until its answer's headers: the gateway's calls to the services, the services' calls to each other and to the acquirer (distributed mode), and webhook deliveries.",
+  meter: '@pgw/platform-http',
+  otherMeters: ['@opentelemetry/instrumentation-http'],
+  recordedBy:
+    "libs/platform/http client-metrics.ts for undici's calls (the gateway's proxy, HttpPeers' fetch), and @opentelemetry/instrumentation-http for node:http's (webhook deliveries)",
   group: 'http',
   attributes: {
     'http.request.method': '`GET`, `POST`, …',
@@ -75,6 +82,8 @@ export const HTTP_CLIENT_REQUEST_DURATION = define({
   conditionalAttributes: {
     'http.response.status_code': 'when an answer came',
     'error.type': 'when none came: a timeout, a refused connection',
+    'url.scheme': '`http` or `https`, on the calls through undici',
+    'network.protocol.version': '`1.1`, on the calls through node:http',
   },
   buckets: DURATION_BUCKETS_S,
 });

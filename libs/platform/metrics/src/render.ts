@@ -26,7 +26,7 @@ export function prometheusSeries(metric: Pick<MetricDefinition, 'name' | 'kind' 
 }
 
 const GROUPS: Array<{ group: MetricGroup; title: string; intro: string }> = [
-  { group: 'http', title: 'HTTP (OpenTelemetry semantic conventions)', intro: 'Recorded by the instrumentations, in every service; the RED of each route and of each call out.' },
+  { group: 'http', title: 'HTTP (OpenTelemetry semantic conventions)', intro: "The RED of each route and of each call out, in every service: recorded by the HTTP instrumentation, and by libs/platform/http for the calls made through undici, which it does not see." },
   {
     group: 'messaging',
     title: 'Messaging (OpenTelemetry semantic conventions)',

@@ -1,5 +1,5 @@
 import { context, propagation } from '@opentelemetry/api';
-import type { App } from '@pgw/platform-http';
+import { injectAsOwnRequest, timeClientRequest, type App } from '@pgw/platform-http';
 import type { PeerRequest, PeerResponse, Peers } from './service';
 
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -14,12 +14,21 @@ export class HttpPeers implements Peers {
     // The peer's work joins the caller's trace (fetch is not instrumented, so the context is set here).
     const traceHeaders: Record<string, string> = {};
     propagation.inject(context.active(), traceHeaders);
-    const response = await fetch(new URL(request.url, base), {
-      method: request.method,
-      headers: { ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...traceHeaders, ...request.headers },
-      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-      signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    });
+    const url = new URL(request.url, base);
+    const timer = timeClientRequest(request.method, url);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: request.method,
+        headers: { ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...traceHeaders, ...request.headers },
+        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+        signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      });
+    } catch (error) {
+      timer.failed(error);
+      throw error;
+    }
+    timer.answered(response.status);
     const text = await response.text();
     return { statusCode: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
   }
@@ -44,7 +53,7 @@ export class InjectPeers implements Peers {
       timer = setTimeout(() => reject(new DOMException(`${service} did not answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
     });
     const response = await Promise.race([
-      app.inject({
+      injectAsOwnRequest(app, {
         method: request.method,
         url: request.url,
         headers: request.headers ?? {},
