@@ -25,7 +25,7 @@ export interface FlowMetric {
 /** How long the run waits for what the events carry, and for the last metrics to be recorded. */
 const WAIT_MS = 30_000;
 
-function expectStatus(answer: Answer, status: number, what: string): any {
+function expectStatus(answer: Answer, status: number, what: string): Answer['body'] {
   if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
