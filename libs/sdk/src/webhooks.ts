@@ -1,27 +1,12 @@
 import { verifyWebhook } from '@pgw/webhook-signature';
+import type { webhooks } from './generated/api';
 
 // Verifying a delivery (contract §7): `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
 // The MAC covers the raw bytes as received, so constructEvent takes the body before any JSON parsing,
 // and `t`, so a captured delivery replayed later is refused once it is older than the tolerance.
 
-/** The events of contract §7. */
-export type WebhookEventType =
-  | 'charge.created'
-  | 'charge.authorized'
-  | 'charge.paid'
-  | 'charge.refused'
-  | 'charge.failed'
-  | 'charge.canceled'
-  | 'charge.refunded'
-  | 'charge.partially_refunded'
-  | 'charge.chargeback'
-  | 'refund.succeeded'
-  | 'refund.failed'
-  | 'chargeback.opened'
-  | 'chargeback.won'
-  | 'chargeback.lost'
-  | 'anticipation.succeeded'
-  | 'settlement.paid';
+/** The events of contract §7, as the document's `webhooks` lists them. */
+export type WebhookEventType = Extract<keyof webhooks, string>;
 
 export interface WebhookEvent {
   id: string;
@@ -31,7 +16,8 @@ export interface WebhookEvent {
   livemode: boolean;
   /** The resource as the API returns it: a charge, a refund, a chargeback, an anticipation, a settlement. */
   data: { object: Record<string, unknown> & { id: string; object: string } };
-  request_id: string;
+  /** The API request that caused the event, when one did. */
+  request_id: string | null;
 }
 
 export interface ConstructEventOptions {
