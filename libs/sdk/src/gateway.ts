@@ -68,15 +68,15 @@ const newIdempotencyKey = () => `sdk_${globalThis.crypto.randomUUID()}`;
  */
 export class Gateway {
   private readonly client: Client<paths>;
-  private readonly once: FetchFn;
+  // Every operation of the API is safe to send again: reads, POSTs with an Idempotency-Key, and the two
+  // POSTs that move no money (tokenize, simulate). A future operation that is not would get its own.
   private readonly retried: FetchFn;
 
   constructor(options: GatewayOptions) {
     if (!/^sk_(test|live)_/.test(options.apiKey)) throw new Error('Gateway: apiKey must be a secret key, sk_test_… or sk_live_…');
     const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     const fetchImpl: FetchFn = options.fetch ?? ((request) => globalThis.fetch(request));
-    this.once = retryingFetch(fetchImpl, policy, false);
-    this.retried = retryingFetch(fetchImpl, policy, true);
+    this.retried = retryingFetch(fetchImpl, policy);
     this.client = createClient<paths>({
       baseUrl: (options.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
       headers: { authorization: `Bearer ${options.apiKey}` },
@@ -85,13 +85,13 @@ export class Gateway {
 
   readonly health = {
     /** GET /health: no key needed. */
-    retrieve: (options: RequestOptions = {}) => this.untyped<Health>(this.client.GET('/api/v1/health', this.init(options, true))),
+    retrieve: (options: RequestOptions = {}) => this.untyped<Health>(this.client.GET('/api/v1/health', this.init(options))),
   };
 
   /** The gateway's own documents: the OpenAPI of this API, the AsyncAPI of its events. */
   readonly documents = {
-    openapi: (options: RequestOptions = {}) => this.untyped<OpenApiDocument>(this.client.GET('/api/v1/openapi.json', this.init(options, true))),
-    asyncapi: (options: RequestOptions = {}) => this.untyped<AsyncApiDocument>(this.client.GET('/api/v1/asyncapi.json', this.init(options, true))),
+    openapi: (options: RequestOptions = {}) => this.untyped<OpenApiDocument>(this.client.GET('/api/v1/openapi.json', this.init(options))),
+    asyncapi: (options: RequestOptions = {}) => this.untyped<AsyncApiDocument>(this.client.GET('/api/v1/asyncapi.json', this.init(options))),
   };
 
   readonly tokens = {
@@ -100,69 +100,69 @@ export class Gateway {
      * token of the same card moves no money.
      */
     create: (params: TokenCreateParams, options: RequestOptions = {}): Promise<PaymentMethodToken> =>
-      this.result(this.client.POST('/api/v1/payment-methods/tokenize', { body: params, ...this.init(options, true) }), null),
+      this.result(this.client.POST('/api/v1/payment-methods/tokenize', { body: params, ...this.init(options) }), null),
   };
 
   readonly charges = {
     /** POST /charges, with an Idempotency-Key. */
     create: (params: ChargeCreateParams, options: RequestOptions = {}): Promise<Charge> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/charges', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options, true) }), key);
+      return this.result(this.client.POST('/api/v1/charges', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options) }), key);
     },
     /** GET /charges/{id}. */
-    retrieve: (id: string, options: RequestOptions = {}): Promise<ChargeRetrieved> => this.result(this.client.GET('/api/v1/charges/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<ChargeRetrieved> => this.result(this.client.GET('/api/v1/charges/{id}', { params: { path: { id } }, ...this.init(options) }), null),
     /** POST /charges/{id}/capture (a manual card charge), with an Idempotency-Key. */
     capture: (id: string, options: RequestOptions = {}): Promise<ChargeCaptured> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/charges/{id}/capture', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: {}, ...this.init(options, true) }), key);
+      return this.result(this.client.POST('/api/v1/charges/{id}/capture', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: {}, ...this.init(options) }), key);
     },
     /** POST /charges/{id}/refund: all that remains, or `amount_cents` of it; with an Idempotency-Key. */
     refund: (id: string, params: RefundCreateParams = {}, options: RequestOptions = {}): Promise<Refund> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/charges/{id}/refund', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: params, ...this.init(options, true) }), key);
+      return this.result(this.client.POST('/api/v1/charges/{id}/refund', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: params, ...this.init(options) }), key);
     },
   };
 
   readonly balance = {
     /** GET /balance (a seller-scoped key). */
-    retrieve: (options: RequestOptions = {}): Promise<Balance> => this.result(this.client.GET('/api/v1/balance', this.init(options, true)), null),
+    retrieve: (options: RequestOptions = {}): Promise<Balance> => this.result(this.client.GET('/api/v1/balance', this.init(options)), null),
     /** GET /balance/history: the ledger entries, newest first; await it for one page, iterate it for all. */
     history: (params: BalanceHistoryParams = {}, options: RequestOptions = {}): PagedList<BalanceTransaction, ListPage<'/api/v1/balance/history'>> => this.list('/api/v1/balance/history', params, options),
   };
 
   readonly receivables = {
     list: (params: ReceivableListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/receivables'>, ListPage<'/api/v1/receivables'>> => this.list('/api/v1/receivables', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<Receivable> => this.result(this.client.GET('/api/v1/receivables/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Receivable> => this.result(this.client.GET('/api/v1/receivables/{id}', { params: { path: { id } }, ...this.init(options) }), null),
   };
 
   readonly settlements = {
     list: (params: SettlementListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/settlements'>, ListPage<'/api/v1/settlements'>> => this.list('/api/v1/settlements', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<Settlement> => this.result(this.client.GET('/api/v1/settlements/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Settlement> => this.result(this.client.GET('/api/v1/settlements/{id}', { params: { path: { id } }, ...this.init(options) }), null),
   };
 
   readonly chargebacks = {
     list: (params: ChargebackListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/chargebacks'>, ListPage<'/api/v1/chargebacks'>> => this.list('/api/v1/chargebacks', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<Chargeback> => this.result(this.client.GET('/api/v1/chargebacks/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Chargeback> => this.result(this.client.GET('/api/v1/chargebacks/{id}', { params: { path: { id } }, ...this.init(options) }), null),
   };
 
   readonly anticipations = {
     /** POST /anticipations/simulate: a preview with no effect, so it is retried like a read. */
     simulate: (params: AnticipationSimulateParams = {}, options: RequestOptions = {}): Promise<AnticipationSimulation> =>
-      this.result(this.client.POST('/api/v1/anticipations/simulate', { body: params, ...this.init(options, true) }), null),
+      this.result(this.client.POST('/api/v1/anticipations/simulate', { body: params, ...this.init(options) }), null),
     /** POST /anticipations, with an Idempotency-Key. */
     create: (params: AnticipationCreateParams = {}, options: RequestOptions = {}): Promise<Anticipation> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/anticipations', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options, true) }), key);
+      return this.result(this.client.POST('/api/v1/anticipations', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options) }), key);
     },
     list: (params: AnticipationListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/anticipations'>, ListPage<'/api/v1/anticipations'>> => this.list('/api/v1/anticipations', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<AnticipationRetrieved> => this.result(this.client.GET('/api/v1/anticipations/{id}', { params: { path: { id } }, ...this.init(options, true) }), null),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<AnticipationRetrieved> => this.result(this.client.GET('/api/v1/anticipations/{id}', { params: { path: { id } }, ...this.init(options) }), null),
   };
 
   /** Verifying deliveries needs no key: the endpoint's `whsec_` secret. */
   readonly webhooks = { constructEvent };
 
-  private init(options: RequestOptions, retryable: boolean): { fetch: FetchFn; signal?: AbortSignal } {
-    return { fetch: retryable ? this.retried : this.once, ...(options.signal ? { signal: options.signal } : {}) };
+  private init(options: RequestOptions): { fetch: FetchFn; signal?: AbortSignal } {
+    return { fetch: this.retried, ...(options.signal ? { signal: options.signal } : {}) };
   }
 
   private async result<T>(call: Promise<Answer<T>>, idempotencyKey: string | null): Promise<T> {
@@ -180,7 +180,7 @@ export class Gateway {
     const fetchPage = (page: number) =>
       this.result(
         // Each list path takes `page`, `limit` and its own filters: the caller's params were typed by path.
-        (this.client.GET as (path: ListPath, init: object) => Promise<Answer<ListPage<P>>>)(path, { params: { query: { ...params, page } }, ...this.init(options, true) }),
+        (this.client.GET as (path: ListPath, init: object) => Promise<Answer<ListPage<P>>>)(path, { params: { query: { ...params, page } }, ...this.init(options) }),
         null,
       );
     return new PagedList<ListItem<P>, ListPage<P>>(fetchPage, params.page ?? 1);

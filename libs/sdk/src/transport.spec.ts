@@ -37,7 +37,7 @@ describe('retryingFetch', () => {
     // Proves the retry after load shedding: the second request is the first one again, after 1 s.
     const { fetch, arrivals } = scripted([error(503, 'service_unavailable', { 'retry-after': '1' }), json(201, { id: 'ch_1' })]);
     const started = Date.now();
-    const response = await retryingFetch(fetch, POLICY, true)(post());
+    const response = await retryingFetch(fetch, POLICY)(post());
     expect(response.status).toBe(201);
     expect(Date.now() - started).toBeGreaterThanOrEqual(990);
     expect(arrivals).toEqual([{ key: 'key-1', body: '{"amount":1000}' }, { key: 'key-1', body: '{"amount":1000}' }]);
@@ -46,32 +46,32 @@ describe('retryingFetch', () => {
   it('retries 409 idempotency_key_in_use, and not idempotency_key_reused', async () => {
     // Proves that only the conflict that resolves itself (the first request still running) is waited out.
     const inUse = scripted([error(409, 'idempotency_key_in_use'), error(409, 'idempotency_key_in_use'), json(201, { id: 'ch_1' })]);
-    expect((await retryingFetch(inUse.fetch, POLICY, true)(post())).status).toBe(201);
+    expect((await retryingFetch(inUse.fetch, POLICY)(post())).status).toBe(201);
     expect(inUse.arrivals).toHaveLength(3);
     const reused = scripted([error(409, 'idempotency_key_reused')]);
-    expect((await retryingFetch(reused.fetch, POLICY, true)(post())).status).toBe(409);
+    expect((await retryingFetch(reused.fetch, POLICY)(post())).status).toBe(409);
     expect(reused.arrivals).toHaveLength(1);
   });
 
   it('retries a dropped connection with the same key, and gives up with a ConnectionError after retriesMax', async () => {
     // Proves the bound: retriesMax 3 is 4 requests, then an error that names the key to retry with later.
     const recovered = scripted([dropped, dropped, json(200, { id: 'ch_1' })]);
-    expect((await retryingFetch(recovered.fetch, POLICY, true)(post())).status).toBe(200);
+    expect((await retryingFetch(recovered.fetch, POLICY)(post())).status).toBe(200);
     expect(recovered.arrivals.map((a) => a.key)).toEqual(['key-1', 'key-1', 'key-1']);
     const down = scripted([dropped, dropped, dropped, dropped]);
-    const failure = await retryingFetch(down.fetch, POLICY, true)(post()).catch((e: unknown) => e);
+    const failure = await retryingFetch(down.fetch, POLICY)(post()).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ConnectionError);
     expect(failure).toMatchObject({ type: 'connection_error', status: null, idempotencyKey: 'key-1' });
     expect(down.arrivals).toHaveLength(4);
   });
 
-  it('sends once what is not safe to repeat, and returns an answer whose Retry-After is too long', async () => {
-    // Proves that a request without a key is never sent twice, and that a wait is bounded.
+  it('sends once with retriesMax 0, and returns an answer whose Retry-After is too long', async () => {
+    // Proves that retries can be turned off, and that a wait is bounded.
     const once = scripted([error(503, 'service_unavailable', { 'retry-after': '0' })]);
-    expect((await retryingFetch(once.fetch, POLICY, false)(post())).status).toBe(503);
+    expect((await retryingFetch(once.fetch, { ...POLICY, retriesMax: 0 })(post())).status).toBe(503);
     expect(once.arrivals).toHaveLength(1);
     const later = scripted([error(503, 'service_unavailable', { 'retry-after': '3600' })]);
-    expect((await retryingFetch(later.fetch, POLICY, true)(post())).status).toBe(503);
+    expect((await retryingFetch(later.fetch, POLICY)(post())).status).toBe(503);
     expect(later.arrivals).toHaveLength(1);
   });
 
@@ -83,7 +83,7 @@ describe('retryingFetch', () => {
         attempts += 1;
         request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
       });
-    const failure = await retryingFetch(silent, { ...POLICY, timeoutMs: 50 }, true)(post()).catch((e: unknown) => e);
+    const failure = await retryingFetch(silent, { ...POLICY, timeoutMs: 50 })(post()).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ConnectionError);
     expect(attempts).toBe(4);
   });
@@ -94,7 +94,7 @@ describe('retryingFetch', () => {
     const { fetch, arrivals } = scripted([error(503, 'service_unavailable', { 'retry-after': '2' }), json(201, {})]);
     const request = new Request(post(), { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('caller gave up')), 50);
-    await expect(retryingFetch(fetch, POLICY, true)(request)).rejects.toThrow('caller gave up');
+    await expect(retryingFetch(fetch, POLICY)(request)).rejects.toThrow('caller gave up');
     expect(arrivals).toHaveLength(1);
   });
 });

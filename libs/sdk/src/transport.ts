@@ -1,8 +1,8 @@
 import { ConnectionError } from './errors';
 
-// Retries, bounded. A request is retried only when sending it twice cannot do a thing twice: a GET, a
-// POST that carries an Idempotency-Key (the gateway replays the first answer, contract §3), or a POST
-// the SDK marks as without effect (the anticipation simulation, tokenization). It is retried, with the
+// Retries, bounded, of requests that sending twice cannot make happen twice (the Gateway sends only
+// those): a GET, a POST that carries an Idempotency-Key (the gateway replays the first answer, contract
+// §3), a POST without effect on money (the anticipation simulation, tokenization). It is retried, with the
 // very same bytes and key, when no answer came (a connection refused or dropped, a timeout), on 503 and
 // 429 (the gateway sheds load and says when to come back, in Retry-After), and on 409
 // idempotency_key_in_use (the first attempt is still running on the server: its answer will be replayed).
@@ -73,11 +73,11 @@ async function answerSaysRetry(response: Response): Promise<boolean> {
 
 /**
  * A fetch that sends `request` until an answer that is final, at most `policy.retriesMax + 1` times, each
- * attempt a clone of the same request (same body, same Idempotency-Key). When `retryable` is false it
- * sends once. A caller's abort signal stops it at once.
+ * attempt a clone of the same request (same body, same Idempotency-Key). A caller's abort signal stops it
+ * at once.
  */
-export function retryingFetch(fetchImpl: FetchFn, policy: RetryPolicy, retryable: boolean): FetchFn {
-  const retriesMax = retryable ? Math.min(Math.max(0, Math.floor(policy.retriesMax)), RETRIES_LIMIT) : 0;
+export function retryingFetch(fetchImpl: FetchFn, policy: RetryPolicy): FetchFn {
+  const retriesMax = Math.min(Math.max(0, Math.floor(policy.retriesMax)), RETRIES_LIMIT);
   return async (request) => {
     const idempotencyKey = request.headers.get('idempotency-key');
     for (let retry = 0; ; retry += 1) {
