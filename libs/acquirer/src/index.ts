@@ -96,3 +96,7 @@ export { readCnab240File, readReturnFile } from './live/cnab240/return-file';
 export type { BoletoReturn, Cnab240File, ReturnFile } from './live/cnab240/return-file';
 export { emptyState, FileCnab240Store } from './live/cnab240/state-store';
 export type { Cnab240State, Cnab240Store, StoredBoleto, StoredBoletoStatus } from './live/cnab240/state-store';
+export { CIELO_ACQUIRER_CODE, CieloAdapter } from './live/cielo/cielo-adapter';
+export type { CardAcquirer, CieloAdapterOptions, CieloLog } from './live/cielo/cielo-adapter';
+export { CIELO_ENVIRONMENTS, CIELO_QUERY_TIMEOUT_MS_DEFAULT, CIELO_TIMEOUT_MS_DEFAULT, cieloConfigFromEnv, RedactedKey } from './live/cielo/cielo-config';
+export type { CieloConfig } from './live/cielo/cielo-config';
