@@ -15,6 +15,8 @@ const PAN_APPROVED = '4024007153763190';
 const PAN_DECLINED = '4024007153763182';
 const PAN_ISSUER_TIMEOUT = '4024007153763166';
 const CVV = '739';
+// Long enough for a local answer on a busy machine, short enough that a lost answer costs little.
+const SHORT_TIMEOUT_MS = 600;
 
 let fake: FakeCielo;
 
@@ -166,7 +168,7 @@ describe('CieloAdapter against a fake Cielo that holds it to the manual', () => 
     const down = new CieloAdapter({ config: config({ apiUrl: `http://127.0.0.1:${port}`, queryUrl: `http://127.0.0.1:${port}` }) });
     expect(await down.storeCard({ reference: 'tok_x', number: PAN_APPROVED, expMonth: 1, expYear: 2030, holderName: 'A B' })).toMatchObject({ ok: false, kind: 'unavailable' });
 
-    const adapter = new CieloAdapter({ config: config({ timeoutMs: 300 }) });
+    const adapter = new CieloAdapter({ config: config({ timeoutMs: SHORT_TIMEOUT_MS }) });
     const card = await stored(adapter);
     const sell = (reference: string) => adapter.authorize({ reference, cardRef: card.cardRef, amountCents: 700, installments: 1, capture: true });
     fake.failNext('POST', '/1/sales/', { kind: 'status', status: 503 });
@@ -196,7 +198,7 @@ describe('CieloAdapter against a fake Cielo that holds it to the manual', () => 
   it('recovers a sale whose answer was lost, after a restart, and carries it through capture and a partial refund', async () => {
     // Proves the crash-recovery path: the sale was made, the answer never came (timeout); a new process finds it
     // by reference (GET /1/sales?merchantOrderId= then GET /1/sales/{PaymentId}), does not sell again, and goes on.
-    const before = new CieloAdapter({ config: config({ timeoutMs: 300 }) });
+    const before = new CieloAdapter({ config: config({ timeoutMs: SHORT_TIMEOUT_MS }) });
     const card = await stored(before);
     const input = { reference: 'ch_Crash', cardRef: card.cardRef, amountCents: 60_000, installments: 6, capture: false, securityCode: CVV };
     fake.failNext('POST', '/1/sales/', { kind: 'lose-answer' });
@@ -231,7 +233,7 @@ describe('CieloAdapter against a fake Cielo that holds it to the manual', () => 
   it('sends the PAN and the CVV to Cielo only: never in a result, an error or a log line, and never the MerchantKey', async () => {
     // Proves the card data leaves once, to the right place, and every other way out stays clean, failures included.
     const { lines, log } = logSink();
-    const adapter = new CieloAdapter({ config: config({ timeoutMs: 300 }), log });
+    const adapter = new CieloAdapter({ config: config({ timeoutMs: SHORT_TIMEOUT_MS }), log });
     const outcomes: unknown[] = [];
     const card = await adapter.storeCard({ reference: 'tok_leak', number: PAN_APPROVED, expMonth: 8, expYear: 2031, holderName: 'Maria Souza' });
     outcomes.push(card);
