@@ -192,6 +192,7 @@ async function day(r: Recorder, hooksUrl: string, events: ReadonlyArray<{ type: 
   await r.call('POST /admin/v1/simulations/chargebacks/:cb_id/resolve', `/admin/v1/simulations/chargebacks/${won.id}/resolve`, 'won', 200, { body: { outcome: 'won' } });
   await r.call('GET /api/v1/chargebacks', '/api/v1/chargebacks?limit=10', 'page', 200);
   await r.call('GET /api/v1/chargebacks/:id', `/api/v1/chargebacks/${won.id}`, 'won', 200);
+  await r.call('GET /api/v1/charges', '/api/v1/charges?status=paid&limit=2', 'page', 200);
 
   // The operator's side of webhooks, the other jobs, the simulator's modes and the parked events.
   await waitFor(async () => (events.some((e) => e.type === 'anticipation.succeeded') ? true : undefined), 'the anticipation.succeeded webhook');
@@ -205,6 +206,7 @@ async function day(r: Recorder, hooksUrl: string, events: ReadonlyArray<{ type: 
   await r.call('POST /admin/v1/services/charges/dead-letters/replay', '/admin/v1/services/charges/dead-letters/replay', 'none', 200);
   await r.call('DELETE /admin/v1/api-keys/:key_id', `/admin/v1/api-keys/${key.id}`, 'revoked', 200);
   await r.call('GET /api/v1/balance', '/api/v1/balance', 'api_key_revoked', 401);
+  await r.call('DELETE /admin/v1/webhook-endpoints/:id', `/admin/v1/webhook-endpoints/${endpoint.id}`, 'deleted', 200);
 }
 
 // An id, key or secret: a lower-case prefix and at least 16 random base62 characters, which (unlike a word

@@ -47,6 +47,13 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     invalid: ['split_invalid'],
     extra: ['409', '502'],
   },
+  'GET /api/v1/charges': {
+    operationId: 'listCharges',
+    summary: 'List charges',
+    description: `The charges the key may read (its seller's, for a seller-scoped key), narrowed by \`status\`, \`payment_method\` and the creation instant, from \`created_from\` (included) to \`created_to\` (excluded). ${PAGED} Items carry no split: retrieve the charge for it.`,
+    tag: 'Charges',
+    resource: 'ChargeList',
+  },
   'GET /api/v1/charges/:id': {
     operationId: 'retrieveCharge',
     summary: 'Retrieve a charge',
@@ -277,6 +284,12 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: 'Where the tenant’s events are sent (all of them, or those in `events`), signed with the `secret` shown in this answer. Private and loopback addresses are refused unless the deployment allows them.',
     tag: 'Webhooks',
     resource: 'WebhookEndpoint',
+  },
+  'DELETE /admin/v1/webhook-endpoints/:id': {
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete a webhook endpoint',
+    description: 'No event is sent to it from now on; its past deliveries stay listed. `pgw listen` deletes the endpoint of its session when it ends.',
+    tag: 'Webhooks',
   },
   'POST /admin/v1/webhook-endpoints/:id/rotate-secret': {
     operationId: 'rotateWebhookSecret',

@@ -1,4 +1,5 @@
 import type { Tx } from '@pgw/platform-db';
+import { toDate, toInt, toStringArray } from './rows';
 
 export interface WebhookEndpoint {
   id: string;
@@ -29,4 +30,28 @@ export async function insertWebhookEndpoint(trx: Tx, endpoint: WebhookEndpoint):
     created_at: endpoint.createdAt,
     updated_at: endpoint.updatedAt,
   });
+}
+
+function fromRow(row: Record<string, unknown>): WebhookEndpoint {
+  return {
+    id: String(row.id),
+    tenantId: String(row.tenant_id),
+    url: String(row.url),
+    events: toStringArray(row.events, 'webhook_endpoints.events'),
+    secret: String(row.secret),
+    livemode: row.livemode === true,
+    version: toInt(row.version, 'webhook_endpoints.version'),
+    createdAt: toDate(row.created_at, 'webhook_endpoints.created_at'),
+    updatedAt: toDate(row.updated_at, 'webhook_endpoints.updated_at'),
+  };
+}
+
+/** The endpoint, locked for the rest of the transaction. */
+export async function findWebhookEndpointForUpdate(trx: Tx, id: string): Promise<WebhookEndpoint | null> {
+  const row: Record<string, unknown> | undefined = await trx('webhook_endpoints').where({ id }).forUpdate().first();
+  return row === undefined ? null : fromRow(row);
+}
+
+export async function deleteWebhookEndpoint(trx: Tx, id: string): Promise<void> {
+  await trx('webhook_endpoints').where({ id }).delete();
 }

@@ -41,6 +41,7 @@ describe('the operator API: directory', () => {
       ['POST', '/admin/v1/api-keys'],
       ['DELETE', '/admin/v1/api-keys/key_x'],
       ['POST', '/admin/v1/tenants/ten_x/webhook-endpoints'],
+      ['DELETE', '/admin/v1/webhook-endpoints/we_x'],
     ];
 
     it.each(routes)('refuses %s %s with 401 without the admin token, with a wrong one and with an sk_ key', async (method, url) => {
@@ -308,6 +309,24 @@ describe('the operator API: directory', () => {
       const rows = await f.knex.raw(`select topic, payload from gateway.outbox`);
       const carrying = rows.rows.filter((row: { payload: Uint8Array }) => Buffer.from(row.payload).includes(secret)).map((row: { topic: string }) => row.topic);
       expect(carrying).toEqual(['gateway.webhook-endpoints']);
+    });
+
+    it('deletes an endpoint and announces it as receiving no kind, one version up; a second delete is a 404', async () => {
+      // Proves what `pgw listen` relies on when it ends: the endpoint leaves the directory and the webhooks
+      // service learns, in the same transaction's event, that it receives nothing more.
+      const tenantId = await createTenant(f);
+      const created = (await f.admin('POST', `/admin/v1/tenants/${tenantId}/webhook-endpoints`, { url: 'https://example.com/session', events: ['charge.paid'] })).json();
+      const res = await f.admin('DELETE', `/admin/v1/webhook-endpoints/${created.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ object: 'webhook_endpoint', id: created.id, deleted: true, request_id: res.headers['x-request-id'] });
+      const events = (await outboxEvents('gateway.webhook-endpoint-changed.v2')).filter((e) => e.webhook_endpoint_id === created.id);
+      expect(events.map((e) => [Number(e.version), e.events])).toEqual([
+        [1, ['charge.paid']],
+        [2, []],
+      ]);
+      expect(events[1]).toMatchObject({ tenant_id: tenantId, url: created.url, secret: created.secret, livemode: false });
+      expect((await f.admin('DELETE', `/admin/v1/webhook-endpoints/${created.id}`)).statusCode).toBe(404);
+      expect((await f.admin('DELETE', '/admin/v1/webhook-endpoints/not_an_id')).statusCode).toBe(404);
     });
 
     it('stores a live endpoint for chosen events', async () => {

@@ -4,7 +4,7 @@ import { isId, newId } from '@pgw/domain';
 import { ApiError, notFound, RequestIdSchema, webhookUrlProblem, type App } from '@pgw/platform-http';
 import { randomBase62 } from '../auth/api-key-secret';
 import { findTenant } from '../data/tenants.repository';
-import { insertWebhookEndpoint, type WebhookEndpoint } from '../data/webhook-endpoints.repository';
+import { deleteWebhookEndpoint, findWebhookEndpointForUpdate, insertWebhookEndpoint, type WebhookEndpoint } from '../data/webhook-endpoints.repository';
 import { LIMITS } from '../directory/defaults';
 import { publishWebhookEndpointChanged } from '../directory/directory-events';
 import { DateTimeSchema, EnvironmentSchema, iso, StrictObject, type RouteContext } from './route-context';
@@ -35,6 +35,13 @@ export const WebhookEndpointSchema = Type.Object({
   request_id: RequestIdSchema,
 });
 
+export const DeletedWebhookEndpointSchema = Type.Object({
+  object: Type.Literal('webhook_endpoint'),
+  id: Type.String(),
+  deleted: Type.Literal(true),
+  request_id: RequestIdSchema,
+});
+
 function endpointResource(endpoint: WebhookEndpoint, requestId: string): Static<typeof WebhookEndpointSchema> {
   return {
     object: 'webhook_endpoint',
@@ -51,7 +58,12 @@ function endpointResource(endpoint: WebhookEndpoint, requestId: string): Static<
   };
 }
 
-/** POST /admin/v1/tenants/:tenant_id/webhook-endpoints: stored and announced; delivery is the webhooks service's. */
+/**
+ * POST /admin/v1/tenants/:tenant_id/webhook-endpoints: stored and announced; delivery is the webhooks service's.
+ * DELETE /admin/v1/webhook-endpoints/:id: gone from the directory, and announced as an endpoint that
+ * receives no kind (the v2 event carries the whole state and has no deleted flag; an empty filter is what
+ * removal means to the webhooks service, which stops delivering and keeps the past deliveries for the log).
+ */
 export async function webhookEndpointRoutes(app: App, ctx: RouteContext): Promise<void> {
   app.post(
     '/tenants/:tenant_id/webhook-endpoints',
@@ -81,6 +93,22 @@ export async function webhookEndpointRoutes(app: App, ctx: RouteContext): Promis
         return created;
       });
       return reply.code(201).send(endpointResource(endpoint, request.id));
+    },
+  );
+
+  app.delete(
+    '/webhook-endpoints/:id',
+    { schema: { params: Type.Object({ id: Type.String() }), response: { 200: DeletedWebhookEndpointSchema } } },
+    async (request) => {
+      const { id } = request.params;
+      if (!isId('we_', id)) throw notFound('webhook endpoint');
+      await ctx.db.tx(async (trx) => {
+        const current = await findWebhookEndpointForUpdate(trx, id);
+        if (current === null) throw notFound('webhook endpoint');
+        await deleteWebhookEndpoint(trx, id);
+        await publishWebhookEndpointChanged(ctx.db, trx, { ...current, events: [], version: current.version + 1, updatedAt: ctx.clock.now() }, request.id);
+      });
+      return { object: 'webhook_endpoint' as const, id, deleted: true as const, request_id: request.id };
     },
   );
 }

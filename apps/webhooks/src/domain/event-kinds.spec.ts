@@ -36,5 +36,7 @@ describe('the event kind table', () => {
     expect(endpointWants(['*'], 'settlement.paid')).toBe(true);
     expect(endpointWants(['charge.paid'], 'charge.paid')).toBe(true);
     expect(endpointWants(['charge.paid'], 'charge.refunded')).toBe(false);
+    // A deleted endpoint is announced with no kind: it receives nothing more.
+    expect(endpointWants([], 'charge.paid')).toBe(false);
   });
 });

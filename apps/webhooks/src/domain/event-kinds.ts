@@ -65,7 +65,7 @@ export function webhookTopics(): string[] {
   return [...topics].sort();
 }
 
-/** An endpoint's `events` filter: ['*'] is every kind, including kinds added later. */
+/** An endpoint's `events` filter: ['*'] is every kind, including kinds added later; [] (a deleted endpoint) none. */
 export function endpointWants(events: readonly string[], kind: WebhookKind): boolean {
   return events.includes(EVERY_WEBHOOK_KIND) || events.includes(kind);
 }
