@@ -185,6 +185,7 @@ describe('@pgw/sdk against the all-in-one', () => {
     const captured = await gateway.charges.capture(held.id);
     expect(captured).toMatchObject({ id: held.id, status: 'paid', captured: true, paid_at: expect.any(String) });
     expect((await gateway.charges.retrieve(held.id)).status).toBe('paid');
+    expect((await gateway.charges.list({ status: 'paid', payment_method: 'credit_card' })).data.map((c) => c.id)).toContain(held.id);
     const refund = await gateway.charges.refund(held.id, { amount_cents: 990, reason: 'one item returned' });
     expect(refund).toMatchObject({ object: 'refund', status: 'succeeded', amount_cents: 990, charge_id: held.id });
 

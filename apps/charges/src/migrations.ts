@@ -138,4 +138,12 @@ export const chargesMigrations: Migration[] = [
       await trx.raw('alter table charges add column card_brand text');
     },
   },
+  {
+    // GET /charges lists a tenant's (or a seller's) charges newest first: the dashboard's charge list.
+    name: '0006_charges_list',
+    async up(trx) {
+      await trx.raw('create index charges_list on charges (tenant_id, livemode, created_at desc, id desc)');
+      await trx.raw('create index charges_seller_list on charges (tenant_id, livemode, seller_id, created_at desc, id desc)');
+    },
+  },
 ];

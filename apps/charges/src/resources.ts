@@ -72,6 +72,9 @@ export const ChargeResource = Type.Object(
   strict,
 );
 
+/** A charge in a list: the resource without its own request_id (the list envelope carries one). */
+export const ChargeItem = Type.Omit(ChargeResource, ['request_id'], strict);
+
 export const RefundResource = Type.Object(
   {
     id: Type.String({ pattern: '^rf_[A-Za-z0-9]+$' }),

@@ -11,6 +11,7 @@ import { chargebacksRoutes } from './routes/chargebacks.route';
 import { createChargeRoute } from './routes/create-charge.route';
 import { getChargeRoute } from './routes/get-charge.route';
 import { jobRoutes } from './routes/jobs.route';
+import { listChargesRoute } from './routes/list-charges.route';
 import { refundChargeRoute } from './routes/refund-charge.route';
 import { simulationRoutes } from './routes/simulations.route';
 
@@ -31,6 +32,7 @@ export const chargesService: ServiceDefinition = {
       config: chargesConfig(context.env),
     };
     createChargeRoute(app, deps, liveModeGuard(context.env, app.log));
+    listChargesRoute(app, deps);
     getChargeRoute(app, deps);
     captureChargeRoute(app, deps);
     refundChargeRoute(app, deps);

@@ -41,6 +41,7 @@ const route = (method: ForwardMethod, url: string, service: ServiceName, permiss
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   route('POST', '/api/v1/payment-methods/tokenize', 'vault', 'payment_methods:tokenize', 'seller+kyc'),
   { ...route('POST', '/api/v1/charges', 'charges', 'charges:create', 'tenant+kyc'), splitRecipientsKyc: true },
+  route('GET', '/api/v1/charges', 'charges', 'charges:read'),
   route('GET', '/api/v1/charges/:id', 'charges', 'charges:read'),
   route('POST', '/api/v1/charges/:id/capture', 'charges', 'charges:create'),
   route('POST', '/api/v1/charges/:id/refund', 'charges', 'refunds:create'),

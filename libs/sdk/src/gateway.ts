@@ -19,6 +19,7 @@ import type {
   ChargebackListParams,
   ChargeCaptured,
   ChargeCreateParams,
+  ChargeListParams,
   ChargeRetrieved,
   Health,
   ListItem,
@@ -109,6 +110,8 @@ export class Gateway {
       const key = options.idempotencyKey ?? newIdempotencyKey();
       return this.result(this.client.POST('/api/v1/charges', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options) }), key);
     },
+    /** GET /charges: newest first, narrowed by status, payment method and creation instant; await it for one page, iterate it for all. */
+    list: (params: ChargeListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/charges'>, ListPage<'/api/v1/charges'>> => this.list('/api/v1/charges', params, options),
     /** GET /charges/{id}. */
     retrieve: (id: string, options: RequestOptions = {}): Promise<ChargeRetrieved> => this.result(this.client.GET('/api/v1/charges/{id}', { params: { path: { id } }, ...this.init(options) }), null),
     /** POST /charges/{id}/capture (a manual card charge), with an Idempotency-Key. */

@@ -33,6 +33,7 @@ export type {
   Charge,
   ChargeCaptured,
   ChargeCreateParams,
+  ChargeListParams,
   Chargeback,
   ChargebackListParams,
   ChargeRetrieved,

@@ -27,6 +27,7 @@ export type PaymentMethodToken = ResponseBody<'/api/v1/payment-methods/tokenize'
 export type TokenCreateParams = RequestBody<'/api/v1/payment-methods/tokenize', 'post'>;
 export type Charge = ResponseBody<'/api/v1/charges', 'post', 201>;
 export type ChargeCreateParams = RequestBody<'/api/v1/charges', 'post'>;
+export type ChargeListParams = QueryParams<'/api/v1/charges', 'get'>;
 export type ChargeRetrieved = ResponseBody<'/api/v1/charges/{id}', 'get', 200>;
 export type ChargeCaptured = ResponseBody<'/api/v1/charges/{id}/capture', 'post', 200>;
 export type Refund = ResponseBody<'/api/v1/charges/{id}/refund', 'post', 201>;
@@ -48,7 +49,7 @@ export type AnticipationRetrieved = ResponseBody<'/api/v1/anticipations/{id}', '
 export type AnticipationListParams = QueryParams<'/api/v1/anticipations', 'get'>;
 
 /** The paths that answer the list envelope. */
-export type ListPath = '/api/v1/balance/history' | '/api/v1/receivables' | '/api/v1/settlements' | '/api/v1/chargebacks' | '/api/v1/anticipations';
+export type ListPath = '/api/v1/charges' | '/api/v1/balance/history' | '/api/v1/receivables' | '/api/v1/settlements' | '/api/v1/chargebacks' | '/api/v1/anticipations';
 /** One page: `{ object: 'list', data, page, limit, total, total_pages, request_id }`. */
 export type ListPage<P extends ListPath> = ResponseBody<P, 'get', 200>;
 export type ListItem<P extends ListPath> = ListPage<P> extends { data: Array<infer T> } ? T : never;

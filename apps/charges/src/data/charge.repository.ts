@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
 import type { CaptureMethod, ChargeStatus, PaymentMethod } from '../domain/charge';
-import { pageAfter, type Cents, type Timestamp } from './rows';
+import { cents, pageAfter, type Cents, type Timestamp } from './rows';
 
 type Q = Knex | Tx;
 
@@ -76,6 +76,35 @@ export async function findCharge(q: Q, scope: Scope, id: string): Promise<Charge
 export async function lockCharge(trx: Tx, scope: Scope | null, id: string): Promise<ChargeRow | undefined> {
   const query = scope === null ? trx('charges').where({ id }) : inScope(trx, scope).andWhere({ id });
   return query.forUpdate().first<ChargeRow | undefined>();
+}
+
+/** The filters of GET /charges: each one given narrows the list; the dates bound created_at, [from, to). */
+export interface ChargeFilter {
+  status?: ChargeStatus;
+  paymentMethod?: PaymentMethod;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+/** One page of the scope's charges that match `filter`, most recent first (ties broken by id). */
+export async function listCharges(q: Q, scope: Scope, filter: ChargeFilter, page: number, limit: number): Promise<{ rows: ChargeRow[]; total: number }> {
+  const matching = () => {
+    const query = inScope(q, scope);
+    if (filter.status !== undefined) query.andWhere({ status: filter.status });
+    if (filter.paymentMethod !== undefined) query.andWhere({ payment_method: filter.paymentMethod });
+    if (filter.createdFrom !== undefined) query.andWhere('created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query.andWhere('created_at', '<', filter.createdTo);
+    return query;
+  };
+  const countRow = await matching().count<{ n: Cents }>({ n: '*' }).first();
+  const rows = await matching()
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { rows, total: countRow?.n === undefined ? 0 : cents(countRow.n) };
 }
 
 export async function findChargeById(q: Q, id: string): Promise<ChargeRow | undefined> {

@@ -172,7 +172,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List charges
+         * @description The charges the key may read (its seller's, for a seller-scoped key), narrowed by `status`, `payment_method` and the creation instant, from `created_from` (included) to `created_to` (excluded). A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match. Items carry no split: retrieve the charge for it.
+         */
+        get: operations["listCharges"];
         put?: never;
         /**
          * Create a charge
@@ -893,6 +897,16 @@ export interface components {
             total: number;
             total_pages: number;
         };
+        ChargeList: {
+            data: components["schemas"]["Charge"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
         Error: {
             error: {
                 code: string;
@@ -1012,7 +1026,7 @@ export interface components {
         IdempotencyKey: string;
         /**
          * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-         * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+         * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
          */
         Signature: string;
     };
@@ -1692,6 +1706,94 @@ export interface operations {
             };
             /** @description Not found: `resource_not_found` */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCharges: {
+        parameters: {
+            query?: {
+                created_from?: string;
+                created_to?: string;
+                limit?: number;
+                page?: number;
+                payment_method?: "credit_card" | "debit_card" | "pix" | "boleto";
+                status?: "pending" | "authorized" | "paid" | "refused" | "canceled" | "refunded" | "partially_refunded" | "chargeback" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ChargeList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChargeList"];
+                };
+            };
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2707,7 +2809,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2766,7 +2868,7 @@ export interface operations {
                  *           "created_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000039"
+                 *       "request_id": "req_000000000000000000000041"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2794,7 +2896,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2849,7 +2951,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000043"
+                 *       "request_id": "req_000000000000000000000045"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2877,7 +2979,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2911,7 +3013,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2966,7 +3068,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000030"
+                 *       "request_id": "req_000000000000000000000032"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2994,7 +3096,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3049,7 +3151,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000043"
+                 *       "request_id": "req_000000000000000000000045"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3077,7 +3179,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3132,7 +3234,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000052"
+                 *       "request_id": "req_000000000000000000000054"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3160,7 +3262,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3215,7 +3317,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000046"
+                 *       "request_id": "req_000000000000000000000048"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3243,7 +3345,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3298,7 +3400,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000048"
+                 *       "request_id": "req_000000000000000000000050"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3326,7 +3428,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3360,7 +3462,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3415,7 +3517,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000045"
+                 *       "request_id": "req_000000000000000000000047"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3443,7 +3545,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3477,7 +3579,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3509,7 +3611,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000030"
+                 *       "request_id": "req_000000000000000000000032"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3537,7 +3639,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3569,7 +3671,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000003"
+                 *       "request_id": "req_000000000000000000000004"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3597,7 +3699,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3631,7 +3733,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3662,7 +3764,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000048"
+                 *       "request_id": "req_000000000000000000000050"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3690,7 +3792,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=94841502430d031e3503ec8c0cf4e926db37c57f58a8f1172a9ab4f1037c8de5
+                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3720,7 +3822,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000028"
+                 *       "request_id": "req_000000000000000000000030"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
