@@ -16,6 +16,7 @@ export type {
   PixCharge,
   Refund,
   RefundInput,
+  RefundLookup,
   RefusedReason,
   RegisterBoletoInput,
   StoreCardInput,
@@ -100,3 +101,17 @@ export { CIELO_ACQUIRER_CODE, CieloAdapter } from './live/cielo/cielo-adapter';
 export type { CardAcquirer, CieloAdapterOptions, CieloLog } from './live/cielo/cielo-adapter';
 export { CIELO_ENVIRONMENTS, CIELO_QUERY_TIMEOUT_MS_DEFAULT, CIELO_TIMEOUT_MS_DEFAULT, cieloConfigFromEnv, RedactedKey } from './live/cielo/cielo-config';
 export type { CieloConfig } from './live/cielo/cielo-config';
+export { acquirerCodeFor, AcquirerRouter, LiveAcquirer } from './live-acquirer';
+export type { AcquirerRouterOptions, LiveAcquirerRails, LiveRailsSource, Scope } from './live-acquirer';
+export {
+  BOLETO_PROVIDERS,
+  CARD_PROVIDERS,
+  CREDENTIALS_NAME_PATTERN,
+  credentialsEnv,
+  credentialsPrefix,
+  mask,
+  PIX_PROVIDERS,
+  RAIL_CACHE_MS_DEFAULT,
+  RAIL_KINDS,
+} from './live-rails';
+export type { BoletoProvider, BoletoRail, CardProvider, CardRail, LiveRails, PixProvider, PixRail, RailChoice, RailKind, RailLog, RailSettings } from './live-rails';

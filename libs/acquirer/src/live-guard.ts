@@ -1,30 +1,34 @@
 import { ApiError } from '@pgw/platform-http';
 
-// Contract §6: live mode needs a live acquirer adapter. The only adapter there is today talks to the
-// acquirer simulator, so every deployment's live acquirer is the simulator: each service that sends card
-// data to it says so at start, and a deployment marked as production (DEPLOYMENT_ENV=production, the prod
-// overlay) refuses live traffic before any card data is read. Elsewhere (the all-in-one, dev, CI) live
-// keys reach the simulator as a sandbox.
+// Contract §6: live mode needs a live acquirer adapter. A tenant's live rails (live-rails.ts) name the
+// adapter of each kind of payment; a kind without one reaches the acquirer simulator. A deployment marked
+// as production (DEPLOYMENT_ENV=production, the prod overlay) refuses live traffic of a kind the tenant
+// has no live rail for, before any card data is read; elsewhere (the all-in-one, dev, CI) such live keys
+// reach the simulator as a sandbox.
 
 export interface LiveModeGuard {
-  /** True where live requests are refused: the live acquirer is the simulator and the deployment is production. */
+  /** True where live requests without a live rail are refused: the deployment is production. */
   refusesLive: boolean;
 }
 
-export const LIVE_ON_SIMULATOR_MESSAGE = 'live mode is not available: the live acquirer of this production deployment is the acquirer simulator (contract §6)';
+export const LIVE_ON_SIMULATOR_MESSAGE =
+  'live mode is not available: this tenant has no live rail for this payment method, and this production deployment does not send live traffic to the acquirer simulator (contract §6)';
 
-/** Reads DEPLOYMENT_ENV and logs, once at start, that the live acquirer is the simulator and what that means here. */
+/** Reads DEPLOYMENT_ENV and logs, once at start, what live keys without a live rail reach here. */
 export function liveModeGuard(env: NodeJS.ProcessEnv, log: { warn(message: string): void }): LiveModeGuard {
   const production = env['DEPLOYMENT_ENV'] === 'production';
   log.warn(
     production
-      ? 'the live acquirer is the acquirer simulator and DEPLOYMENT_ENV=production: live-mode requests are refused (403 permission_denied)'
-      : 'the live acquirer is the acquirer simulator: live keys reach it as a sandbox, no real money moves',
+      ? 'DEPLOYMENT_ENV=production: live-mode requests are refused (403 permission_denied) unless the tenant has a live rail for them'
+      : 'live keys of a tenant without live rails reach the acquirer simulator as a sandbox: no real money moves',
   );
   return { refusesLive: production };
 }
 
-/** Throws the contract's 403 when a live request reaches a deployment that refuses live traffic. */
-export function assertLiveAllowed(guard: LiveModeGuard, livemode: boolean): void {
-  if (livemode && guard.refusesLive) throw new ApiError('permission_denied', LIVE_ON_SIMULATOR_MESSAGE);
+/**
+ * Throws the contract's 403 when a live request reaches a deployment that refuses live traffic and the
+ * tenant has no live rail for it (`railConfigured`: false, or not asked when the guard lets all through).
+ */
+export function assertLiveAllowed(guard: LiveModeGuard, livemode: boolean, railConfigured = false): void {
+  if (livemode && guard.refusesLive && !railConfigured) throw new ApiError('permission_denied', LIVE_ON_SIMULATOR_MESSAGE);
 }

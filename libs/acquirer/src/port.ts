@@ -127,6 +127,18 @@ export interface RefundInput {
   reference: string;
   transactionId: string;
   amountCents: number;
+  /**
+   * The reference the charge was made under. A rail that refunds by the payment rather than by a
+   * transaction (Pix: by the received Pix's end-to-end id, read from the PSP's charge) needs it; the
+   * simulator and card acquirers ignore it.
+   */
+  chargeReference?: string;
+}
+
+/** What a refund's look-up may also need besides its reference: the same payment its request named. */
+export interface RefundLookup {
+  transactionId: string;
+  chargeReference: string;
 }
 
 export interface Refund {
@@ -203,7 +215,8 @@ export interface AcquirerPort {
 
   /** Refunds part or all of a captured authorization. A declined refund is a value with status `failed`. */
   refund(input: RefundInput): Promise<AcquirerResult<Refund>>;
-  getRefund(reference: string): Promise<AcquirerResult<Refund>>;
+  /** `lookup`: the payment the refund was of, for rails that find a refund only under it (Pix). */
+  getRefund(reference: string, lookup?: RefundLookup): Promise<AcquirerResult<Refund>>;
 
   createPixCharge(input: CreatePixChargeInput): Promise<AcquirerResult<PixCharge>>;
   getPixCharge(reference: string): Promise<AcquirerResult<PixCharge>>;

@@ -1,0 +1,306 @@
+import { ConfigError } from '@pgw/platform-http';
+import type { Cnab240Clock } from './live/cnab240/cnab240-boleto-adapter';
+import type { BcbPixAdapter } from './live/pix-bcb/bcb-pix-adapter';
+import { txidOf } from './live/pix-bcb/ids';
+import {
+  buildBoletoRail,
+  buildCardRail,
+  buildPixRail,
+  railCacheMs,
+  type BoletoRail,
+  type CardRail,
+  type LiveRails,
+  type PixRail,
+  type RailChoice,
+  type RailKind,
+  type RailLog,
+  type RailSettings,
+} from './live-rails';
+import type {
+  AcquirerPort,
+  AcquirerResult,
+  Authorization,
+  AuthorizeInput,
+  Boleto,
+  CancelInput,
+  CaptureInput,
+  CreatePixChargeInput,
+  PixCharge,
+  Refund,
+  RefundInput,
+  RefundLookup,
+  RegisterBoletoInput,
+  StoreCardInput,
+  StoredCard,
+} from './port';
+
+// The acquirer port for one tenant in live mode: card calls go to its card adapter, Pix calls to its PSP's,
+// boleto calls to its bank's. The composite adds no retry and no state of its own: each adapter already
+// keeps the port's two rules (idempotent by our reference, failures as values, each call with its own
+// deadline), and passing its result through unchanged is what keeps the charges service's recovery
+// (look up by reference after a timeout) working on every rail.
+
+/** What a rail answers when the tenant has none of that kind: nothing was sent, so nothing happened. */
+function noRail(kind: RailKind): AcquirerResult<never> {
+  return { ok: false, kind: 'unavailable', message: `no live ${kind} rail is configured for this tenant` };
+}
+
+export interface LiveAcquirerRails {
+  card: CardRail['adapter'] | null;
+  pix: PixRail['adapter'] | null;
+  boleto: BoletoRail['adapter'] | null;
+}
+
+export class LiveAcquirer implements AcquirerPort {
+  /** `acquirer_code` of a charge is per rail (`codeFor`); this names the composite in logs. */
+  readonly code: string;
+
+  constructor(private readonly rails: LiveAcquirerRails) {
+    this.code = `live(${['card', 'pix', 'boleto'].map((k) => this.codeFor(k as RailKind)).join(',')})`;
+  }
+
+  /** The code of the adapter that serves one kind of payment, as a charge records it. */
+  codeFor(kind: RailKind): string {
+    return this.rails[kind]?.code ?? 'none';
+  }
+
+  storeCard(input: StoreCardInput): Promise<AcquirerResult<StoredCard>> {
+    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.storeCard(input);
+  }
+  authorize(input: AuthorizeInput): Promise<AcquirerResult<Authorization>> {
+    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.authorize(input);
+  }
+  getAuthorization(reference: string): Promise<AcquirerResult<Authorization>> {
+    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.getAuthorization(reference);
+  }
+  capture(input: CaptureInput): Promise<AcquirerResult<Authorization>> {
+    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.capture(input);
+  }
+  cancel(input: CancelInput): Promise<AcquirerResult<Authorization>> {
+    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.cancel(input);
+  }
+
+  /**
+   * A Pix charge's transaction id is its txid, derived from the charge's reference: that is how a refund
+   * of a Pix is told from a card refund. A Pix is refunded by its end-to-end id (a devolução), read from
+   * the PSP's charge.
+   */
+  async refund(input: RefundInput): Promise<AcquirerResult<Refund>> {
+    if (this.isPix(input)) {
+      const pix = this.rails.pix as BcbPixAdapter | null;
+      if (pix === null || typeof pix.refundPix !== 'function') return noRail('pix');
+      const charge = await pix.getPixCharge(input.chargeReference as string);
+      if (!charge.ok) return charge.kind === 'not_found' ? { ok: false, kind: 'rejected', code: 'not_refundable', message: 'the PSP has no such Pix charge' } : charge;
+      if (charge.value.endToEndId === null) return { ok: false, kind: 'rejected', code: 'not_refundable', message: 'the Pix charge was not paid' };
+      return settledPixRefund(input.transactionId, await pix.refundPix({ reference: input.reference, endToEndId: charge.value.endToEndId, amountCents: input.amountCents }));
+    }
+    return this.rails.card === null ? noRail('card') : this.rails.card.refund(input);
+  }
+
+  async getRefund(reference: string, lookup?: RefundLookup): Promise<AcquirerResult<Refund>> {
+    if (lookup !== undefined && this.isPix({ transactionId: lookup.transactionId, chargeReference: lookup.chargeReference })) {
+      const pix = this.rails.pix as BcbPixAdapter | null;
+      if (pix === null || typeof pix.getPixRefund !== 'function') return noRail('pix');
+      const charge = await pix.getPixCharge(lookup.chargeReference);
+      if (!charge.ok) return charge;
+      // No end-to-end id: the charge was never paid, so no refund of it can exist.
+      if (charge.value.endToEndId === null) return { ok: false, kind: 'not_found', message: 'the Pix charge was not paid' };
+      return settledPixRefund(lookup.transactionId, await pix.getPixRefund({ reference, endToEndId: charge.value.endToEndId }));
+    }
+    return this.rails.card === null ? noRail('card') : this.rails.card.getRefund(reference, lookup);
+  }
+
+  createPixCharge(input: CreatePixChargeInput): Promise<AcquirerResult<PixCharge>> {
+    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.createPixCharge(input);
+  }
+  getPixCharge(reference: string): Promise<AcquirerResult<PixCharge>> {
+    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.getPixCharge(reference);
+  }
+  payPix(reference: string): Promise<AcquirerResult<PixCharge>> {
+    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.payPix(reference);
+  }
+  expirePix(reference: string): Promise<AcquirerResult<PixCharge>> {
+    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.expirePix(reference);
+  }
+
+  registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
+    return this.rails.boleto === null ? Promise.resolve(noRail('boleto')) : this.rails.boleto.registerBoleto(input);
+  }
+  getBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
+    return this.rails.boleto === null ? Promise.resolve(noRail('boleto')) : this.rails.boleto.getBoleto(reference);
+  }
+  payBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
+    return this.rails.boleto === null ? Promise.resolve(noRail('boleto')) : this.rails.boleto.payBoleto(reference);
+  }
+
+  private isPix(input: { transactionId: string; chargeReference?: string | undefined }): boolean {
+    return this.rails.pix !== null && input.chargeReference !== undefined && input.transactionId === txidOf(input.chargeReference);
+  }
+}
+
+/**
+ * A Pix refund is settled by the SPI after the PSP accepts it: while it is `processing` its outcome is
+ * not known yet, which the port says as `timeout` (look it up again by reference later).
+ */
+function settledPixRefund(transactionId: string, result: AcquirerResult<{ reference: string; refundId: string; status: 'processing' | 'succeeded' | 'failed'; amountCents: number; failureReason: string | null; requestedAt: string | null }>): AcquirerResult<Refund> {
+  if (!result.ok) return result;
+  const r = result.value;
+  if (r.status === 'processing') return { ok: false, kind: 'timeout', message: 'the Pix refund is being settled; look it up again later' };
+  return {
+    ok: true,
+    value: { reference: r.reference, refundId: r.refundId, transactionId, status: r.status, amountCents: r.amountCents, failureReason: r.failureReason, createdAt: r.requestedAt ?? new Date().toISOString() },
+  };
+}
+
+// ── Routing ───────────────────────────────────────────────────────────────────────────────────────
+
+/** Where a tenant's live rails are kept (the charges service's table; a test's map). */
+export interface LiveRailsSource {
+  liveRailsOf(tenantId: string): Promise<LiveRails | null>;
+}
+
+export interface Scope {
+  tenantId: string;
+  livemode: boolean;
+}
+
+export interface AcquirerRouterOptions {
+  /** Test mode's acquirer, and live mode's sandbox outside production. */
+  simulator: AcquirerPort;
+  source: LiveRailsSource;
+  env: NodeJS.ProcessEnv;
+  log: RailLog;
+  clock: Cnab240Clock;
+}
+
+interface Cached<T> {
+  rail: T | ConfigError;
+  builtAtMs: number;
+}
+
+/**
+ * Picks the acquirer for a request or a job: test mode always reaches the simulator; live mode reaches the
+ * tenant's configured rails. A kind of payment without a live rail reaches the simulator as a sandbox,
+ * except where DEPLOYMENT_ENV=production: there it answers `unavailable`, and `liveAllowed` tells the
+ * routes to refuse it first (contract §6).
+ */
+export class AcquirerRouter {
+  readonly production: boolean;
+  private readonly cacheMs: number;
+  private readonly cards = new Map<string, Cached<CardRail>>();
+  private readonly pixes = new Map<string, Cached<PixRail>>();
+  private readonly boletos = new Map<string, Cached<BoletoRail>>();
+
+  constructor(private readonly options: AcquirerRouterOptions) {
+    this.production = options.env['DEPLOYMENT_ENV'] === 'production';
+    this.cacheMs = railCacheMs(options.env);
+  }
+
+  get simulator(): AcquirerPort {
+    return this.options.simulator;
+  }
+
+  async forScope(scope: Scope): Promise<AcquirerPort> {
+    if (!scope.livemode) return this.options.simulator;
+    const rails = await this.options.source.liveRailsOf(scope.tenantId);
+    const sandbox = this.production ? null : this.options.simulator;
+    if (rails === null || (rails.card === null && rails.pix === null && rails.boleto === null)) return sandbox ?? new LiveAcquirer({ card: null, pix: null, boleto: null });
+    return new LiveAcquirer({
+      card: rails.card !== null ? railOrBroken(this.card(rails.card)) : sandbox,
+      pix: rails.pix !== null ? railOrBroken(this.pix(rails.pix)) : sandbox,
+      boleto: rails.boleto !== null ? railOrBroken(this.boleto(rails.boleto)) : sandbox,
+    });
+  }
+
+  /** Whether a live request of this kind may proceed for the tenant (contract §6): always outside production. */
+  async liveAllowed(tenantId: string, kind: RailKind): Promise<boolean> {
+    if (!this.production) return true;
+    const rails = await this.options.source.liveRailsOf(tenantId);
+    return rails !== null && rails[kind] !== null;
+  }
+
+  /** Builds each rail a configuration names, so that an incomplete one is refused when set, not when used. */
+  check(rails: LiveRails): { ok: true; settings: Record<RailKind, RailSettings | null> } | { ok: false; kind: RailKind; message: string } {
+    const settings: Record<RailKind, RailSettings | null> = { card: null, pix: null, boleto: null };
+    const built: Array<[RailKind, Cached<CardRail | PixRail | BoletoRail> | null]> = [
+      ['card', rails.card === null ? null : this.card(rails.card)],
+      ['pix', rails.pix === null ? null : this.pix(rails.pix)],
+      ['boleto', rails.boleto === null ? null : this.boleto(rails.boleto)],
+    ];
+    for (const [kind, cached] of built) {
+      if (cached === null) continue;
+      if (cached.rail instanceof ConfigError) return { ok: false, kind, message: cached.rail.message };
+      settings[kind] = cached.rail.settings;
+    }
+    return { ok: true, settings };
+  }
+
+  /** The boleto rail a choice names, for the file exchange job; a ConfigError when its credentials are incomplete. */
+  boletoRail(choice: RailChoice<'cnab240-bb'>): BoletoRail | ConfigError {
+    return this.boleto(choice).rail;
+  }
+
+  private card(choice: RailChoice<'cielo'>): Cached<CardRail> {
+    return this.cached(this.cards, choice, () => buildCardRail(choice, this.options.env, this.options.log));
+  }
+  private pix(choice: RailChoice<'bcb-pix'>): Cached<PixRail> {
+    return this.cached(this.pixes, choice, () => buildPixRail(choice, this.options.env, this.options.log), (old) => (old.adapter as BcbPixAdapter).close());
+  }
+  private boleto(choice: RailChoice<'cnab240-bb'>): Cached<BoletoRail> {
+    // The CNAB state file serves one writer: the adapter is kept for the life of the process, so every
+    // call of this process goes through its one queue.
+    return this.cached(this.boletos, choice, () => buildBoletoRail(choice, this.options.env, this.options.clock), undefined, Number.POSITIVE_INFINITY);
+  }
+
+  private cached<T>(map: Map<string, Cached<T>>, choice: RailChoice<string>, build: () => T, dispose?: (old: T) => void, keepMs = this.cacheMs): Cached<T> {
+    const key = `${choice.provider}:${choice.credentials}`;
+    const now = Date.now();
+    const hit = map.get(key);
+    if (hit !== undefined && (hit.rail instanceof ConfigError ? now - hit.builtAtMs < Math.min(keepMs, 5_000) : now - hit.builtAtMs < keepMs)) return hit;
+    if (hit !== undefined && !(hit.rail instanceof ConfigError) && dispose !== undefined) dispose(hit.rail);
+    let rail: T | ConfigError;
+    try {
+      rail = build();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      // Named after the variable or file at fault, never a value (the readers' rule).
+      this.options.log.warn({ provider: choice.provider, credentials: choice.credentials }, `live rail credentials are incomplete: ${error.message}`);
+      rail = error;
+    }
+    const entry = { rail, builtAtMs: now };
+    map.set(key, entry);
+    return entry;
+  }
+}
+
+/** A rail whose credentials are incomplete answers `unavailable` on every call: nothing is sent. */
+class UnconfiguredRail implements AcquirerPort {
+  readonly code = 'unconfigured';
+  constructor(private readonly message: string) {}
+  private answer(): Promise<AcquirerResult<never>> {
+    return Promise.resolve({ ok: false, kind: 'unavailable', message: this.message });
+  }
+  storeCard = () => this.answer();
+  authorize = () => this.answer();
+  getAuthorization = () => this.answer();
+  capture = () => this.answer();
+  cancel = () => this.answer();
+  refund = () => this.answer();
+  getRefund = () => this.answer();
+  createPixCharge = () => this.answer();
+  getPixCharge = () => this.answer();
+  payPix = () => this.answer();
+  expirePix = () => this.answer();
+  registerBoleto = () => this.answer();
+  getBoleto = () => this.answer();
+  payBoleto = () => this.answer();
+}
+
+function railOrBroken<A>(cached: Cached<{ adapter: A }>): A | AcquirerPort {
+  return cached.rail instanceof ConfigError ? new UnconfiguredRail(`the live rail's credentials are incomplete: ${cached.rail.message}`) : cached.rail.adapter;
+}
+
+/** The acquirer code a charge of this kind records: the serving rail's, or the simulator's. */
+export function acquirerCodeFor(port: AcquirerPort, kind: RailKind): string {
+  return port instanceof LiveAcquirer ? port.codeFor(kind) : port.code;
+}

@@ -1,0 +1,147 @@
+import { ConfigError, envInt, envString } from '@pgw/platform-http';
+import { bancoDoBrasilProfile } from './live/cnab240/bank-profile';
+import { Cnab240BoletoAdapter, type Cnab240Clock } from './live/cnab240/cnab240-boleto-adapter';
+import { LocalDropFolder, type DropFolder } from './live/cnab240/drop-folder';
+import { FileCnab240Store } from './live/cnab240/state-store';
+import { CieloAdapter, type CardAcquirer } from './live/cielo/cielo-adapter';
+import { cieloConfigFromEnv } from './live/cielo/cielo-config';
+import { BcbPixAdapter, type PixAcquirerPort } from './live/pix-bcb/bcb-pix-adapter';
+import { readBcbPixConfig } from './live/pix-bcb/config';
+import type { BoletoPort } from './live/cnab240/cnab240-boleto-adapter';
+
+// A tenant's live rails: which adapter moves its card, Pix and boleto money, and under which credentials.
+// What a database may hold is only this choice (provider names and a credentials name); the secrets stay
+// in the deployment's environment and files, under variables prefixed by the credentials name:
+//
+//   credentials "acme" + the adapter's own variable  →  LIVE_RAIL_ACME_CIELO_MERCHANT_KEY, LIVE_RAIL_ACME_PIX_BCB_CERT_FILE, …
+//
+// so one deployment serves several tenants' accounts and a row never carries a key.
+
+export const CARD_PROVIDERS = ['cielo'] as const;
+export const PIX_PROVIDERS = ['bcb-pix'] as const;
+export const BOLETO_PROVIDERS = ['cnab240-bb'] as const;
+export type CardProvider = (typeof CARD_PROVIDERS)[number];
+export type PixProvider = (typeof PIX_PROVIDERS)[number];
+export type BoletoProvider = (typeof BOLETO_PROVIDERS)[number];
+
+/** Letters, digits, `_` and `-`; it becomes part of environment variable names. */
+export const CREDENTIALS_NAME_PATTERN = '^[A-Za-z0-9_-]{1,40}$';
+
+export interface RailChoice<P extends string> {
+  provider: P;
+  /** The name the deployment's secrets are kept under (`LIVE_RAIL_<NAME>_…`). */
+  credentials: string;
+}
+
+export interface LiveRails {
+  card: RailChoice<CardProvider> | null;
+  pix: RailChoice<PixProvider> | null;
+  boleto: RailChoice<BoletoProvider> | null;
+}
+
+export type RailKind = keyof LiveRails;
+export const RAIL_KINDS: readonly RailKind[] = ['card', 'pix', 'boleto'];
+
+/** The prefix of a credentials name's variables: `acme-br` → `LIVE_RAIL_ACME_BR_`. */
+export function credentialsPrefix(credentials: string): string {
+  if (!new RegExp(CREDENTIALS_NAME_PATTERN).test(credentials)) throw new ConfigError(`credentials name must match ${CREDENTIALS_NAME_PATTERN}`);
+  return `LIVE_RAIL_${credentials.toUpperCase().replace(/-/g, '_')}_`;
+}
+
+/** The environment as one adapter's reader expects it: only the credentials' variables, prefix removed. */
+export function credentialsEnv(env: NodeJS.ProcessEnv, credentials: string): NodeJS.ProcessEnv {
+  const prefix = credentialsPrefix(credentials);
+  const scoped: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (name.startsWith(prefix)) scoped[name.slice(prefix.length)] = value;
+  return scoped;
+}
+
+/** Keeps the last four characters: enough to tell two accounts apart, too little to use one. */
+export function mask(value: string): string {
+  return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
+}
+
+/** The non-secret settings of a rail as the operator API shows them, masked where they identify an account. */
+export type RailSettings = Record<string, string>;
+
+export interface CardRail {
+  adapter: CardAcquirer;
+  settings: RailSettings;
+}
+export interface PixRail {
+  adapter: PixAcquirerPort;
+  settings: RailSettings;
+}
+export interface BoletoRail {
+  adapter: BoletoPort & { readonly code: string };
+  /** The job's half of the rail: where remittances go and returns arrive. */
+  exchange: { adapter: Cnab240BoletoAdapter; outbox: DropFolder; inbox: DropFolder };
+  settings: RailSettings;
+}
+
+/** pino's shape (a Fastify logger fits). */
+export interface RailLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * Builds the card adapter a choice names from the deployment's environment. Throws a ConfigError naming
+ * the missing or bad variable (never a value) when the credentials are incomplete.
+ */
+export function buildCardRail(choice: RailChoice<CardProvider>, env: NodeJS.ProcessEnv, log: RailLog): CardRail {
+  const config = cieloConfigFromEnv(credentialsEnv(env, choice.credentials));
+  return {
+    adapter: new CieloAdapter({ config, log }),
+    settings: { api_url: config.apiUrl, merchant_id: mask(config.merchantId) },
+  };
+}
+
+export function buildPixRail(choice: RailChoice<PixProvider>, env: NodeJS.ProcessEnv, log: RailLog): PixRail {
+  const config = readBcbPixConfig(credentialsEnv(env, choice.credentials));
+  return {
+    adapter: new BcbPixAdapter({ config, log: { info: (message) => log.info({ rail: 'pix', credentials: choice.credentials }, message), warn: (message) => log.warn({ rail: 'pix', credentials: choice.credentials }, message) } }),
+    settings: { base_url: config.baseUrl, client_id: mask(config.clientId), chave: mask(config.chave) },
+  };
+}
+
+/**
+ * The boleto rail: Banco do Brasil's CNAB 240 profile, with its state file and drop folders. Variables:
+ * CNAB240_CNPJ, CNAB240_COMPANY_NAME, CNAB240_AGENCY(_DV), CNAB240_ACCOUNT(_DV), CNAB240_AGREEMENT,
+ * CNAB240_WALLET, CNAB240_WALLET_VARIATION, CNAB240_STATE_FILE, CNAB240_OUTBOX_DIR, CNAB240_INBOX_DIR.
+ */
+export function buildBoletoRail(choice: RailChoice<BoletoProvider>, env: NodeJS.ProcessEnv, clock: Cnab240Clock): BoletoRail {
+  const scoped = credentialsEnv(env, choice.credentials);
+  let profile;
+  try {
+    profile = bancoDoBrasilProfile({
+      cnpj: envString(scoped, 'CNAB240_CNPJ'),
+      companyName: envString(scoped, 'CNAB240_COMPANY_NAME'),
+      agency: envString(scoped, 'CNAB240_AGENCY'),
+      agencyDv: envString(scoped, 'CNAB240_AGENCY_DV'),
+      account: envString(scoped, 'CNAB240_ACCOUNT'),
+      accountDv: envString(scoped, 'CNAB240_ACCOUNT_DV'),
+      agreement: envString(scoped, 'CNAB240_AGREEMENT'),
+      wallet: envString(scoped, 'CNAB240_WALLET'),
+      walletVariation: envString(scoped, 'CNAB240_WALLET_VARIATION'),
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw new ConfigError(`CNAB240_*: ${error.message}`);
+    throw error;
+  }
+  const adapter = new Cnab240BoletoAdapter({ profile, store: new FileCnab240Store(envString(scoped, 'CNAB240_STATE_FILE')), clock });
+  return {
+    adapter,
+    exchange: { adapter, outbox: new LocalDropFolder(envString(scoped, 'CNAB240_OUTBOX_DIR')), inbox: new LocalDropFolder(envString(scoped, 'CNAB240_INBOX_DIR')) },
+    settings: { bank_code: profile.bankCode, agency: profile.beneficiary.agency, account: mask(profile.beneficiary.account), agreement: mask(profile.beneficiary.agreement) },
+  };
+}
+
+/** How long a built adapter is kept before the environment is read again (a rotated secret file takes effect). */
+export const RAIL_CACHE_MS_DEFAULT = 300_000;
+
+export function railCacheMs(env: NodeJS.ProcessEnv): number {
+  const value = envInt(env, 'LIVE_RAIL_CACHE_MS', RAIL_CACHE_MS_DEFAULT);
+  if (value < 0) throw new ConfigError('LIVE_RAIL_CACHE_MS must not be negative');
+  return value;
+}
