@@ -29,6 +29,8 @@ module.exports = [
             { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:contracts', 'type:domain', 'type:testing', 'type:sdk'] },
             // The integrators' client: what it imports ships with it, so only pure domain code (the webhook signature).
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:domain'] },
+            // The sandbox CLI is an integrator's tool: it reaches the gateway through the published SDK only.
+            { sourceTag: 'type:cli', onlyDependOnLibsWithTags: ['type:sdk'] },
           ],
         },
       ],
