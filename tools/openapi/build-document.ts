@@ -164,7 +164,16 @@ function parametersOf(route: ForwardedRoute, schema: RouteSchema): JsonSchema[] 
   for (const [name, property] of Object.entries((query?.properties ?? {}) as Record<string, JsonSchema>)) {
     parameters.push({ name, in: 'query', required: required.has(name), schema: property });
   }
-  if (IDEMPOTENT.has(keyOf(route))) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  // Inline rather than a $ref: tools reading the document (the hostile-input spec among them) find it by name.
+  if (IDEMPOTENT.has(keyOf(route))) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
   return parameters;
 }
 
@@ -261,13 +270,6 @@ export function buildDocument(capture: Capture): JsonSchema {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key secret, sk_test_… or sk_live_…' } },
       schemas: { Error: plain(ErrorBodySchema), Event: EVENT_SCHEMA, ...sorted(components.schemas) },
       parameters: {
-        IdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description: 'Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-        },
         Signature: {
           ...SIGNATURE_HEADER,
           // A real signature: the charge.paid example's body signed with the secret whsec_example at EXAMPLES_NOW.

@@ -1022,8 +1022,6 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-        IdempotencyKey: string;
         /**
          * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
          * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
@@ -1130,7 +1128,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1840,7 +1838,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2075,7 +2073,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -2197,7 +2195,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
