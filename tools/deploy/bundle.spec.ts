@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { APPS } from './apps';
-import { bundleApps, RUNTIME_PACKAGES, SCHEMAS_SOURCE, type BundleResult } from './bundle';
+import { APP_ASSETS, bundleApps, RUNTIME_PACKAGES, SCHEMAS_SOURCE, type BundleResult } from './bundle';
 import { ROOT } from './manifests';
 
 const APPS_WITH_MAIN = APPS.filter((app) => existsSync(join(ROOT, 'apps', app, 'src', 'main.ts')));
@@ -45,6 +45,12 @@ describe('each app bundles into its own runnable directory (the Dockerfile build
 
   it('the gateway carries the documents it serves at /api/v1/openapi.json and /api/v1/asyncapi.json in its bundle', () => {
     expect(results.get('gateway')!.inputs).toEqual(expect.arrayContaining(['docs/openapi.json', 'docs/asyncapi.json']));
+  });
+
+  it('the gateway carries the script of its API reference page (GET /docs) beside its bundle, as the route reads it', () => {
+    const script = readFileSync(join(work, 'gateway', 'dist', 'api-reference.js'), 'utf8');
+    expect(APP_ASSETS.gateway).toEqual([{ from: 'node_modules/@scalar/api-reference/dist/browser/standalone.js', to: 'dist/api-reference.js' }]);
+    expect(script).toContain('createApiReference');
   });
 
   it.each(APPS_WITH_MAIN)('%s: keeps only the runtime packages (pg, kafkajs, OpenTelemetry) and their dependencies, all production dependencies of the lock file', (app) => {

@@ -50,6 +50,15 @@ export const RUNTIME_PACKAGES = [
   '@fastify/otel',
 ];
 
+/**
+ * Files an app serves as they are, copied from the installed packages to its bundle directory: the gateway's
+ * API reference page runs Scalar's standalone script (apps/gateway/src/routes/docs.route.ts reads it beside
+ * dist/main.js), and the package's other thousands of files stay out.
+ */
+export const APP_ASSETS: Readonly<Record<string, ReadonlyArray<{ from: string; to: string }>>> = {
+  gateway: [{ from: 'node_modules/@scalar/api-reference/dist/browser/standalone.js', to: 'dist/api-reference.js' }],
+};
+
 /** Where libs/contracts reads its schemas: `join(__dirname, '..', 'schemas')`, __dirname being the bundle's directory. */
 export const SCHEMAS_SOURCE = join(ROOT, 'libs', 'contracts', 'schemas');
 
@@ -160,6 +169,7 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
     const outDir = outDirOf(app);
     cpSync(SCHEMAS_SOURCE, join(outDir, 'schemas'), { recursive: true });
     const packages = copyPackages(RUNTIME_PACKAGES, outDir);
+    for (const asset of APP_ASSETS[app] ?? []) cpSync(join(ROOT, asset.from), join(outDir, asset.to));
     writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ name: `pgw-${app}`, private: true, type: 'commonjs', main: 'dist/main.js' }, null, 2)}\n`);
     const inputs = inputsOf.get(app);
     if (inputs === undefined) throw new Error(`esbuild wrote no bundle for ${app}`);
