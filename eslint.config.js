@@ -8,7 +8,7 @@ module.exports = [
   { ignores: ['**/node_modules/**', '**/dist/**', '.cache/**', '.data/**', 'tools/kafka/**', 'coverage/**', '**/*.js'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     rules: {
@@ -29,6 +29,8 @@ module.exports = [
             { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:contracts', 'type:domain', 'type:testing', 'type:sdk'] },
             // The integrators' client: what it imports ships with it, so only pure domain code (the webhook signature).
             { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:domain'] },
+            // The dashboard (apps/dashboard) runs in the browser: it reaches the system through the SDK and HTTP only.
+            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:sdk'] },
             // The sandbox CLI is an integrator's tool: it reaches the gateway through the published SDK only.
             { sourceTag: 'type:cli', onlyDependOnLibsWithTags: ['type:sdk'] },
           ],

@@ -18,6 +18,7 @@ import { trustedProxies } from './forwarding/trusted-proxies';
 import { gatewayMigrations } from './migrations';
 import { registerAdminRoutes } from './routes/admin.plugin';
 import { registerAsyncApiRoute } from './routes/asyncapi.route';
+import { registerDashboardRoute } from './routes/dashboard.route';
 import { registerDocsRoute } from './routes/docs.route';
 import { registerOpenApiRoute } from './routes/openapi.route';
 import type { RouteContext } from './routes/route-context';
@@ -158,6 +159,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   registerOpenApiRoute(app);
   registerAsyncApiRoute(app);
   registerDocsRoute(app);
+  registerDashboardRoute(app);
   await registerAdminRoutes(app, ctx, checkAdminToken);
   await registerForwarding(app, {
     routes: OPERATOR_ROUTES,
