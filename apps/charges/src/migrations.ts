@@ -146,4 +146,26 @@ export const chargesMigrations: Migration[] = [
       await trx.raw('create index charges_seller_list on charges (tenant_id, livemode, seller_id, created_at desc, id desc)');
     },
   },
+  {
+    // A tenant's live rails (issue 23): which adapter moves its live card, Pix and boleto money, and the
+    // name its credentials are kept under in the deployment's environment. No secret is stored here.
+    name: '0007_live_rails',
+    async up(trx) {
+      await trx.raw(`
+        create table live_rails (
+          tenant_id text primary key,
+          card_provider text,
+          card_credentials text,
+          pix_provider text,
+          pix_credentials text,
+          boleto_provider text,
+          boleto_credentials text,
+          updated_at timestamptz not null,
+          check ((card_provider is null) = (card_credentials is null)),
+          check ((pix_provider is null) = (pix_credentials is null)),
+          check ((boleto_provider is null) = (boleto_credentials is null))
+        )
+      `);
+    },
+  },
 ];

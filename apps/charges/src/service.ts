@@ -1,8 +1,9 @@
-import { createAcquirer, liveModeGuard } from '@pgw/acquirer';
+import { AcquirerRouter, createAcquirer, liveModeGuard } from '@pgw/acquirer';
 import type { ServiceDefinition } from '@pgw/platform-service';
 import { purgeExpiredKeys } from '@pgw/platform-idempotency';
 import { chargesConfig } from './config';
 import { sellerChangedConsumer } from './consumers/seller-changed.consumer';
+import { findLiveRails } from './data/live-rails.repository';
 import { chargesMigrations } from './migrations';
 import type { ChargesDeps } from './operations/deps';
 import { reconcileRefunds, recoverUnknownOutcomes, withLease } from './operations/jobs';
@@ -12,6 +13,7 @@ import { createChargeRoute } from './routes/create-charge.route';
 import { getChargeRoute } from './routes/get-charge.route';
 import { jobRoutes } from './routes/jobs.route';
 import { listChargesRoute } from './routes/list-charges.route';
+import { liveRailsRoutes } from './routes/live-rails.route';
 import { refundChargeRoute } from './routes/refund-charge.route';
 import { simulationRoutes } from './routes/simulations.route';
 
@@ -27,7 +29,14 @@ export const chargesService: ServiceDefinition = {
     const deps: ChargesDeps = {
       db: context.db,
       clock: context.clock,
-      acquirer: createAcquirer({ peers: context.peers, env: context.env }),
+      acquirers: new AcquirerRouter({
+        simulator: createAcquirer({ peers: context.peers, env: context.env }),
+        // Read on every call, not cached: a change of rails reaches every replica at once.
+        source: { liveRailsOf: async (tenantId) => (await context.db.read((q) => findLiveRails(q, tenantId)))?.rails ?? null },
+        env: context.env,
+        log: app.log,
+        clock: context.clock,
+      }),
       peers: context.peers,
       config: chargesConfig(context.env),
     };
@@ -39,6 +48,7 @@ export const chargesService: ServiceDefinition = {
     chargebacksRoutes(app, deps);
     simulationRoutes(app, deps);
     jobRoutes(app, deps);
+    liveRailsRoutes(app, deps);
 
     const recovery = new RecoveryLoop(deps, app.log);
     // The distributed main closes the app on SIGTERM: the loop's round in flight finishes first.

@@ -102,7 +102,7 @@ export type { CardAcquirer, CieloAdapterOptions, CieloLog } from './live/cielo/c
 export { CIELO_ENVIRONMENTS, CIELO_QUERY_TIMEOUT_MS_DEFAULT, CIELO_TIMEOUT_MS_DEFAULT, cieloConfigFromEnv, RedactedKey } from './live/cielo/cielo-config';
 export type { CieloConfig } from './live/cielo/cielo-config';
 export { acquirerCodeFor, AcquirerRouter, LiveAcquirer } from './live-acquirer';
-export type { AcquirerRouterOptions, LiveAcquirerRails, LiveRailsSource, Scope } from './live-acquirer';
+export type { AcquirerRouterOptions, LiveAcquirerRails, LiveRailsSource, RailStatus, Scope } from './live-acquirer';
 export {
   BOLETO_PROVIDERS,
   CARD_PROVIDERS,

@@ -132,11 +132,10 @@ describe('AcquirerRouter', () => {
   it('refuses incomplete credentials by the variable that is missing, never showing a secret, and masks account settings', async () => {
     // Proves: an operator learns at configuration time which variable to set, and nothing secret is echoed.
     const { router } = routerWith({});
-    const missing = router.check({ card: { provider: 'cielo', credentials: 'nobody' }, pix: null, boleto: null });
-    expect(missing).toMatchObject({ ok: false, kind: 'card' });
-    expect(!missing.ok && missing.message).toContain('CIELO_MERCHANT_ID');
-    const ok = router.check(ACME);
-    expect(ok).toMatchObject({ ok: true, settings: { card: { merchant_id: '****4b5a' }, boleto: { bank_code: '001', account: '****8765' }, pix: null } });
+    const missing = router.describe({ card: { provider: 'cielo', credentials: 'nobody' }, pix: null, boleto: null });
+    expect(missing).toEqual({ card: { ready: false, problem: expect.stringContaining('CIELO_MERCHANT_ID') }, pix: null, boleto: null });
+    const ok = router.describe(ACME);
+    expect(ok).toMatchObject({ card: { ready: true, settings: { merchant_id: '****4b5a' } }, boleto: { ready: true, settings: { bank_code: '001', account: '****8765' } }, pix: null });
     expect(inspect(ok, { depth: 6 })).not.toContain(MERCHANT_KEY);
     // A rail whose credentials vanish after configuration answers unavailable: nothing is sent.
     const port = await routerWith({ ten_gone: { card: { provider: 'cielo', credentials: 'nobody' }, pix: null, boleto: null } }).router.forScope({ tenantId: 'ten_gone', livemode: true });

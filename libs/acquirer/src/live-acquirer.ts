@@ -173,6 +173,9 @@ export interface AcquirerRouterOptions {
   clock: Cnab240Clock;
 }
 
+/** A configured rail as the operator API shows it. */
+export type RailStatus = { ready: true; settings: RailSettings } | { ready: false; problem: string };
+
 interface Cached<T> {
   rail: T | ConfigError;
   builtAtMs: number;
@@ -219,20 +222,18 @@ export class AcquirerRouter {
     return rails !== null && rails[kind] !== null;
   }
 
-  /** Builds each rail a configuration names, so that an incomplete one is refused when set, not when used. */
-  check(rails: LiveRails): { ok: true; settings: Record<RailKind, RailSettings | null> } | { ok: false; kind: RailKind; message: string } {
-    const settings: Record<RailKind, RailSettings | null> = { card: null, pix: null, boleto: null };
-    const built: Array<[RailKind, Cached<CardRail | PixRail | BoletoRail> | null]> = [
-      ['card', rails.card === null ? null : this.card(rails.card)],
-      ['pix', rails.pix === null ? null : this.pix(rails.pix)],
-      ['boleto', rails.boleto === null ? null : this.boleto(rails.boleto)],
-    ];
-    for (const [kind, cached] of built) {
-      if (cached === null) continue;
-      if (cached.rail instanceof ConfigError) return { ok: false, kind, message: cached.rail.message };
-      settings[kind] = cached.rail.settings;
-    }
-    return { ok: true, settings };
+  /**
+   * Builds each rail a configuration names and tells, per kind, its non-secret settings or what is missing
+   * from its credentials: an operator learns at configuration time which variable to set.
+   */
+  describe(rails: LiveRails): Record<RailKind, RailStatus | null> {
+    const status = (cached: Cached<{ settings: RailSettings }> | null): RailStatus | null =>
+      cached === null ? null : cached.rail instanceof ConfigError ? { ready: false, problem: cached.rail.message } : { ready: true, settings: cached.rail.settings };
+    return {
+      card: status(rails.card === null ? null : this.card(rails.card)),
+      pix: status(rails.pix === null ? null : this.pix(rails.pix)),
+      boleto: status(rails.boleto === null ? null : this.boleto(rails.boleto)),
+    };
   }
 
   /** The boleto rail a choice names, for the file exchange job; a ConfigError when its credentials are incomplete. */

@@ -10,6 +10,7 @@ import { cents } from '../data/rows';
 import { chargeResource } from '../resources';
 import { announceChargeCreated, announceChargeStatus, type Announcer } from './announce';
 import { countAuthorization, type AuthorizationOutcome } from './charge-metrics';
+import { acquirerFor } from './acquirer-for';
 import type { ChargesDeps } from './deps';
 
 export type ProviderOutcome =
@@ -40,11 +41,12 @@ function fromResult<T>(result: AcquirerResult<T>, wrap: (value: T) => ProviderOu
 export async function requestProvider(deps: ChargesDeps, charge: ChargeRow, securityCode?: string): Promise<ProviderOutcome> {
   const reference = charge.id;
   const amountCents = cents(charge.amount_cents);
+  const acquirer = await acquirerFor(deps, charge);
   switch (charge.payment_method) {
     case 'credit_card':
     case 'debit_card': {
       if (charge.card_ref === null || charge.installments === null) throw new Error(`card charge ${charge.id} without card_ref or installments`);
-      const result = await deps.acquirer.authorize({
+      const result = await acquirer.authorize({
         reference,
         cardRef: charge.card_ref,
         amountCents,
@@ -56,12 +58,12 @@ export async function requestProvider(deps: ChargesDeps, charge: ChargeRow, secu
     }
     case 'pix': {
       if (charge.pix_expires_in === null) throw new Error(`Pix charge ${charge.id} without expires_in`);
-      const result = await deps.acquirer.createPixCharge({ reference, amountCents, expiresInSeconds: charge.pix_expires_in });
+      const result = await acquirer.createPixCharge({ reference, amountCents, expiresInSeconds: charge.pix_expires_in });
       return fromResult(result, (value) => ({ kind: 'pix', value }));
     }
     case 'boleto': {
       if (charge.boleto_due_date === null) throw new Error(`boleto charge ${charge.id} without due date`);
-      const result = await deps.acquirer.registerBoleto({ reference, amountCents, dueDate: charge.boleto_due_date });
+      const result = await acquirer.registerBoleto({ reference, amountCents, dueDate: charge.boleto_due_date });
       return fromResult(result, (value) => ({ kind: 'boleto', value }));
     }
   }
@@ -74,22 +76,23 @@ export async function requestProvider(deps: ChargesDeps, charge: ChargeRow, secu
 export async function lookUpProvider(deps: ChargesDeps, charge: ChargeRow): Promise<ProviderOutcome | null> {
   let outcome: ProviderOutcome;
   let notFound = false;
+  const acquirer = await acquirerFor(deps, charge);
   switch (charge.payment_method) {
     case 'credit_card':
     case 'debit_card': {
-      const result = await deps.acquirer.getAuthorization(charge.id);
+      const result = await acquirer.getAuthorization(charge.id);
       notFound = !result.ok && result.kind === 'not_found';
       outcome = fromResult(result, (value) => ({ kind: 'authorization', value }));
       break;
     }
     case 'pix': {
-      const result = await deps.acquirer.getPixCharge(charge.id);
+      const result = await acquirer.getPixCharge(charge.id);
       notFound = !result.ok && result.kind === 'not_found';
       outcome = fromResult(result, (value) => ({ kind: 'pix', value }));
       break;
     }
     case 'boleto': {
-      const result = await deps.acquirer.getBoleto(charge.id);
+      const result = await acquirer.getBoleto(charge.id);
       notFound = !result.ok && result.kind === 'not_found';
       outcome = fromResult(result, (value) => ({ kind: 'boleto', value }));
       break;
@@ -192,7 +195,7 @@ export async function settleIntent(deps: ChargesDeps, trx: Tx, chargeId: string,
   let charge = current;
   if (!current.outcome_known) {
     const now = deps.clock.now();
-    const { patch, trigger } = decide(current, outcome, deps.acquirer.code, now);
+    const { patch, trigger } = decide(current, outcome, current.acquirer_code ?? deps.acquirers.simulator.code, now);
     let status = current.status;
     if (trigger !== null) {
       const next = transition({ status: current.status, statusBeforeChargeback: current.status_before_chargeback }, trigger);

@@ -1,4 +1,4 @@
-import type { AcquirerPort } from '@pgw/acquirer';
+import type { AcquirerRouter } from '@pgw/acquirer';
 import type { Db } from '@pgw/platform-db';
 import type { Clock, Peers } from '@pgw/platform-service';
 import type { ChargesConfig } from '../config';
@@ -7,7 +7,8 @@ import type { ChargesConfig } from '../config';
 export interface ChargesDeps {
   db: Db;
   clock: Clock;
-  acquirer: AcquirerPort;
+  /** Picks each charge's acquirer by tenant and mode (`acquirerFor`). */
+  acquirers: AcquirerRouter;
   peers: Peers;
   config: ChargesConfig;
 }

@@ -10,6 +10,7 @@ import { authorizedBefore, chargesWithUnknownOutcome, findChargeById, pixExpired
 import { processingRefunds, type RefundRow } from '../data/refund.repository';
 import type { Announcer } from './announce';
 import { lookUpProvider, requestProvider, settleIntent } from './charge-outcome';
+import { acquirerFor } from './acquirer-for';
 import type { ChargesDeps } from './deps';
 import { moveCharge } from './move-charge';
 import { refundOutcomeOf, requestRefund, settleRefund } from './refund-outcome';
@@ -104,7 +105,9 @@ export async function recoverUnknownOutcomes(deps: ChargesDeps, minAgeMs: number
 export async function reconcileRefund(deps: ChargesDeps, refund: RefundRow): Promise<boolean> {
   const charge = await deps.db.read((q) => findChargeById(q, refund.charge_id));
   if (charge === undefined) throw new Error(`refund ${refund.id} without its charge`);
-  const lookup = await deps.acquirer.getRefund(refund.id);
+  if (charge.acquirer_transaction_id === null) throw new Error(`refund ${refund.id} of a charge without a transaction`);
+  const acquirer = await acquirerFor(deps, charge);
+  const lookup = await acquirer.getRefund(refund.id, { transactionId: charge.acquirer_transaction_id, chargeReference: charge.id });
   // Not found: the refund never reached the acquirer; sending it again with the same reference is safe.
   const outcome = !lookup.ok && lookup.kind === 'not_found' ? await requestRefund(deps, charge, refund) : refundOutcomeOf(lookup);
   if (outcome.kind === 'unknown' || outcome.kind === 'unreachable') return false;
@@ -126,7 +129,8 @@ export async function expireAuthorizations(deps: ChargesDeps, asOf: Date): Promi
   let processed = 0;
   for await (const charge of batches(deps, (q, after, limit) => authorizedBefore(q, cutoff, after, limit))) {
     if (charge.acquirer_transaction_id === null) throw new Error(`authorized charge ${charge.id} without a transaction`);
-    const canceled = await deps.acquirer.cancel({ transactionId: charge.acquirer_transaction_id });
+    const acquirer = await acquirerFor(deps, charge);
+    const canceled = await acquirer.cancel({ transactionId: charge.acquirer_transaction_id });
     let trigger: ChargeTrigger | null = null;
     let patch: ChargePatch = {};
     if (canceled.ok && canceled.value.status === 'canceled') {
@@ -135,7 +139,7 @@ export async function expireAuthorizations(deps: ChargesDeps, asOf: Date): Promi
     } else if ((canceled.ok && canceled.value.status === 'captured') || (!canceled.ok && canceled.kind === 'rejected' && canceled.code === 'not_cancelable')) {
       // The acquirer will not void it because it was captured after all (a capture whose answer was
       // lost): the charge is paid, not canceled.
-      const auth = await deps.acquirer.getAuthorization(charge.id);
+      const auth = await acquirer.getAuthorization(charge.id);
       if (auth.ok && auth.value.status === 'captured') {
         trigger = 'capture';
         patch = { paid_at: auth.value.capturedAt === null ? deps.clock.now() : new Date(auth.value.capturedAt) };
@@ -153,7 +157,8 @@ export async function expireAuthorizations(deps: ChargesDeps, asOf: Date): Promi
 export async function expirePixCharges(deps: ChargesDeps, asOf: Date): Promise<number> {
   let processed = 0;
   for await (const charge of batches(deps, (q, after, limit) => pixExpiredBefore(q, asOf, after, limit))) {
-    const expired = await deps.acquirer.expirePix(charge.id);
+    const acquirer = await acquirerFor(deps, charge);
+    const expired = await acquirer.expirePix(charge.id);
     let trigger: ChargeTrigger | null = null;
     let patch: ChargePatch = {};
     if (expired.ok && expired.value.status === 'expired') {
@@ -161,7 +166,7 @@ export async function expirePixCharges(deps: ChargesDeps, asOf: Date): Promise<n
       patch = { canceled_at: deps.clock.now() };
     } else if ((expired.ok && expired.value.status === 'paid') || (!expired.ok && expired.kind === 'rejected' && expired.code === 'pix_not_expirable')) {
       // Paid just before it expired: the PSP confirms the payment instead.
-      const pix = await deps.acquirer.getPixCharge(charge.id);
+      const pix = await acquirer.getPixCharge(charge.id);
       if (pix.ok && pix.value.status === 'paid') {
         trigger = 'payment_confirmed';
         patch = { paid_at: pix.value.paidAt === null ? deps.clock.now() : new Date(pix.value.paidAt) };

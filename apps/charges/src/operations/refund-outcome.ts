@@ -8,6 +8,7 @@ import { lockCharge, updateCharge, type ChargeRow } from '../data/charge.reposit
 import { lockRefund, updateRefund, type RefundRow } from '../data/refund.repository';
 import { cents } from '../data/rows';
 import { refundResource } from '../resources';
+import { acquirerFor } from './acquirer-for';
 import { announceChargeStatus, announceRefund, type Announcer } from './announce';
 import type { ChargesDeps } from './deps';
 
@@ -29,7 +30,8 @@ export function refundOutcomeOf(result: AcquirerResult<Refund>): RefundOutcome {
 
 export async function requestRefund(deps: ChargesDeps, charge: ChargeRow, refund: RefundRow): Promise<RefundOutcome> {
   if (charge.acquirer_transaction_id === null) throw new Error(`card charge ${charge.id} has no acquirer transaction`);
-  return refundOutcomeOf(await deps.acquirer.refund({ reference: refund.id, transactionId: charge.acquirer_transaction_id, amountCents: cents(refund.amount_cents) }));
+  const acquirer = await acquirerFor(deps, charge);
+  return refundOutcomeOf(await acquirer.refund({ reference: refund.id, transactionId: charge.acquirer_transaction_id, amountCents: cents(refund.amount_cents), chargeReference: charge.id }));
 }
 
 export const refundAnswer = (refund: RefundRow): Outcome => ({ status: 201, body: refundResource(refund) });

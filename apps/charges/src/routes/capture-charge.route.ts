@@ -4,6 +4,7 @@ import { ApiError, apiPrincipal, notFound } from '@pgw/platform-http';
 import { idempotent } from '@pgw/platform-idempotency';
 import { isCapturable } from '../domain/charge';
 import { findCharge } from '../data/charge.repository';
+import { acquirerFor } from '../operations/acquirer-for';
 import type { ChargesDeps } from '../operations/deps';
 import { moveCharge } from '../operations/move-charge';
 import { chargeResource, ChargeResource } from '../resources';
@@ -37,7 +38,8 @@ export function captureChargeRoute(app: FastifyInstance, deps: ChargesDeps): voi
         if (!isCapturable({ status: read.status, captureMethod: read.capture_method, paymentMethod: read.payment_method })) throw notCapturable();
         if (read.acquirer_transaction_id === null) throw new Error(`authorized charge ${id} without a transaction`);
 
-        const captured = await deps.acquirer.capture({ transactionId: read.acquirer_transaction_id });
+        const acquirer = await acquirerFor(deps, read);
+        const captured = await acquirer.capture({ transactionId: read.acquirer_transaction_id });
         if (!captured.ok) {
           if (captured.kind === 'rejected' || captured.kind === 'not_found') throw notCapturable();
           request.log.warn({ charge_id: id, kind: captured.kind }, 'capture: acquirer did not answer');

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { assertLiveAllowed, type LiveModeGuard } from '@pgw/acquirer';
+import { acquirerCodeFor, assertLiveAllowed, RAIL_KINDS, type LiveModeGuard } from '@pgw/acquirer';
 import { newId } from '@pgw/domain';
 import { ApiError, apiPrincipal } from '@pgw/platform-http';
 import { idempotent } from '@pgw/platform-idempotency';
@@ -9,6 +9,7 @@ import { readCreateCharge, type CreateChargeRequest, type NewCharge } from '../d
 import { insertCharge, type ChargeRow } from '../data/charge.repository';
 import { kycStatusOf, sellersOfTenant } from '../data/seller.repository';
 import { createdOutcome, requestProvider, settleIntent } from '../operations/charge-outcome';
+import { acquirerFor, railKindOf } from '../operations/acquirer-for';
 import type { ChargesDeps } from '../operations/deps';
 import { lookupToken } from '../operations/vault.client';
 import { ChargeResource } from '../resources';
@@ -88,8 +89,13 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
       schema: { body: CreateChargeBody, response: { 201: ChargeResource } },
       // 401/403 before 422: the permission is checked before the body is looked at.
       preValidation: async (request) => {
-        // Contract §6: a production deployment whose live acquirer is the simulator takes no live charge.
-        assertLiveAllowed(liveGuard, apiPrincipal(request, PERMISSION).livemode);
+        // Contract §6: a production deployment takes no live charge of a tenant without live rails; the
+        // rail of this charge's payment method is checked once the body is read.
+        const principal = apiPrincipal(request, PERMISSION);
+        if (principal.livemode && liveGuard.refusesLive) {
+          const allowed = await Promise.all(RAIL_KINDS.map((kind) => deps.acquirers.liveAllowed(principal.tenantId, kind)));
+          assertLiveAllowed(liveGuard, true, allowed.some(Boolean));
+        }
       },
     },
     async (request, reply) => {
@@ -101,6 +107,8 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
       });
       if (!read.ok) throw new ApiError(read.rejection.code, read.rejection.message, read.rejection.param);
       const input = read.charge;
+      const railKind = railKindOf(input.paymentMethod);
+      if (principal.livemode && liveGuard.refusesLive) assertLiveAllowed(liveGuard, true, await deps.acquirers.liveAllowed(principal.tenantId, railKind));
       // The security code lives in this request's memory only: sent to the acquirer, never stored or
       // logged, and not even hashed under the Idempotency-Key (a hash of 3 digits is the 3 digits).
       const { security_code: securityCode, ...identifying } = request.body;
@@ -127,7 +135,7 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
           buyer_json: JSON.stringify(input.buyer),
           metadata_json: input.metadata === null ? null : JSON.stringify(input.metadata),
           split_json: JSON.stringify(input.split.map((s) => ({ recipient_seller_id: s.recipientSellerId, amount_cents: s.amountCents }))),
-          acquirer_code: deps.acquirer.code,
+          acquirer_code: acquirerCodeFor(await acquirerFor(deps, { tenant_id: principal.tenantId, livemode: principal.livemode }), railKind),
           acquirer_transaction_id: null,
           authorization_code: null,
           acquirer_return_code: null,

@@ -8,6 +8,7 @@ import { heldByChargebacksCents, insertChargeback, lockChargeback, updateChargeb
 import { inFlightCents } from '../data/refund.repository';
 import { cents } from '../data/rows';
 import { announceChargeback, announceChargeStatus, type Announcer } from '../operations/announce';
+import { acquirerFor } from '../operations/acquirer-for';
 import type { ChargesDeps } from '../operations/deps';
 import { moveCharge } from '../operations/move-charge';
 import { chargebackResource, ChargebackResource, chargeResource, ChargeResource } from '../resources';
@@ -50,7 +51,8 @@ export function simulationRoutes(app: FastifyInstance, deps: ChargesDeps): void 
       if (charge.status !== 'pending' || !charge.outcome_known || (charge.payment_method !== 'pix' && charge.payment_method !== 'boleto')) {
         throw new ApiError('parameter_invalid', `charge_id: only a pending Pix or boleto can be paid; this charge is ${charge.payment_method}, ${charge.status}`, 'charge_id');
       }
-      const result = charge.payment_method === 'pix' ? await deps.acquirer.payPix(id) : await deps.acquirer.payBoleto(id);
+      const acquirer = await acquirerFor(deps, charge);
+      const result = charge.payment_method === 'pix' ? await acquirer.payPix(id) : await acquirer.payBoleto(id);
       if (!result.ok) {
         if (result.kind === 'rejected' && result.code === 'pix_not_payable') {
           // The PSP will not take payment of an expired Pix: the charge is canceled, as pix-expiry would.
