@@ -331,6 +331,19 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Simulations',
     resource: 'Chargeback',
   },
+  'PUT /admin/v1/tenants/:tenant_id/live-rails': {
+    operationId: 'setLiveRails',
+    summary: 'Set a tenant’s live rails',
+    description:
+      'Names the live adapter of each kind of payment (card: `cielo`; Pix: `bcb-pix`; boleto: `cnab240-bb`) and the credentials name the deployment keeps its secrets under (`LIVE_RAIL_<NAME>_…` variables and files; no secret is sent or stored). Credentials the deployment lacks are refused with the variable to set. `null` leaves a kind without a live rail: where `DEPLOYMENT_ENV=production` its live charges are refused, elsewhere they reach the simulator.',
+    tag: 'Tenants',
+  },
+  'GET /admin/v1/tenants/:tenant_id/live-rails': {
+    operationId: 'getLiveRails',
+    summary: 'Show a tenant’s live rails',
+    description: 'Each rail with its provider, its credentials name, whether the deployment holds them complete, and its non-secret settings with account numbers masked.',
+    tag: 'Tenants',
+  },
   'POST /admin/v1/simulations/provider': {
     operationId: 'setProviderMode',
     summary: 'Set the acquirer simulator’s mode',

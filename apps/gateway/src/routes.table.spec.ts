@@ -233,15 +233,15 @@ describe('operator routes owned by services', () => {
   afterAll(() => stopFixture(f));
 
   it.each(OPERATOR_ROUTES.map((r) => [r.url, r] as const))('forwards %s to its owner with an operator principal', async (_url, route) => {
-    const url = route.url.replace(':charge_id', 'ch_abc').replace(':cb_id', 'cb_abc');
-    const body = route.method === 'POST' ? { payload: { as_of_date: '2026-03-02' } } : {};
+    const url = route.url.replace(':charge_id', 'ch_abc').replace(':cb_id', 'cb_abc').replace(':tenant_id', 'ten_abc');
+    const body = route.method !== 'GET' ? { payload: { as_of_date: '2026-03-02' } } : {};
     const res = await f.app.inject({ method: route.method, url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...body });
     expect(res.statusCode).toBe(200);
     const echo = res.json();
     expect(echo.service).toBe(route.service);
     expect(echo.url).toBe(url);
     expect(echo.principal).toEqual({ kind: 'operator', requestId: res.headers['x-request-id'], expiresAtMs: expect.any(Number) });
-    expect(echo.raw_body).toBe(route.method === 'POST' ? '{"as_of_date":"2026-03-02"}' : null);
+    expect(echo.raw_body).toBe(route.method !== 'GET' ? '{"as_of_date":"2026-03-02"}' : null);
     expect(echo.authorization).toBeNull();
   });
 

@@ -7,7 +7,7 @@ import type { AccessRule } from './auth/api-key-auth';
 
 export type ServiceName = 'vault' | 'charges' | 'ledger' | 'receivables' | 'anticipation' | 'webhooks' | 'acquirer-sim';
 
-export type ForwardMethod = 'GET' | 'POST';
+export type ForwardMethod = 'GET' | 'POST' | 'PUT';
 
 export interface ForwardedRoute {
   method: ForwardMethod;
@@ -77,6 +77,9 @@ export const OPERATOR_ROUTES: readonly ForwardedRoute[] = [
   { method: 'POST', url: '/admin/v1/simulations/chargebacks', service: 'charges' },
   { method: 'POST', url: '/admin/v1/simulations/chargebacks/:cb_id/resolve', service: 'charges' },
   { method: 'POST', url: '/admin/v1/simulations/provider', service: 'acquirer-sim' },
+  // A tenant's live rails: charges routes every acquirer call, so it keeps which rail serves each kind.
+  { method: 'PUT', url: '/admin/v1/tenants/:tenant_id/live-rails', service: 'charges' },
+  { method: 'GET', url: '/admin/v1/tenants/:tenant_id/live-rails', service: 'charges' },
   // Deliveries, redelivery and secret rotation: the webhooks service signs, so it keeps their state.
   { method: 'GET', url: '/admin/v1/webhook-endpoints/:id/deliveries', service: 'webhooks' },
   { method: 'GET', url: '/admin/v1/webhook-deliveries/:id', service: 'webhooks' },
