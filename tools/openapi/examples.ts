@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc16CcittFalse, generateCnpj, generateCpf } from '@pgw/domain';
+import { WEBHOOK_KINDS } from '@pgw/contracts';
+import { REFUND_DECLINED_CARD } from '../../apps/acquirer-sim/src/test-cards';
 import { PERMISSIONS } from '../../apps/gateway/src/auth/permissions';
+import { PARKING_SERVICES } from '../../apps/gateway/src/routes.table';
 import { TEST_CARDS } from './introduction';
 
 // The documents' examples are real answers: an integrator's day driven through the all-in-one's gateway
@@ -187,6 +190,22 @@ async function day(r: Recorder, hooksUrl: string, events: ReadonlyArray<{ type: 
     if (JSON.stringify(seen) !== JSON.stringify(said)) throw new Error(`test card ${card.number}: the introduction says ${JSON.stringify(said)}, the simulator answered ${JSON.stringify(seen)}`);
   }
 
+  // The rest of contract §7's events: a refund in full, a refund the acquirer declines, a Pix charge that
+  // expires unpaid, and a chargeback lost.
+  const refundable = await r.call('POST /api/v1/charges', '/api/v1/charges', null, 201, { body: { ...sale, amount: 2_000, installments: 1 } });
+  await r.call('POST /api/v1/charges/:id/refund', `/api/v1/charges/${refundable.id}/refund`, 'full', 201);
+  const declining = await r.call('POST /api/v1/payment-methods/tokenize', '/api/v1/payment-methods/tokenize', null, 201, { body: cardOf(REFUND_DECLINED_CARD) });
+  const undone = await r.call('POST /api/v1/charges', '/api/v1/charges', null, 201, { body: { ...sale, amount: 1_500, installments: 1, card_token: declining.id } });
+  await r.call('POST /api/v1/charges/:id/refund', `/api/v1/charges/${undone.id}/refund`, 'declined by the acquirer', 201);
+  const lapsing = await r.call('POST /api/v1/charges', '/api/v1/charges', null, 201, { body: { amount: 1_200, payment_method: 'PIX', pix: { expires_in: 60 }, buyer: BUYER } });
+  const tomorrow = new Date(EXAMPLES_NOW.getTime() + 86_400_000).toISOString().slice(0, 10);
+  await r.call('POST /admin/v1/jobs/pix-expiry', '/admin/v1/jobs/pix-expiry', 'tomorrow', 200, { body: { as_of_date: tomorrow } });
+  const lapsed = await r.call('GET /api/v1/charges/:id', `/api/v1/charges/${lapsing.id}`, null, 200);
+  if (lapsed.status !== 'canceled') throw new Error(`examples: the Pix charge is ${lapsed.status} after pix-expiry, not canceled`);
+  const disputed = await r.call('POST /api/v1/charges', '/api/v1/charges', null, 201, { body: { ...sale, amount: 4_000, installments: 1 } });
+  const lost = await r.call('POST /admin/v1/simulations/chargebacks', '/admin/v1/simulations/chargebacks', null, 201, { body: { charge_id: disputed.id, reason_code: '4853' } });
+  await r.call('POST /admin/v1/simulations/chargebacks/:cb_id/resolve', `/admin/v1/simulations/chargebacks/${lost.id}/resolve`, 'lost', 200, { body: { outcome: 'lost' } });
+
   // A chargeback, opened and won.
   const won = await r.call('POST /admin/v1/simulations/chargebacks', '/admin/v1/simulations/chargebacks', 'opened', 201, { body: { charge_id: held.id, reason_code: '4837' } });
   await r.call('POST /admin/v1/simulations/chargebacks/:cb_id/resolve', `/admin/v1/simulations/chargebacks/${won.id}/resolve`, 'won', 200, { body: { outcome: 'won' } });
@@ -196,15 +215,18 @@ async function day(r: Recorder, hooksUrl: string, events: ReadonlyArray<{ type: 
   await r.call('GET /api/v1/charges', '/api/v1/charges?payment_method=pix&status=paid', 'page', 200);
 
   // The operator's side of webhooks, the other jobs, the simulator's modes and the parked events.
-  await waitFor(async () => (events.some((e) => e.type === 'anticipation.succeeded') ? true : undefined), 'the anticipation.succeeded webhook');
+  // Every kind is awaited before the endpoint goes, so that each run records the same events.
+  await waitFor(async () => (WEBHOOK_KINDS.every((kind) => events.some((e) => e.type === kind)) ? true : undefined), 'a webhook of every kind');
   const deliveries = await r.call('GET /admin/v1/webhook-endpoints/:id/deliveries', `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=2`, 'page', 200);
   await r.call('GET /admin/v1/webhook-deliveries/:id', `/admin/v1/webhook-deliveries/${deliveries.data[0].id}`, 'delivered', 200);
   await r.call('POST /admin/v1/webhook-deliveries/:id/redeliver', `/admin/v1/webhook-deliveries/${deliveries.data[0].id}/redeliver`, 'again', 200);
   await r.call('POST /admin/v1/webhook-endpoints/:id/rotate-secret', `/admin/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, 'new secret', 200);
   for (const job of ['authorization-expiry', 'pix-expiry', 'refund-reconciliation']) await r.call(`POST /admin/v1/jobs/${job}`, `/admin/v1/jobs/${job}`, 'today', 200, { body: { as_of_date: today } });
   await r.call('POST /admin/v1/simulations/provider', '/admin/v1/simulations/provider', 'normal', 200, { body: { mode: 'normal' } });
-  await r.call('GET /admin/v1/services/charges/dead-letters', '/admin/v1/services/charges/dead-letters', 'none', 200);
-  await r.call('POST /admin/v1/services/charges/dead-letters/replay', '/admin/v1/services/charges/dead-letters/replay', 'none', 200);
+  for (const service of PARKING_SERVICES) {
+    await r.call(`GET /admin/v1/services/${service}/dead-letters`, `/admin/v1/services/${service}/dead-letters`, 'none', 200);
+    await r.call(`POST /admin/v1/services/${service}/dead-letters/replay`, `/admin/v1/services/${service}/dead-letters/replay`, 'none', 200);
+  }
   await r.call('DELETE /admin/v1/api-keys/:key_id', `/admin/v1/api-keys/${key.id}`, 'revoked', 200);
   await r.call('GET /api/v1/balance', '/api/v1/balance', 'api_key_revoked', 401);
   await r.call('DELETE /admin/v1/webhook-endpoints/:id', `/admin/v1/webhook-endpoints/${endpoint.id}`, 'deleted', 200);

@@ -1024,7 +1024,7 @@ export interface components {
     parameters: {
         /**
          * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-         * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+         * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
          */
         Signature: string;
     };
@@ -2807,7 +2807,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2866,7 +2866,7 @@ export interface operations {
                  *           "created_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000041"
+                 *       "request_id": "req_000000000000000000000051"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2894,7 +2894,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2949,7 +2949,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000045"
+                 *       "request_id": "req_000000000000000000000055"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2977,7 +2977,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2986,6 +2986,59 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000005",
+                 *       "object": "event",
+                 *       "type": "charge.canceled",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000008",
+                 *           "object": "charge",
+                 *           "status": "canceled",
+                 *           "amount_cents": 1200,
+                 *           "currency": "BRL",
+                 *           "payment_method": "pix",
+                 *           "capture_method": "automatic",
+                 *           "captured": false,
+                 *           "installments": null,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "00000000000000000000000000000005",
+                 *           "authorization_code": null,
+                 *           "acquirer_return_code": null,
+                 *           "acquirer_return_message": null,
+                 *           "refused_reason": null,
+                 *           "metadata": null,
+                 *           "paid_at": null,
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z",
+                 *           "pix": {
+                 *             "qr_code": "00020101021226830014br.gov.bcb.pix2561pix.acquirer-sim.test/v2/cob/00000000000000000000000000000005520400005303986540512.005802BR5914PGW PAGAMENTOS6009SAO PAULO62070503***63048531",
+                 *             "expires_at": "2026-03-02T12:00:00.000Z"
+                 *           }
+                 *         }
+                 *       },
+                 *       "request_id": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["Event"] & {
                     data?: {
                         object?: components["schemas"]["Charge"];
@@ -3011,7 +3064,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3066,7 +3119,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000032"
+                 *       "request_id": "req_000000000000000000000041"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3094,7 +3147,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3105,7 +3158,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000005",
+                 *       "id": "evt_000000000000000000000006",
                  *       "object": "event",
                  *       "type": "charge.created",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3149,7 +3202,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000045"
+                 *       "request_id": "req_000000000000000000000055"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3177,7 +3230,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3188,14 +3241,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000006",
+                 *       "id": "evt_000000000000000000000007",
                  *       "object": "event",
                  *       "type": "charge.failed",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
                  *       "livemode": false,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ch_000000000000000000000010",
+                 *           "id": "ch_000000000000000000000014",
                  *           "object": "charge",
                  *           "status": "failed",
                  *           "amount_cents": 1000,
@@ -3232,7 +3285,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000054"
+                 *       "request_id": "req_000000000000000000000066"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3260,7 +3313,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3271,7 +3324,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000007",
+                 *       "id": "evt_000000000000000000000008",
                  *       "object": "event",
                  *       "type": "charge.paid",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3315,7 +3368,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000048"
+                 *       "request_id": "req_000000000000000000000058"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3343,7 +3396,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3354,7 +3407,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000008",
+                 *       "id": "evt_000000000000000000000009",
                  *       "object": "event",
                  *       "type": "charge.partially_refunded",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3398,7 +3451,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000050"
+                 *       "request_id": "req_000000000000000000000060"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3426,7 +3479,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3435,6 +3488,55 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000010",
+                 *       "object": "event",
+                 *       "type": "charge.refunded",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ch_000000000000000000000006",
+                 *           "object": "charge",
+                 *           "status": "refunded",
+                 *           "amount_cents": 2000,
+                 *           "currency": "BRL",
+                 *           "payment_method": "credit_card",
+                 *           "capture_method": "automatic",
+                 *           "captured": true,
+                 *           "installments": 1,
+                 *           "buyer": {
+                 *             "name": "Maria Oliveira",
+                 *             "email": "maria@example.com",
+                 *             "phone": "21998765432",
+                 *             "document": "58267283021",
+                 *             "document_type": "cpf",
+                 *             "ip": "127.0.0.1",
+                 *             "address": {
+                 *               "line_1": "Rua do Ouvidor, 50",
+                 *               "line_2": null,
+                 *               "zip_code": "20040030",
+                 *               "city": "Rio de Janeiro",
+                 *               "state": "RJ",
+                 *               "country": "BR"
+                 *             }
+                 *           },
+                 *           "acquirer_code": "simulator",
+                 *           "acquirer_transaction_id": "txn_000000000000000000000005",
+                 *           "authorization_code": "000003",
+                 *           "acquirer_return_code": "00",
+                 *           "acquirer_return_message": "Approved",
+                 *           "refused_reason": null,
+                 *           "metadata": null,
+                 *           "paid_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000062"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Event"] & {
                     data?: {
                         object?: components["schemas"]["Charge"];
@@ -3460,7 +3562,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3471,14 +3573,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000009",
+                 *       "id": "evt_000000000000000000000011",
                  *       "object": "event",
                  *       "type": "charge.refused",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
                  *       "livemode": false,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ch_000000000000000000000004",
+                 *           "id": "ch_000000000000000000000005",
                  *           "object": "charge",
                  *           "status": "refused",
                  *           "amount_cents": 1000,
@@ -3515,7 +3617,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000047"
+                 *       "request_id": "req_000000000000000000000057"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3543,7 +3645,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3552,6 +3654,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000012",
+                 *       "object": "event",
+                 *       "type": "chargeback.lost",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "object": "chargeback",
+                 *           "id": "cb_000000000000000000000002",
+                 *           "charge_id": "ch_000000000000000000000003",
+                 *           "amount_cents": 4000,
+                 *           "currency": "BRL",
+                 *           "status": "lost",
+                 *           "reason_code": "4853",
+                 *           "evidence_due_at": "2026-03-02T12:00:00.000Z",
+                 *           "opened_at": "2026-03-02T12:00:00.000Z",
+                 *           "resolved_at": "2026-03-02T12:00:00.000Z",
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000042"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Event"] & {
                     data?: {
                         object?: components["schemas"]["Chargeback"];
@@ -3577,7 +3705,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3588,7 +3716,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000010",
+                 *       "id": "evt_000000000000000000000013",
                  *       "object": "event",
                  *       "type": "chargeback.opened",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3609,7 +3737,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000032"
+                 *       "request_id": "req_000000000000000000000041"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3637,7 +3765,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3669,7 +3797,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000004"
+                 *       "request_id": "req_000000000000000000000008"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3697,7 +3825,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3706,6 +3834,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_000000000000000000000014",
+                 *       "object": "event",
+                 *       "type": "refund.failed",
+                 *       "created_at": "2026-03-02T12:00:00.000Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rf_000000000000000000000003",
+                 *           "object": "refund",
+                 *           "status": "failed",
+                 *           "charge_id": "ch_000000000000000000000007",
+                 *           "amount_cents": 1500,
+                 *           "currency": "BRL",
+                 *           "reason": null,
+                 *           "provider_reference": "rfd_000000000000000000000003",
+                 *           "succeeded_at": null,
+                 *           "created_at": "2026-03-02T12:00:00.000Z",
+                 *           "updated_at": "2026-03-02T12:00:00.000Z"
+                 *         }
+                 *       },
+                 *       "request_id": "req_000000000000000000000063"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Event"] & {
                     data?: {
                         object?: components["schemas"]["Refund"];
@@ -3731,7 +3884,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3742,7 +3895,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000011",
+                 *       "id": "evt_000000000000000000000015",
                  *       "object": "event",
                  *       "type": "refund.succeeded",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3762,7 +3915,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000050"
+                 *       "request_id": "req_000000000000000000000060"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3790,7 +3943,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=4471e6b1ef3a28ecb76dea8fc3da68d60d26c63dc4744b12f5fe19eb2dd47da4
+                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3801,7 +3954,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000012",
+                 *       "id": "evt_000000000000000000000016",
                  *       "object": "event",
                  *       "type": "settlement.paid",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3820,7 +3973,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000030"
+                 *       "request_id": "req_000000000000000000000035"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
