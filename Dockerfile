@@ -4,7 +4,8 @@
 #
 # build:   the workspace's dependencies, then tools/deploy/bundle.ts bundles apps/$APP/src/main.ts and the
 #          libraries it imports into /out/dist/main.js (esbuild, installed with tsx), copies the Avro
-#          schemas beside it (libs/contracts reads <bundle dir>/../schemas) and, into /out/node_modules,
+#          schemas beside it (libs/contracts reads <bundle dir>/../schemas), the gateway's API reference
+#          script (/out/dist/api-reference.js, from @scalar/api-reference) and, into /out/node_modules,
 #          only the packages kept out of the bundle: pg and kafkajs, which OpenTelemetry instruments by
 #          patching require(), and what they depend on.
 # runtime: Node 24 slim, the bundle and those packages, owned by root and run as the unprivileged `node`
