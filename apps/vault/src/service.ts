@@ -1,9 +1,11 @@
-import { createAcquirer, liveModeGuard } from '@pgw/acquirer';
+import { AcquirerRouter, createAcquirer, liveModeGuard } from '@pgw/acquirer';
+import { PRINCIPAL_HEADER } from '@pgw/platform-http';
 import type { ServiceDefinition } from '@pgw/platform-service';
 import { vaultKeysForAllInOne, vaultKeysFromEnv, type VaultKeys } from './config';
+import { liveRailsOf } from './live-rails.client';
 import { vaultMigrations } from './migrations';
 import { getTokenInternalRoute } from './routes/get-token.internal.route';
-import { tokenizeRoute } from './routes/tokenize.route';
+import { tokenizeRoute, type TokenizeDeps } from './routes/tokenize.route';
 
 export interface VaultServiceOptions {
   /**
@@ -22,10 +24,16 @@ export function createVaultService(options: VaultServiceOptions): ServiceDefinit
     async build(app, context) {
       const keys: VaultKeys = options.keys === 'environment' ? vaultKeysFromEnv(context.env) : await vaultKeysForAllInOne(context.env, context.db);
       if (keys.source === 'local') app.log.warn('vault keys generated locally and kept in the embedded database: test mode only');
-      const acquirer = createAcquirer({ peers: context.peers, env: context.env });
-      // Contract §6: said at start; refuses live tokenize where DEPLOYMENT_ENV=production.
+      const router = new AcquirerRouter({ simulator: createAcquirer({ peers: context.peers, env: context.env }), env: context.env, log: app.log, clock: context.clock });
+      // Contract §6: said at start; refuses live tokenize where DEPLOYMENT_ENV=production and the tenant has no card rail.
       const liveGuard = liveModeGuard(context.env, app.log);
-      tokenizeRoute(app, { db: context.db, clock: context.clock, keys, acquirer, liveGuard });
+      const acquirerFor: TokenizeDeps['acquirerFor'] = async (request, principal) => {
+        if (!principal.livemode) return { acquirer: router.simulator, liveRail: false };
+        const header = request.headers[PRINCIPAL_HEADER];
+        const rails = await liveRailsOf(context.peers, { principalHeader: typeof header === 'string' ? header : '', requestId: request.id });
+        return { acquirer: router.forRails(true, rails), liveRail: rails.card !== null };
+      };
+      tokenizeRoute(app, { db: context.db, clock: context.clock, keys, acquirerFor, liveGuard });
       getTokenInternalRoute(app, context.db);
       return {};
     },

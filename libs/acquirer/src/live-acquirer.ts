@@ -167,7 +167,8 @@ export interface Scope {
 export interface AcquirerRouterOptions {
   /** Test mode's acquirer, and live mode's sandbox outside production. */
   simulator: AcquirerPort;
-  source: LiveRailsSource;
+  /** Where `forScope` and `liveAllowed` read a tenant's rails; a caller that reads them itself uses `forRails`. */
+  source?: LiveRailsSource;
   env: NodeJS.ProcessEnv;
   log: RailLog;
   clock: Cnab240Clock;
@@ -205,7 +206,12 @@ export class AcquirerRouter {
 
   async forScope(scope: Scope): Promise<AcquirerPort> {
     if (!scope.livemode) return this.options.simulator;
-    const rails = await this.options.source.liveRailsOf(scope.tenantId);
+    return this.forRails(true, await this.source().liveRailsOf(scope.tenantId));
+  }
+
+  /** The acquirer for a mode and the tenant's rails as the caller read them. */
+  forRails(livemode: boolean, rails: LiveRails | null): AcquirerPort {
+    if (!livemode) return this.options.simulator;
     const sandbox = this.production ? null : this.options.simulator;
     if (rails === null || (rails.card === null && rails.pix === null && rails.boleto === null)) return sandbox ?? new LiveAcquirer({ card: null, pix: null, boleto: null });
     return new LiveAcquirer({
@@ -218,8 +224,14 @@ export class AcquirerRouter {
   /** Whether a live request of this kind may proceed for the tenant (contract §6): always outside production. */
   async liveAllowed(tenantId: string, kind: RailKind): Promise<boolean> {
     if (!this.production) return true;
-    const rails = await this.options.source.liveRailsOf(tenantId);
+    const rails = await this.source().liveRailsOf(tenantId);
     return rails !== null && rails[kind] !== null;
+  }
+
+  private source(): LiveRailsSource {
+    const source = this.options.source;
+    if (source === undefined) throw new Error('AcquirerRouter: no LiveRailsSource was given; read the rails and call forRails');
+    return source;
   }
 
   /**

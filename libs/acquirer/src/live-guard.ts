@@ -19,8 +19,8 @@ export function liveModeGuard(env: NodeJS.ProcessEnv, log: { warn(message: strin
   const production = env['DEPLOYMENT_ENV'] === 'production';
   log.warn(
     production
-      ? 'DEPLOYMENT_ENV=production: live-mode requests are refused (403 permission_denied) unless the tenant has a live rail for them'
-      : 'live keys of a tenant without live rails reach the acquirer simulator as a sandbox: no real money moves',
+      ? 'where a tenant has no live rail, the live acquirer is the acquirer simulator and DEPLOYMENT_ENV=production: live-mode requests are refused (403 permission_denied)'
+      : 'where a tenant has no live rail, the live acquirer is the acquirer simulator: live keys reach it as a sandbox, no real money moves',
   );
   return { refusesLive: production };
 }

@@ -83,9 +83,21 @@ const PERMISSION = 'payment_methods:tokenize';
  * the sealed extras → answer the token. The PAN and the CVV exist only in this request's memory, wrapped
  * in Secret so that no log line or serializer can print them.
  */
-export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock; keys: VaultKeys; acquirer: AcquirerPort; liveGuard: LiveModeGuard }): void {
-  const { db, clock, keys, acquirer, liveGuard } = deps;
-  const principals = new WeakMap<FastifyRequest, ApiKeyPrincipal & { sellerId: string }>();
+export interface TokenizeDeps {
+  db: Db;
+  clock: Clock;
+  keys: VaultKeys;
+  /**
+   * The card store of the key's tenant and mode, and whether it is a live rail of the tenant's (the
+   * simulator in test mode; in live mode the tenant's card acquirer, or the simulator as a sandbox).
+   */
+  acquirerFor(request: FastifyRequest, principal: ApiKeyPrincipal): Promise<{ acquirer: AcquirerPort; liveRail: boolean }>;
+  liveGuard: LiveModeGuard;
+}
+
+export function tokenizeRoute(app: FastifyInstance, deps: TokenizeDeps): void {
+  const { db, clock, keys, liveGuard } = deps;
+  const principals = new WeakMap<FastifyRequest, { principal: ApiKeyPrincipal & { sellerId: string }; acquirer: AcquirerPort }>();
 
   app.post<{ Body: TokenizeBodyType }>(
     TOKENIZE_PATH,
@@ -96,14 +108,16 @@ export function tokenizeRoute(app: FastifyInstance, deps: { db: Db; clock: Clock
         // gateway's: it owns the sellers and reads their status at request time (contract §4b); a copy fed
         // by events here could refuse a seller the operator has just approved.
         const principal = sellerPrincipal(request, PERMISSION);
+        const { acquirer, liveRail } = await deps.acquirerFor(request, principal);
         // Before the body is read: a live card never reaches the simulator of a production deployment.
-        assertLiveAllowed(liveGuard, principal.livemode);
-        principals.set(request, principal);
+        assertLiveAllowed(liveGuard, principal.livemode, liveRail);
+        principals.set(request, { principal, acquirer });
       },
     },
     async (request, reply) => {
-      const principal = principals.get(request);
-      if (principal === undefined) throw new Error('tokenize: principal not checked');
+      const checked = principals.get(request);
+      if (checked === undefined) throw new Error('tokenize: principal not checked');
+      const { principal, acquirer } = checked;
       const { card, billing_address: billingAddress, metadata } = request.body;
       const pan = new Secret(normalizePan(card.number));
       // The CVV's shape is validated by the schema; the card store needs no verification here, so the

@@ -23,6 +23,8 @@ export class CardStoreStub implements Peers {
   private readonly cards = new Map<string, { card_ref: string; brand: string; last4: string }>();
 
   async request(service: string, request: PeerRequest): Promise<PeerResponse> {
+    // Charges keeps the tenants' live rails: none here, so live keys reach this card store (the sandbox).
+    if (service === 'charges' && request.method === 'GET' && request.url === '/internal/v1/live-rails') return { statusCode: 200, body: { card: null, pix: null, boleto: null } };
     if (service !== 'acquirer-sim') throw new Error(`unexpected peer ${service}`);
     if (request.timeoutMs === undefined) throw new Error('the vault must give every acquirer call a deadline');
     if (this.mode === 'unavailable') return { statusCode: 503, body: { error: { code: 'service_unavailable' } } };
