@@ -1,7 +1,9 @@
+import { metrics } from '@opentelemetry/api';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { outboxMessage } from '@pgw/contracts';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { uniqueName } from '@pgw/testing';
-import type { BusMessage } from './bus';
+import type { Bus, BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { enqueue, OutboxRelay } from './outbox';
 import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
@@ -64,6 +66,44 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(await b.runOnce()).toBe(1); // a's stop handed the lease over without waiting for it to expire
     await b.stop();
     for (const id of ['ten_lease_1', 'ten_lease_2', 'ten_lease_3']) expect(await appliedCount(consumer, id)).toBe(1);
+  });
+
+  it('reports the backlog of unsent rows from the relay holding the lease only, while the broker refuses them', async () => {
+    // Proves outbox.backlog (docs/metrics.md): the rows waiting, counted by one replica, not by each.
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 600_000 });
+    const provider = new MeterProvider({ readers: [reader] });
+    metrics.setGlobalMeterProvider(provider);
+    const { producer, topic } = await setup();
+    const down: Bus = {
+      publish: async () => {
+        throw new Error('broker down');
+      },
+      subscribe: async () => ({ stop: async () => undefined }),
+      close: async () => undefined,
+    };
+    const backlog = async () => {
+      exporter.reset();
+      await reader.forceFlush();
+      const metric = exporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).find((m) => m.descriptor.name === 'outbox.backlog');
+      return (metric?.dataPoints ?? []).filter((p) => p.attributes.service === producer.schema).map((p) => p.value);
+    };
+    const first = relay(producer, down);
+    const second = relay(producer, down);
+    try {
+      for (const name of ['Acme', 'Beta', 'Gama']) await writeEvent(producer, tenantEvent(uniqueName('ten'), name), topic);
+      first.start();
+      await waitFor(async () => ((await backlog()).length > 0 ? true : undefined));
+      second.start();
+      // The second relay's rounds find the lease taken: one report, of all three rows.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await backlog()).toEqual([3]);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await provider.shutdown();
+      metrics.disable();
+    }
   });
 
   it('publishes nothing for a transaction that rolled back', async () => {
