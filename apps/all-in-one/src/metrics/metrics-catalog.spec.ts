@@ -61,4 +61,30 @@ describe('every metric of docs/metrics.md, emitted by an end-to-end run of the a
       expect([name, emitted.find((m) => m.name === name)!.maxValue < 60]).toEqual([name, true]);
     }
   });
+
+  it('adds up the business figures of the run: one sale of R$ 300.00 and a Pix of R$ 25.00 paid, R$ 10.00 refunded, one Visa approved and one declined, one anticipation', () => {
+    // Proves the values, not only their labels: the dashboards' volumes and approval rate come from these.
+    const points = (name: string) => {
+      const metric = emitted.find((m) => m.name === name)!;
+      return metric.attributes.map((attributes, i) => ({ attributes, value: metric.values[i] }));
+    };
+    const sum = (name: string, match: Record<string, unknown>) =>
+      points(name)
+        .filter((p) => Object.entries(match).every(([k, v]) => p.attributes[k] === v))
+        .reduce((total, p) => total + (p.value ?? 0), 0);
+    expect(sum('charges.paid.amount', { payment_method: 'credit_card', livemode: 'false' })).toBe(30_000);
+    expect(sum('charges.paid.amount', { payment_method: 'pix' })).toBe(2_500);
+    expect(sum('charges.refunds.amount', { payment_method: 'credit_card' })).toBe(1_000);
+    expect(sum('charges.refunds', { status: 'succeeded' })).toBe(1);
+    // The Mastercard charge the acquirer did not answer in time is pending: no authorization outcome yet.
+    expect(points('charges.authorizations').map((p) => [p.attributes['card.brand'], p.attributes.outcome, p.value]).sort()).toEqual([
+      ['visa', 'approved', 1],
+      ['visa', 'declined', 1],
+    ]);
+    expect(sum('charges.status_changes', { payment_method: 'pix', status: 'paid' })).toBe(1);
+    expect(sum('anticipation.executions', {})).toBe(1);
+    expect(sum('anticipation.gross.amount', {})).toBeGreaterThan(sum('anticipation.fee.amount', {}));
+    expect(sum('gateway.admission.rejected', { service: 'charges' })).toBe(1);
+    expect(sum('webhook.delivery.attempts', { outcome: 'success', reason: 'http_2xx' })).toBeGreaterThan(0);
+  });
 });

@@ -18,6 +18,8 @@ export interface FlowMetric {
   dataPointType: number;
   scope: string;
   attributes: Array<Record<string, unknown>>;
+  /** Each data point's value, beside its attributes: a sum's or gauge's value, a histogram's count. */
+  values: number[];
   /** The largest value recorded: a histogram's max, a sum's or gauge's value. */
   maxValue: number;
 }
@@ -45,11 +47,12 @@ function collected(exporter: InMemoryMetricExporter): FlowMetric[] {
   const byName = new Map<string, FlowMetric>();
   for (const metric of exporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.map((m) => ({ m, scope: sm.scope.name }))))) {
     const { m, scope } = metric;
-    const entry = byName.get(m.descriptor.name) ?? { name: m.descriptor.name, unit: m.descriptor.unit, dataPointType: m.dataPointType, scope, attributes: [], maxValue: -Infinity };
+    const entry = byName.get(m.descriptor.name) ?? { name: m.descriptor.name, unit: m.descriptor.unit, dataPointType: m.dataPointType, scope, attributes: [], values: [], maxValue: -Infinity };
     for (const point of m.dataPoints as Array<{ attributes: Record<string, unknown>; value: unknown }>) {
       entry.attributes.push({ ...point.attributes });
-      const value = typeof point.value === 'number' ? point.value : ((point.value as { max?: number }).max ?? -Infinity);
-      entry.maxValue = Math.max(entry.maxValue, value);
+      const histogram = typeof point.value === 'number' ? null : (point.value as { count: number; max?: number });
+      entry.values.push(histogram === null ? (point.value as number) : histogram.count);
+      entry.maxValue = Math.max(entry.maxValue, histogram === null ? (point.value as number) : (histogram.max ?? -Infinity));
     }
     byName.set(m.descriptor.name, entry);
   }
