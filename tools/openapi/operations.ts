@@ -192,6 +192,8 @@ const JOB_PROSE: Record<keyof typeof JOB_OWNERS, string> = {
   'authorization-expiry': 'Cancels the manual-capture card charges whose authorization has expired.',
   'pix-expiry': 'Cancels the Pix charges that were not paid before they expired.',
   'refund-reconciliation': 'Asks the acquirer for the outcome of refunds still pending with it.',
+  'pix-payments': 'Asks each live tenant’s Pix PSP about its pending Pix charges and pays those the PSP reports paid.',
+  'boleto-exchange': 'Exchanges CNAB 240 files with each live tenant’s bank: sends the slips registered since the last run and pays the charges whose liquidation a return file reports.',
 };
 
 const jobOperations = Object.fromEntries(

@@ -66,6 +66,9 @@ export const JOB_OWNERS = {
   'authorization-expiry': 'charges',
   'pix-expiry': 'charges',
   'refund-reconciliation': 'charges',
+  // Live rails (issue 23): payments the PSP and the bank confirm on their own time.
+  'pix-payments': 'charges',
+  'boleto-exchange': 'charges',
 } as const satisfies Record<string, ServiceName>;
 
 /** The services with consumers: each parks the events it cannot apply and lists and replays them (issue 17 item 3). */

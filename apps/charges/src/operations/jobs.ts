@@ -15,7 +15,7 @@ import type { ChargesDeps } from './deps';
 import { moveCharge } from './move-charge';
 import { refundOutcomeOf, requestRefund, settleRefund } from './refund-outcome';
 
-export const JOB_NAMES = ['authorization-expiry', 'pix-expiry', 'refund-reconciliation'] as const;
+export const JOB_NAMES = ['authorization-expiry', 'pix-expiry', 'refund-reconciliation', 'pix-payments', 'boleto-exchange'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /** An authorization not captured within this many days is canceled (contract §4). */

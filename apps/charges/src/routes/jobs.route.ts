@@ -4,6 +4,7 @@ import { ApiError, RequestIdSchema, requireOperator } from '@pgw/platform-http';
 import { isDateString } from '@pgw/domain';
 import type { ChargesDeps } from '../operations/deps';
 import { asOfInstant, expireAuthorizations, expirePixCharges, JOB_NAMES, reconcile, withLease, type JobName } from '../operations/jobs';
+import { collectPixPayments, exchangeBoletoFiles } from '../operations/live-payments';
 import { emptyBodyAsObject } from './common';
 
 const JobBody = Type.Object({ as_of_date: Type.Optional(Type.String()) }, { additionalProperties: false });
@@ -13,7 +14,7 @@ const JobAnswer = Type.Object(
 );
 
 /**
- * POST /admin/v1/jobs/{authorization-expiry, pix-expiry, refund-reconciliation} (contract §5): one route
+ * POST /admin/v1/jobs/{authorization-expiry, pix-expiry, refund-reconciliation, pix-payments, boleto-exchange} (contract §5; the last two: issue 23): one route
  * per job, as the gateway forwards them. Each run holds the job's lease, so two never overlap.
  */
 export function jobRoutes(app: FastifyInstance, deps: ChargesDeps): void {
@@ -21,6 +22,8 @@ export function jobRoutes(app: FastifyInstance, deps: ChargesDeps): void {
     'authorization-expiry': (asOf) => expireAuthorizations(deps, asOf),
     'pix-expiry': (asOf) => expirePixCharges(deps, asOf),
     'refund-reconciliation': () => reconcile(deps),
+    'pix-payments': () => collectPixPayments(deps),
+    'boleto-exchange': () => exchangeBoletoFiles(deps, app.log),
   };
   for (const job of JOB_NAMES) {
     app.post<{ Body: { as_of_date?: string } }>(

@@ -82,7 +82,10 @@ export function refundChargeRoute(app: FastifyInstance, deps: ChargesDeps): void
           return { charge, refund };
         });
 
-        if (!isCard(started.charge.payment_method)) {
+        // A card refund is the acquirer's; so is a live Pix made at a PSP (a devolução returns the money).
+        // Otherwise (boleto, a test or sandbox Pix) the refund is ours to record.
+        const atProvider = isCard(started.charge.payment_method) || (started.charge.payment_method === 'pix' && started.charge.livemode && started.charge.acquirer_code !== deps.acquirers.simulator.code);
+        if (!atProvider) {
           const { refund } = await deps.db.tx((trx) => settleRefund(deps, trx, started.refund.id, { kind: 'succeeded_locally' }, announcer, session));
           return refundAnswer(refund);
         }
