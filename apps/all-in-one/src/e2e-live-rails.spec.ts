@@ -1,0 +1,232 @@
+// End to end with live rails (issue 23): a tenant configured through the operator API sends its live
+// (`sk_live_`) traffic to the live adapters, pointed here at the fakes their specs are proven against —
+// Cielo (cards), a PSP speaking the BCB API Pix over mutual TLS (Pix), a Banco do Brasil CNAB 240 drop
+// folder (boleto) — while its test key keeps the simulator. The same day is run with both keys, and the
+// seller's receivables and balance come out the same in both modes.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isValidBarcode, verifyBrCode } from '@pgw/domain';
+import { PERMISSIONS } from '@pgw/gateway';
+import { refundIdOf, txidOf } from '@pgw/acquirer';
+import { waitFor } from '@pgw/testing';
+import { CNAB240_TEST_BENEFICIARY as BENEFICIARY, CNAB240_TEST_PROFILE as PROFILE, FakeCielo, FakePsp, makeThrowawayPki, merchantOrderIdOf, writeReturnFile, type Pki } from '@pgw/acquirer/testing';
+import { startAllInOne, type AllInOne } from './all-in-one';
+import { BUYER, client, type Answer } from './e2e.scenarios';
+
+jest.setTimeout(120_000);
+
+const MERCHANT_ID = '5e2c4b1a-7d3f-4a9e-8b6c-1f0e2d3c4b5a';
+const MERCHANT_KEY = 'KEYFORTHEFAKEONLY0123456789ABCDEFGHIJKLM';
+const PSP_CLIENT_SECRET = 'client-secret-7f3a9c2e51b84d06';
+const CHAVE = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
+/** How long the day waits for events to reach receivables and the ledger (the in-process bus: moments). */
+const EVENTS_WAIT_MS = 20_000;
+
+let system: AllInOne;
+let cielo: FakeCielo;
+let psp: FakePsp;
+let pki: Pki;
+let dir: string;
+
+beforeAll(async () => {
+  cielo = new FakeCielo(MERCHANT_ID, MERCHANT_KEY);
+  await cielo.start();
+  pki = makeThrowawayPki();
+  psp = new FakePsp({ tls: { ...pki.server, ca: pki.ca }, clientId: 'gateway-client', clientSecret: PSP_CLIENT_SECRET, chave: CHAVE });
+  const pspUrls = await psp.start();
+  dir = mkdtempSync(join(tmpdir(), 'e2e-live-rails-'));
+  system = await startAllInOne({
+    dataDir: null,
+    port: 0,
+    demo: false,
+    log: { level: 'silent' },
+    env: {
+      ...process.env,
+      // The refund-reconciliation job looks at refunds older than the acquirer's deadline.
+      ACQUIRER_TIMEOUT_MS: '1000',
+      CHARGES_RECOVERY_INTERVAL_MS: '0',
+      // What a deployment would mount: each account's secrets under its credentials name.
+      LIVE_RAIL_ACME_CARDS_CIELO_MERCHANT_ID: MERCHANT_ID,
+      LIVE_RAIL_ACME_CARDS_CIELO_MERCHANT_KEY: MERCHANT_KEY,
+      LIVE_RAIL_ACME_CARDS_CIELO_API_URL: cielo.apiUrl,
+      LIVE_RAIL_ACME_CARDS_CIELO_QUERY_URL: cielo.queryUrl,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_BASE_URL: pspUrls.baseUrl,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_TOKEN_URL: pspUrls.tokenUrl,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_CLIENT_ID: 'gateway-client',
+      LIVE_RAIL_ACME_PIX_PIX_BCB_CLIENT_SECRET: PSP_CLIENT_SECRET,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_CERT_FILE: pki.client.certFile,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_KEY_FILE: pki.client.keyFile,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_CA_FILE: pki.caFile,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_CHAVE: CHAVE,
+      LIVE_RAIL_ACME_PIX_PIX_BCB_MERCHANT_NAME: 'Loja Exemplo',
+      LIVE_RAIL_ACME_PIX_PIX_BCB_MERCHANT_CITY: 'Sao Paulo',
+      LIVE_RAIL_ACME_BB_CNAB240_CNPJ: BENEFICIARY.cnpj,
+      LIVE_RAIL_ACME_BB_CNAB240_COMPANY_NAME: BENEFICIARY.companyName,
+      LIVE_RAIL_ACME_BB_CNAB240_AGENCY: BENEFICIARY.agency,
+      LIVE_RAIL_ACME_BB_CNAB240_AGENCY_DV: BENEFICIARY.agencyDv,
+      LIVE_RAIL_ACME_BB_CNAB240_ACCOUNT: BENEFICIARY.account,
+      LIVE_RAIL_ACME_BB_CNAB240_ACCOUNT_DV: BENEFICIARY.accountDv,
+      LIVE_RAIL_ACME_BB_CNAB240_AGREEMENT: BENEFICIARY.agreement,
+      LIVE_RAIL_ACME_BB_CNAB240_WALLET: BENEFICIARY.wallet,
+      LIVE_RAIL_ACME_BB_CNAB240_WALLET_VARIATION: BENEFICIARY.walletVariation,
+      LIVE_RAIL_ACME_BB_CNAB240_STATE_FILE: join(dir, 'cnab-state.json'),
+      LIVE_RAIL_ACME_BB_CNAB240_OUTBOX_DIR: join(dir, 'to-bank'),
+      LIVE_RAIL_ACME_BB_CNAB240_INBOX_DIR: join(dir, 'from-bank'),
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await system?.stop();
+  await cielo?.close();
+  await psp?.stop();
+  pki?.remove();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Keys {
+  tenantId: string;
+  test: string;
+  live: string;
+}
+
+/** A tenant, an approved seller, and a test and a live key of that seller with every permission. */
+async function provision(): Promise<Keys> {
+  const { admin } = client({ url: system.url, adminToken: system.adminToken, tenantId: '', apiKey: '' });
+  const tenant = await admin('POST', '/admin/v1/tenants', { name: 'Acme Live' });
+  expect(tenant.status).toBe(201);
+  const seller = await admin('POST', `/admin/v1/tenants/${tenant.body.id}/sellers`, { name: 'Loja Acme', document: '11222333000181', kyc_status: 'approved' });
+  expect(seller.status).toBe(201);
+  const key = async (environment: 'test' | 'live'): Promise<string> => {
+    const res = await admin('POST', '/admin/v1/api-keys', { tenant_id: tenant.body.id, seller_id: seller.body.id, environment, permissions: [...PERMISSIONS] });
+    expect(res.status).toBe(201);
+    return res.body.secret;
+  };
+  return { tenantId: tenant.body.id, test: await key('test'), live: await key('live') };
+}
+
+const api = (keys: Keys, mode: 'test' | 'live') => client({ url: system.url, adminToken: system.adminToken, tenantId: keys.tenantId, apiKey: keys[mode] });
+
+async function ok(answer: Promise<Answer>, status: number): Promise<any> {
+  const res = await answer;
+  expect([res.status, res.body?.error]).toEqual([status, undefined]);
+  return res.body;
+}
+
+async function runJob(keys: Keys, job: string): Promise<number> {
+  return (await ok(api(keys, 'test').admin('POST', `/admin/v1/jobs/${job}`), 200)).processed;
+}
+
+/** The nosso número of a Banco do Brasil slip: the campo livre is 000000 + nosso número (17) + carteira. */
+const nossoNumeroOf = (barcode: string): string => barcode.slice(25, 42);
+
+/**
+ * The same day in either mode: a card sale in 3 installments held, captured and refunded in part; a Pix
+ * paid and refunded in part; a boleto paid. What differs is only who confirms: in test mode the operator's
+ * simulation; in live mode the payer's bank at the PSP, and the bank's return file.
+ */
+async function day(keys: Keys, mode: 'test' | 'live'): Promise<string[]> {
+  const { call, admin } = api(keys, mode);
+
+  // Card: tokenized at the mode's card store (Cielo's sandbox rule, which the fake follows, approves a number ending in 1), held, captured, refunded in part.
+  const token = await ok(call('POST', '/api/v1/payment-methods/tokenize', { body: { card: { number: '4111111111111111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'MARIA OLIVEIRA' } } }), 201);
+  expect(token).toMatchObject({ livemode: mode === 'live', brand: 'visa' });
+  const held = await ok(call('POST', '/api/v1/charges', { body: { buyer: BUYER, amount: 30_000, payment_method: 'CREDIT_CARD', installments: 3, card_token: token.id, capture_method: 'manual', security_code: '123' } }), 201);
+  expect(held).toMatchObject({ status: 'authorized', acquirer_code: mode === 'live' ? 'cielo' : 'simulator' });
+  expect(await ok(call('POST', `/api/v1/charges/${held.id}/capture`), 200)).toMatchObject({ status: 'paid', captured: true });
+  expect(await ok(call('POST', `/api/v1/charges/${held.id}/refund`, { body: { amount_cents: 6_000 } }), 201)).toMatchObject({ status: 'succeeded', amount_cents: 6_000 });
+  if (mode === 'live') expect(cielo.salesUnder(merchantOrderIdOf(held.id) ?? '')).toBe(1);
+
+  // Pix: a charge at the PSP, paid by the buyer's bank, then refunded in part.
+  const pix = await ok(call('POST', '/api/v1/charges', { body: { buyer: BUYER, amount: 2_500, payment_method: 'PIX', pix: { expires_in: 3_600 } } }), 201);
+  expect(pix).toMatchObject({ status: 'pending', acquirer_code: mode === 'live' ? 'bcb-pix' : 'simulator' });
+  expect(verifyBrCode(pix.pix.qr_code).ok).toBe(true);
+  if (mode === 'live') {
+    expect(psp.cob(txidOf(pix.id))).toMatchObject({ status: 'ATIVA', valor: { original: '25.00' } });
+    const endToEndId = await psp.pay(txidOf(pix.id));
+    expect(await runJob(keys, 'pix-payments')).toBe(1);
+    expect((await ok(call('GET', `/api/v1/charges/${pix.id}`), 200)).status).toBe('paid');
+    // The PSP takes the devolução and settles it later: the refund is processing until reconciliation reads it settled.
+    const refund = await ok(call('POST', `/api/v1/charges/${pix.id}/refund`, { body: { amount_cents: 1_000 } }), 201);
+    expect(refund).toMatchObject({ status: 'processing', amount_cents: 1_000 });
+    await psp.settleRefund(endToEndId, refundIdOf(refund.id));
+    await waitFor(async () => ((await runJob(keys, 'refund-reconciliation')) > 0 ? true : undefined), EVENTS_WAIT_MS, 'the Pix refund to reconcile');
+  } else {
+    await ok(admin('POST', `/admin/v1/simulations/charges/${pix.id}/pay`), 200);
+    expect(await ok(call('POST', `/api/v1/charges/${pix.id}/refund`, { body: { amount_cents: 1_000 } }), 201)).toMatchObject({ status: 'succeeded' });
+  }
+  expect((await ok(call('GET', `/api/v1/charges/${pix.id}`), 200)).status).toBe('partially_refunded');
+
+  // Boleto: registered (live: sent in the next remittance file), paid (live: liquidated in a return file).
+  const slip = await ok(call('POST', '/api/v1/charges', { body: { buyer: BUYER, amount: 15_000, payment_method: 'BOLETO' } }), 201);
+  expect(slip).toMatchObject({ status: 'pending', acquirer_code: mode === 'live' ? 'cnab240-001' : 'simulator' });
+  expect(isValidBarcode(slip.boleto.barcode)).toBe(true);
+  if (mode === 'live') {
+    expect(slip.boleto.barcode.slice(0, 3)).toBe('001');
+    await runJob(keys, 'boleto-exchange');
+    expect(readdirSync(join(dir, 'to-bank')).filter((f) => !f.startsWith('.'))).toHaveLength(1);
+    const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10); // the bank's day (Brasília)
+    const nossoNumero = nossoNumeroOf(slip.boleto.barcode);
+    const movements = [
+      { code: '02', nossoNumero, amountCents: 15_000, dueDate: slip.boleto.due_date, occurredDate: today },
+      { code: '06', nossoNumero, amountCents: 15_000, dueDate: slip.boleto.due_date, paidCents: 15_000, netCreditCents: 14_700, feeCents: 300, occurredDate: today, creditDate: today },
+    ];
+    writeFileSync(join(dir, 'from-bank', 'RET00001.RET'), writeReturnFile(PROFILE, 1, movements));
+    expect(await runJob(keys, 'boleto-exchange')).toBe(1);
+  } else {
+    await ok(admin('POST', `/admin/v1/simulations/charges/${slip.id}/pay`), 200);
+  }
+  expect((await ok(call('GET', `/api/v1/charges/${slip.id}`), 200)).status).toBe('paid');
+  return [held.id, pix.id, slip.id];
+}
+
+/** What the seller sees of a day's money: each charge's receivables (by installment) and the balance, once the events landed. */
+async function money(keys: Keys, mode: 'test' | 'live', charges: string[]): Promise<unknown> {
+  const { call } = api(keys, mode);
+  return waitFor(
+    async () => {
+      const receivables = (await ok(call('GET', '/api/v1/receivables?limit=100'), 200)).data as any[];
+      const balance = await ok(call('GET', '/api/v1/balance'), 200);
+      const byCharge = charges.map((id) =>
+        receivables
+          .filter((r) => r.charge_id === id)
+          .sort((a, b) => a.installment - b.installment)
+          .map((r) => [r.installment, r.status, r.gross_amount_cents, r.net_amount_cents, r.due_date]),
+      );
+      // Card 3, Pix 1, boleto 1 receivables, and a balance that has seen every charge and refund.
+      if (byCharge.map((r) => r.length).join() !== '3,1,1' || balance.pending_cents === 0) return undefined;
+      const { request_id: _requestId, ...shown } = balance;
+      return { receivables: byCharge, balance: shown, history: (await ok(call('GET', '/api/v1/balance/history?limit=100'), 200)).data.length };
+    },
+    EVENTS_WAIT_MS,
+    `the ${mode} day's receivables and balance`,
+  );
+}
+
+describe('a tenant on live rails, configured through the operator API', () => {
+  it('Proves live card, Pix and boleto reach Cielo, the PSP and the bank, confirm through the same events, and leave the seller the same receivables and balance as test mode', async () => {
+    const keys = await provision();
+    const { admin } = api(keys, 'test');
+    const set = await admin('PUT', `/admin/v1/tenants/${keys.tenantId}/live-rails`, {
+      card: { provider: 'cielo', credentials: 'acme-cards' },
+      pix: { provider: 'bcb-pix', credentials: 'acme-pix' },
+      boleto: { provider: 'cnab240-bb', credentials: 'acme-bb' },
+    });
+    expect(set.status).toBe(200);
+    const shown = await ok(admin('GET', `/admin/v1/tenants/${keys.tenantId}/live-rails`), 200);
+    expect(shown).toMatchObject({ card: { ready: true, settings: { merchant_id: '****4b5a' } }, pix: { ready: true, settings: { client_id: '****ient' } }, boleto: { ready: true } });
+    expect(JSON.stringify(shown)).not.toContain(MERCHANT_KEY);
+    expect(JSON.stringify(shown)).not.toContain(PSP_CLIENT_SECRET);
+
+    const live = await day(keys, 'live');
+    const test = await day(keys, 'test');
+    const liveMoney = (await money(keys, 'live', live)) as { receivables: unknown[][]; balance: unknown };
+    const testMoney = (await money(keys, 'test', test)) as { receivables: unknown[][]; balance: unknown };
+    // Same amounts, statuses and due dates, and the same balance and history, each in its own mode: the
+    // live charges are the live key's alone.
+    expect(liveMoney).toEqual(testMoney);
+    expect(liveMoney.balance).toMatchObject({ pending_cents: expect.any(Number) });
+    for (const id of live) expect((await api(keys, 'test').call('GET', `/api/v1/charges/${id}`)).status).toBe(404);
+  });
+});
