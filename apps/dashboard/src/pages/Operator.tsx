@@ -318,7 +318,7 @@ function Webhooks({ admin }: { admin: Admin }) {
                       </span>
                     </td>
                     <td className="num">{d.attempt_count}</td>
-                    <td>{d.last_error ?? (d.last_status_code === null ? '' : `HTTP ${d.last_status_code}`)}</td>
+                    <td>{[d.last_status_code === null ? null : `HTTP ${d.last_status_code}`, d.last_error].filter((part) => part !== null).join(' · ')}</td>
                     <td>{dateTime(d.created_at, locale)}</td>
                     <td>
                       <button type="button" onClick={() => void redeliver(d.id)} disabled={busy} aria-label={`${t.redeliver} ${d.id}`}>

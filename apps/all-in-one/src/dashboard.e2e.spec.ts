@@ -1,0 +1,352 @@
+// The dashboard (apps/dashboard) in a real browser against the all-in-one, as a seller and an operator use
+// it: sign in, see a charge made through the API listed, refund it from its page, see the balance move,
+// simulate and execute an anticipation, export the balance history, approve a seller, create and revoke a
+// key, and redeliver a webhook that had failed. Every page passes axe-core with no serious or critical
+// violation, and is photographed at desktop and phone width. Headless Chromium is Debian's `chromium`
+// driven by playwright-core; where it is absent the suite is skipped and says so (CI sets REQUIRE_CHROMIUM).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { generateCpf } from '@pgw/domain';
+import { Gateway } from '@pgw/sdk';
+import { waitFor } from '@pgw/testing';
+import { startAllInOne, type AllInOne } from './all-in-one';
+import { BUYER, client } from './e2e.scenarios';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const REQUIRED = process.env.REQUIRE_CHROMIUM === '1';
+if (CHROMIUM === undefined && !REQUIRED) process.stdout.write('dashboard.e2e.spec: SKIPPED the dashboard browser tests: no chromium (apt-get install chromium)\n');
+const describeWithBrowser = CHROMIUM === undefined && !REQUIRED ? describe.skip : describe;
+
+// The screenshots go to a fresh temporary directory, or to DASHBOARD_SCREENSHOTS_DIR (docs/dashboard's come from there).
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'pgw-dashboard-shots-'));
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+// A failed delivery is retried after this, far beyond the test: only the redeliver button sends it again.
+const ENV = { WEBHOOK_RETRY_BASE_MS: '3600000', WEBHOOK_RETRY_CAP_MS: '3600000', WEBHOOK_TIMEOUT_MS: '2000' };
+const CARD = { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'MARIA OLIVEIRA' };
+
+let system: AllInOne;
+let gateway: Gateway;
+let browser: Browser;
+let page: Page;
+let receiver: Server;
+let receiverAnswers = 500;
+const received: Array<{ eventId: string; answered: number }> = [];
+let endpointId: string;
+const outside: string[] = [];
+const admin = (method: string, path: string, body?: unknown) =>
+  client({ url: system.url, adminToken: system.adminToken, tenantId: system.demo!.tenantId, apiKey: system.demo!.apiKey }).admin(method, path, body);
+
+// The browser's globals, for the functions that page.evaluate runs there: this project has no DOM library.
+declare const document: any;
+declare const window: any;
+
+/** axe-core's serious and critical violations of the page as it is now, with the elements at fault. */
+async function seriousViolations(): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') would refuse it as an inline script.
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const result: axe.AxeResults = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.targets.join(' ')}`);
+}
+
+/** The page checked by axe-core, then photographed at desktop and at phone width. */
+async function checkAndShoot(name: string): Promise<void> {
+  expect(await seriousViolations()).toEqual([]);
+  await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  // At a phone's width nothing may be wider than the screen but the tables, which scroll inside their box.
+  const overflowing = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolled = (element: any) => element.closest('.table-wrap') !== null;
+    return [...document.querySelectorAll('body *')]
+      .filter((element: any) => element.getBoundingClientRect().right > width + 1 && !scrolled(element))
+      .map((element: any) => `${element.tagName.toLowerCase()}.${element.className}: ${(element.textContent ?? '').slice(0, 40)}`);
+  });
+  expect(overflowing).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+const go = (hash: string) => page.evaluate((h) => (window.location.hash = h), hash);
+const text = (testId: string) => page.getByTestId(testId).innerText();
+const brl = (cents: number) => new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100).replace(/\u00a0/g, ' ');
+
+describeWithBrowser('the dashboard in Chromium', () => {
+  beforeAll(async () => {
+    if (CHROMIUM === undefined) throw new Error('REQUIRE_CHROMIUM is set and no chromium is installed');
+    // The built files are not committed: Vite builds them here in a second or two, into apps/dashboard/dist.
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', join(ROOT, 'apps', 'dashboard')], { stdio: 'pipe' });
+    mkdirSync(SHOTS, { recursive: true });
+    system = await startAllInOne({ dataDir: null, port: 0, demo: true, log: { level: 'silent' }, env: { ...process.env, ...ENV } });
+    gateway = new Gateway({ apiKey: system.demo!.apiKey, baseUrl: system.url });
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ eventId: JSON.parse(Buffer.concat(chunks).toString('utf8')).id, answered: receiverAnswers });
+        res.writeHead(receiverAnswers).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const endpoint = await admin('POST', `/admin/v1/tenants/${system.demo!.tenantId}/webhook-endpoints`, {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      events: ['charge.paid'],
+    });
+    expect(endpoint.status).toBe(201);
+    endpointId = endpoint.body.id;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+    page = await context.newPage();
+    // A step that waits for something the page never shows fails in seconds, not jest's minute.
+    page.setDefaultTimeout(10_000);
+    // Everything the page loads comes from the gateway: any other request is refused and recorded.
+    await page.route('**/*', async (route) => {
+      if (route.request().url().startsWith(system.url)) return route.continue();
+      outside.push(route.request().url());
+      return route.abort();
+    });
+    process.stdout.write(`dashboard.e2e.spec: screenshots in ${SHOTS}\n`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+    await system?.stop();
+  });
+
+  let pendingBefore: string;
+  let refunded: string;
+  let sale: string;
+  let refundEntry: { id: string; amount_cents: number };
+
+  it('signs a seller in with a test key kept in sessionStorage only', async () => {
+    // Proves the sign-in page is accessible, the key lands in sessionStorage (nowhere else), and Home shows the balance.
+    await page.goto(`${system.url}/dashboard/`);
+    await expect(page.getByRole('heading', { name: 'Entrar' })).toBeTruthy();
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    await checkAndShoot('sign-in');
+    await page.getByLabel('Chave de API (sk_test_… ou sk_live_…)').fill(system.demo!.apiKey);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('heading', { name: 'Início' }).waitFor();
+    await waitFor(async () => ((await text('available')) !== '…' ? true : undefined), 10_000, 'the balance');
+    const balance = await gateway.balance.retrieve();
+    pendingBefore = await text('pending');
+    expect(pendingBefore).toBe(brl(balance.pending_cents));
+    const storage = await page.evaluate(() => ({ session: JSON.stringify(sessionStorage), local: JSON.stringify(localStorage), cookie: document.cookie }));
+    expect(storage.session).toContain(system.demo!.apiKey);
+    expect(storage.local).not.toContain(system.demo!.apiKey);
+    expect(storage.cookie).toBe('');
+  });
+
+  it('lists a charge made through the API, and its filters narrow the list', async () => {
+    // Proves the charge list reads the API: a charge created by the SDK appears, and a status filter hides it.
+    const token = await gateway.tokens.create({ card: CARD });
+    const refundable = await gateway.charges.create({ amount: 15_000, payment_method: 'CREDIT_CARD', installments: 1, card_token: token.id, buyer: BUYER });
+    const installments = await gateway.charges.create({ amount: 30_000, payment_method: 'CREDIT_CARD', installments: 3, card_token: token.id, buyer: BUYER });
+    expect([refundable.status, installments.status]).toEqual(['paid', 'paid']);
+    refunded = refundable.id;
+    sale = installments.id;
+    await go('#/charges');
+    await page.getByRole('link', { name: refunded }).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: refunded }).innerText()).toContain('R$ 150,00');
+    await checkAndShoot('charges');
+    await page.getByLabel('Status').selectOption('refused');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.getByText('Nenhuma cobrança encontrada.').waitFor();
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Meio').selectOption('credit_card');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.getByRole('link', { name: sale }).waitFor();
+  });
+
+  it('refunds part of the charge from its page after a confirmation, once', async () => {
+    // Proves the refund action: it asks first, Cancel does nothing, Confirm refunds R$ 50,00 once, and the API agrees.
+    await page.getByRole('link', { name: refunded }).click();
+    await page.getByTestId('charge-status').waitFor();
+    expect(await text('charge-status')).toBe('paid');
+    await page.getByLabel('Valor do estorno (R$)').fill('50,00');
+    await page.getByRole('button', { name: 'Estornar' }).click();
+    await page.getByRole('alertdialog').getByText('Confirmar o estorno de R$ 50,00?').waitFor();
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    expect((await gateway.charges.retrieve(refunded)).status).toBe('paid');
+    await page.getByRole('button', { name: 'Estornar' }).click();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Estorno de R$ 50,00: succeeded.').waitFor();
+    await waitFor(async () => ((await text('charge-status')) === 'partially_refunded' ? true : undefined), 10_000, 'the charge to show partially_refunded');
+    expect((await gateway.charges.retrieve(refunded)).status).toBe('partially_refunded');
+    const refunds = await waitFor(async () => {
+      const entries = (await gateway.balance.history({ limit: 100 })).data.filter((e) => e.charge_id === refunded && e.direction === 'debit' && e.type.startsWith('refund'));
+      return entries.length > 0 ? entries : undefined;
+    }, 10_000, 'the refund in the ledger');
+    // One refund however the answer travelled: the ledger debits its net (the fee on it comes back).
+    expect(refunds).toHaveLength(1);
+    refundEntry = refunds[0]!;
+    await checkAndShoot('charge');
+  });
+
+  it('shows the balance moved by the sales and the refund', async () => {
+    // Proves Home reads the ledger again: pending is no longer what it was, and is what the API says now.
+    await go('#/home');
+    const now = await waitFor(async () => {
+      const shown = await text('pending');
+      return shown !== '…' && shown !== pendingBefore ? shown : undefined;
+    }, 10_000, 'the pending balance to move');
+    expect(now).toBe(brl((await gateway.balance.retrieve()).pending_cents));
+    expect(await text('today')).toContain('R$ 450,00');
+    await checkAndShoot('home');
+  });
+
+  it('shows the receivables by due day with gross, fee and net', async () => {
+    // Proves the calendar sums each day's receivables as the API lists them.
+    await go('#/receivables');
+    const pending = (await gateway.receivables.list({ status: 'pending', limit: 100 })).data;
+    expect(pending.filter((r) => r.charge_id === sale)).toHaveLength(3);
+    const day = pending.find((r) => r.charge_id === sale && r.installment === 1)!.due_date;
+    const ofDay = pending.filter((r) => r.due_date === day);
+    const sum = (pick: (r: (typeof ofDay)[number]) => number) => brl(ofDay.reduce((total, r) => total + pick(r), 0));
+    const [y, m, d] = day.split('-');
+    const row = page.getByRole('row').filter({ hasText: `${d}/${m}/${y}` }).first();
+    await row.waitFor();
+    expect((await row.innerText()).split('\t')).toEqual([`${d}/${m}/${y}`, String(ofDay.length), sum((r) => r.gross_amount_cents), sum((r) => r.fee_amount_cents), sum((r) => r.net_amount_cents)]);
+    await checkAndShoot('receivables');
+  });
+
+  it('simulates an anticipation as receivables are picked, and executes it after a confirmation', async () => {
+    // Proves the simulation follows the selection (one receivable, then two) and the execution anticipates exactly those.
+    await go('#/anticipation');
+    await page.getByLabel('Escolher recebíveis').check();
+    const receivables = (await gateway.receivables.list({ status: 'pending', limit: 100 })).data.filter((r) => r.charge_id === sale).sort((a, b) => a.installment - b.installment);
+    const [one, two] = receivables;
+    await page.getByLabel(`Selecionar ${one!.id}`).check();
+    await waitFor(async () => ((await page.getByTestId('sim-gross').innerText().catch(() => '')) === brl(one!.net_amount_cents) ? true : undefined), 10_000, 'the simulation of one receivable');
+    await page.getByLabel(`Selecionar ${two!.id}`).check();
+    const both = one!.net_amount_cents + two!.net_amount_cents;
+    await waitFor(async () => ((await text('sim-gross')) === brl(both) ? true : undefined), 10_000, 'the simulation of two receivables');
+    const expected = await gateway.anticipations.simulate({ receivable_ids: [one!.id, two!.id] });
+    expect(await text('sim-net')).toBe(brl(expected.net_amount_cents));
+    await checkAndShoot('anticipation');
+    await page.getByRole('button', { name: 'Antecipar' }).click();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText(`Antecipação concluída: ${brl(expected.net_amount_cents)} disponível.`).waitFor();
+    const executed = (await gateway.anticipations.list()).data;
+    expect(executed).toHaveLength(1);
+    expect([...executed[0]!.receivable_ids].sort()).toEqual([one!.id, two!.id].sort());
+    await page.getByTestId('anticipation-history').getByText(executed[0]!.id).waitFor();
+  });
+
+  it('pages the balance history and exports it as CSV', async () => {
+    // Proves the export holds every entry the API lists, with the refund as a negative amount.
+    await go('#/balance');
+    await page.getByRole('button', { name: 'Exportar CSV' }).waitFor();
+    await page.getByRole('row').nth(1).waitFor();
+    await checkAndShoot('balance-history');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const entries = await gateway.balance.history({ limit: 100 }).toArray(1_000);
+    expect(csv[0]).toBe('id,created_at,type,direction,amount_cents,signed_amount_cents,currency,charge_id');
+    expect(csv).toHaveLength(entries.length + 1);
+    expect(csv.find((line) => line.startsWith(`${refundEntry.id},`))).toContain(`,debit,${refundEntry.amount_cents},-${refundEntry.amount_cents},BRL,${refunded}`);
+  });
+
+  it('switches the interface to English and back', async () => {
+    // Proves the language toggle: headings change, money stays R$.
+    await page.getByRole('button', { name: /English/ }).click();
+    await page.getByRole('heading', { name: 'Balance history' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByRole('button', { name: /Português/ }).click();
+    await page.getByRole('heading', { name: 'Extrato' }).waitFor();
+  });
+
+  it('lets an operator create a seller and approve its KYC, which the API then honours', async () => {
+    // Proves the approve action reaches the directory: a key of the approved seller may tokenize (403 before).
+    await page.getByRole('button', { name: 'Sair' }).click();
+    await page.getByLabel('Operador').check();
+    await page.getByLabel('Token de administrador').fill(system.adminToken);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('heading', { name: 'Tenants' }).waitFor();
+    await page.getByLabel('Nome').first().fill('Loja do Teste');
+    await page.getByRole('button', { name: 'Criar' }).first().click();
+    await page.locator('code', { hasText: /^ten_/ }).waitFor();
+    const sellers = page.getByRole('region', { name: 'Vendedores' });
+    await sellers.getByLabel('Nome').fill('Padaria Exemplo');
+    await sellers.getByLabel('Documento (CPF/CNPJ)').fill(generateCpf(7));
+    await sellers.getByRole('button', { name: 'Criar' }).click();
+    const kyc = page.locator('[data-testid^="kyc-seller_"]');
+    await kyc.waitFor();
+    expect(await kyc.innerText()).toBe('pending');
+    const sellerId = (await kyc.getAttribute('data-testid'))!.slice('kyc-'.length);
+    const tenantId = (await page.locator('code', { hasText: /^ten_/ }).innerText()).trim();
+    const key = await admin('POST', '/admin/v1/api-keys', { tenant_id: tenantId, seller_id: sellerId, permissions: ['payment_methods:tokenize'] });
+    const tokenize = () => client({ url: system.url, adminToken: '', tenantId, apiKey: key.body.secret }).call('POST', '/api/v1/payment-methods/tokenize', { body: { card: CARD } });
+    expect((await tokenize()).body.error.code).toBe('seller_kyc_required');
+    await page.getByRole('button', { name: `Aprovar ${sellerId}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmar' }).click();
+    await waitFor(async () => ((await kyc.innerText()) === 'approved' ? true : undefined), 10_000, 'the seller to show approved');
+    await checkAndShoot('operator-sellers');
+    await waitFor(async () => ((await tokenize()).status === 201 ? true : undefined), 10_000, 'the approved seller to tokenize');
+  });
+
+  it('creates an API key with its secret shown once, and revokes it', async () => {
+    // Proves the secret shown works against the API until the revoke action, then answers 401 api_key_revoked.
+    await go('#/api-keys');
+    await page.getByLabel('ID do tenant').fill(system.demo!.tenantId);
+    await page.getByLabel('ID do vendedor').fill(system.demo!.sellerId);
+    await page.getByRole('button', { name: 'Criar' }).click();
+    const secret = (await page.getByTestId('secret').innerText()).trim();
+    expect(secret).toMatch(/^sk_test_/);
+    const balance = () => client({ url: system.url, adminToken: '', tenantId: system.demo!.tenantId, apiKey: secret }).call('GET', '/api/v1/balance');
+    expect((await balance()).status).toBe(200);
+    await checkAndShoot('operator-api-keys');
+    const keyId = (await page.locator('[data-testid^="key-key_"]').getAttribute('data-testid'))!.slice('key-'.length);
+    await page.getByRole('button', { name: `Revogar ${keyId}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmar' }).click();
+    await waitFor(async () => ((await page.getByTestId(`key-${keyId}`).innerText()) === 'revoked' ? true : undefined), 10_000, 'the key to show revoked');
+    await waitFor(async () => ((await balance()).status === 401 ? true : undefined), 10_000, 'the revoked key to be refused');
+  });
+
+  it('redelivers a failed webhook from the deliveries list', async () => {
+    // Proves the operator sees the failed attempt (HTTP 500) and the button sends it again: the receiver gets it, the list says succeeded.
+    await waitFor(async () => (received.some((r) => r.answered === 500) ? true : undefined), 15_000, 'a failed delivery');
+    await go('#/webhooks');
+    await page.getByLabel('ID do endpoint').fill(endpointId);
+    await page.getByRole('button', { name: 'Abrir' }).click();
+    const failed = page.getByRole('row').filter({ hasText: 'HTTP 500' }).first();
+    await failed.waitFor();
+    const deliveryId = (await failed.locator('code').innerText()).trim();
+    expect(await text(`delivery-${deliveryId}`)).not.toBe('succeeded');
+    await checkAndShoot('operator-webhooks');
+    receiverAnswers = 200;
+    await page.getByRole('button', { name: `Reenviar ${deliveryId}` }).click();
+    await page.getByText('Reenviada.').waitFor();
+    const delivery = await admin('GET', `/admin/v1/webhook-deliveries/${deliveryId}`);
+    await waitFor(async () => (received.some((r) => r.eventId === delivery.body.event_id && r.answered === 200) ? true : undefined), 15_000, 'the redelivery');
+    await waitFor(async () => {
+      await page.getByRole('button', { name: 'Abrir' }).click();
+      return (await text(`delivery-${deliveryId}`)) === 'succeeded' ? true : undefined;
+    }, 10_000, 'the delivery to show succeeded');
+  });
+
+  it('runs a job and shows an API error with its message and request id', async () => {
+    // Proves jobs run from the page, and an operator error (an unknown charge) is shown as the API said it, with the request id.
+    await go('#/jobs');
+    await page.getByRole('button', { name: 'Executar receivables-release' }).click();
+    await page.getByTestId('job-results').getByText(/receivables-release · \d{4}-\d{2}-\d{2} · \d+ processado/).waitFor();
+    await page.getByLabel('Pagar Pix/boleto (ID da cobrança)').fill('ch_doesnotexist');
+    await page.getByRole('button', { name: 'Pagar' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByTestId('request-id').innerText()).toMatch(/^req_/);
+    await checkAndShoot('operator-jobs');
+    expect(outside).toEqual([]);
+  });
+});
