@@ -43,7 +43,18 @@ export const RUNTIME_PACKAGES = [
   '@opentelemetry/sdk-node',
   '@opentelemetry/sdk-trace',
   '@opentelemetry/sdk-metrics',
+  '@opentelemetry/sdk-logs',
+  // The OTLP exporters of each signal and protocol (libs/platform/telemetry exporters.ts): the gRPC ones
+  // call createRequire(import.meta.url) too.
+  '@opentelemetry/exporter-trace-otlp-grpc',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/exporter-metrics-otlp-grpc',
   '@opentelemetry/exporter-metrics-otlp-http',
+  '@opentelemetry/exporter-metrics-otlp-proto',
+  '@opentelemetry/exporter-logs-otlp-grpc',
+  '@opentelemetry/exporter-logs-otlp-http',
+  '@opentelemetry/exporter-logs-otlp-proto',
   '@opentelemetry/instrumentation-http',
   '@opentelemetry/instrumentation-pg',
   '@opentelemetry/instrumentation-kafkajs',
