@@ -26,6 +26,8 @@ COPY docs/openapi.json docs/asyncapi.json ./docs/
 ARG APP
 RUN test -n "${APP}" || { echo 'build with --build-arg APP=<app>' >&2; exit 1; }
 COPY apps/${APP} ./apps/${APP}
+# The gateway serves the dashboard: bundle.ts builds it with Vite into dist/dashboard (the other apps skip it).
+COPY apps/dashboard ./apps/dashboard
 RUN node node_modules/tsx/dist/cli.mjs tools/deploy/bundle.ts "${APP}" /out
 
 FROM ${NODE_IMAGE} AS runtime

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { APPS } from './apps';
-import { APP_ASSETS, bundleApps, RUNTIME_PACKAGES, SCHEMAS_SOURCE, type BundleResult } from './bundle';
+import { APP_ASSETS, APP_SITES, bundleApps, RUNTIME_PACKAGES, SCHEMAS_SOURCE, type BundleResult } from './bundle';
 import { ROOT } from './manifests';
 
 const APPS_WITH_MAIN = APPS.filter((app) => existsSync(join(ROOT, 'apps', app, 'src', 'main.ts')));
@@ -51,6 +51,16 @@ describe('each app bundles into its own runnable directory (the Dockerfile build
     const script = readFileSync(join(work, 'gateway', 'dist', 'api-reference.js'), 'utf8');
     expect(APP_ASSETS.gateway).toEqual([{ from: 'node_modules/@scalar/api-reference/dist/browser/standalone.js', to: 'dist/api-reference.js' }]);
     expect(script).toContain('createApiReference');
+  });
+
+  it('the gateway carries the dashboard built by Vite beside its bundle, where its route looks first, with no source map', () => {
+    const dir = join(work, 'gateway', 'dist', 'dashboard');
+    expect(APP_SITES.gateway).toEqual([{ project: 'apps/dashboard', to: 'dist/dashboard' }]);
+    const index = readFileSync(join(dir, 'index.html'), 'utf8');
+    const script = /src="\/dashboard\/(assets\/[^"]+\.js)"/.exec(index)?.[1];
+    expect(script).toBeDefined();
+    expect(readFileSync(join(dir, script!), 'utf8')).toContain('sessionStorage');
+    expect(readdirSync(join(dir, 'assets')).filter((f) => f.endsWith('.map'))).toEqual([]);
   });
 
   it.each(APPS_WITH_MAIN)('%s: keeps only the runtime packages (pg, kafkajs, OpenTelemetry) and their dependencies, all production dependencies of the lock file', (app) => {

@@ -3,6 +3,7 @@
 // only the packages that must stay packages. The Dockerfile's build stage runs it:
 //   node node_modules/tsx/dist/cli.mjs tools/deploy/bundle.ts <app> <out-dir>
 // It imports nothing of the workspace (the image build copies this file alone).
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -68,6 +69,15 @@ export const RUNTIME_PACKAGES = [
  */
 export const APP_ASSETS: Readonly<Record<string, ReadonlyArray<{ from: string; to: string }>>> = {
   gateway: [{ from: 'node_modules/@scalar/api-reference/dist/browser/standalone.js', to: 'dist/api-reference.js' }],
+};
+
+/**
+ * Single-page apps an app serves, built by Vite (a production dependency, as esbuild is) into its bundle
+ * directory: the gateway serves the dashboard at /dashboard from dist/dashboard, beside dist/main.js, where
+ * apps/gateway/src/routes/dashboard.route.ts looks first. The image's build stage copies apps/dashboard.
+ */
+export const APP_SITES: Readonly<Record<string, ReadonlyArray<{ project: string; to: string }>>> = {
+  gateway: [{ project: 'apps/dashboard', to: 'dist/dashboard' }],
 };
 
 /** Where libs/contracts reads its schemas: `join(__dirname, '..', 'schemas')`, __dirname being the bundle's directory. */
@@ -181,6 +191,9 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
     cpSync(SCHEMAS_SOURCE, join(outDir, 'schemas'), { recursive: true });
     const packages = copyPackages(RUNTIME_PACKAGES, outDir);
     for (const asset of APP_ASSETS[app] ?? []) cpSync(join(ROOT, asset.from), join(outDir, asset.to));
+    for (const site of APP_SITES[app] ?? []) {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', join(ROOT, site.project), '--outDir', join(outDir, site.to), '--emptyOutDir'], { stdio: 'pipe' });
+    }
     writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ name: `pgw-${app}`, private: true, type: 'commonjs', main: 'dist/main.js' }, null, 2)}\n`);
     const inputs = inputsOf.get(app);
     if (inputs === undefined) throw new Error(`esbuild wrote no bundle for ${app}`);
