@@ -51,6 +51,8 @@ beforeAll(async () => {
       LIVE_RAIL_ACME_CARDS_CIELO_MERCHANT_KEY: MERCHANT_KEY,
       LIVE_RAIL_ACME_CARDS_CIELO_API_URL: cielo.apiUrl,
       LIVE_RAIL_ACME_CARDS_CIELO_QUERY_URL: cielo.queryUrl,
+      // Short, so that the refund whose answer the fake loses times out quickly.
+      LIVE_RAIL_ACME_CARDS_CIELO_TIMEOUT_MS: '1000',
       LIVE_RAIL_ACME_PIX_PIX_BCB_BASE_URL: pspUrls.baseUrl,
       LIVE_RAIL_ACME_PIX_PIX_BCB_TOKEN_URL: pspUrls.tokenUrl,
       LIVE_RAIL_ACME_PIX_PIX_BCB_CLIENT_ID: 'gateway-client',
@@ -135,8 +137,19 @@ async function day(keys: Keys, mode: 'test' | 'live'): Promise<string[]> {
   const held = await ok(call('POST', '/api/v1/charges', { body: { buyer: BUYER, amount: 30_000, payment_method: 'CREDIT_CARD', installments: 3, card_token: token.id, capture_method: 'manual', security_code: '123' } }), 201);
   expect(held).toMatchObject({ status: 'authorized', acquirer_code: mode === 'live' ? 'cielo' : 'simulator' });
   expect(await ok(call('POST', `/api/v1/charges/${held.id}/capture`), 200)).toMatchObject({ status: 'paid', captured: true });
-  expect(await ok(call('POST', `/api/v1/charges/${held.id}/refund`, { body: { amount_cents: 6_000 } }), 201)).toMatchObject({ status: 'succeeded', amount_cents: 6_000 });
-  if (mode === 'live') expect(cielo.salesUnder(merchantOrderIdOf(held.id) ?? '')).toBe(1);
+  if (mode === 'live') {
+    expect(cielo.salesUnder(merchantOrderIdOf(held.id) ?? '')).toBe(1);
+    // Cielo applies the refund and its answer is lost: the refund is processing, and reconciliation reads
+    // the sale's refunded sum to find it succeeded — once, not sent again.
+    cielo.failNext('PUT', `/1/sales/${held.acquirer_transaction_id as string}/void`, { kind: 'lose-answer' });
+    const lost = await ok(call('POST', `/api/v1/charges/${held.id}/refund`, { body: { amount_cents: 6_000 } }), 201);
+    expect(lost).toMatchObject({ status: 'processing', amount_cents: 6_000 });
+    await waitFor(async () => ((await runJob(keys, 'refund-reconciliation')) > 0 ? true : undefined), EVENTS_WAIT_MS, 'the card refund to reconcile');
+    expect(cielo.requests.filter((r) => r.method === 'PUT' && r.path.includes('/void?amount=')).length).toBe(1);
+  } else {
+    expect(await ok(call('POST', `/api/v1/charges/${held.id}/refund`, { body: { amount_cents: 6_000 } }), 201)).toMatchObject({ status: 'succeeded', amount_cents: 6_000 });
+  }
+  expect((await ok(call('GET', `/api/v1/charges/${held.id}`), 200)).status).toBe('partially_refunded');
 
   // Pix: a charge at the PSP, paid by the buyer's bank, then refunded in part.
   const pix = await ok(call('POST', '/api/v1/charges', { body: { buyer: BUYER, amount: 2_500, payment_method: 'PIX', pix: { expires_in: 3_600 } } }), 201);

@@ -139,6 +139,13 @@ export interface RefundInput {
 export interface RefundLookup {
   transactionId: string;
   chargeReference: string;
+  /**
+   * For acquirers that keep refunds only as a sum on the sale (Cielo): this refund's amount, and the sum
+   * of the payment's refunds the caller knows succeeded — given only when no other refund of the payment
+   * is in flight, so that the sale's refunded sum can tell whether this one was applied.
+   */
+  amountCents?: number;
+  settledRefundedCents?: number;
 }
 
 export interface Refund {

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { ChargeTrigger } from '../domain/charge';
 import { authorizedBefore, chargesWithUnknownOutcome, findChargeById, pixExpiredBefore, type ChargePatch, type ChargeRow } from '../data/charge.repository';
-import { processingRefunds, type RefundRow } from '../data/refund.repository';
+import { inFlightCents, processingRefunds, type RefundRow } from '../data/refund.repository';
+import { cents } from '../data/rows';
 import type { Announcer } from './announce';
 import { lookUpProvider, requestProvider, settleIntent } from './charge-outcome';
 import { acquirerFor } from './acquirer-for';
@@ -107,7 +108,15 @@ export async function reconcileRefund(deps: ChargesDeps, refund: RefundRow): Pro
   if (charge === undefined) throw new Error(`refund ${refund.id} without its charge`);
   if (charge.acquirer_transaction_id === null) throw new Error(`refund ${refund.id} of a charge without a transaction`);
   const acquirer = await acquirerFor(deps, charge);
-  const lookup = await acquirer.getRefund(refund.id, { transactionId: charge.acquirer_transaction_id, chargeReference: charge.id });
+  // The settled sum is given only when this refund is the charge's one in flight: then an acquirer that
+  // keeps refunds as a sum on the sale (Cielo) can tell whether this one was applied.
+  const inFlight = await deps.db.tx((trx) => inFlightCents(trx, charge.id));
+  const amountCents = cents(refund.amount_cents);
+  const lookup = await acquirer.getRefund(refund.id, {
+    transactionId: charge.acquirer_transaction_id,
+    chargeReference: charge.id,
+    ...(inFlight === amountCents ? { amountCents, settledRefundedCents: cents(charge.refunded_cents) } : {}),
+  });
   // Not found: the refund never reached the acquirer; sending it again with the same reference is safe.
   const outcome = !lookup.ok && lookup.kind === 'not_found' ? await requestRefund(deps, charge, refund) : refundOutcomeOf(lookup);
   if (outcome.kind === 'unknown' || outcome.kind === 'unreachable') return false;

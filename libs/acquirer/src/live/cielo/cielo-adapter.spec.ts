@@ -230,6 +230,31 @@ describe('CieloAdapter against a fake Cielo that holds it to the manual', () => 
     expect(await after.getAuthorization('ch_Crash')).toMatchObject({ ok: true, value: { status: 'captured', refundedAmountCents: 60_000 } });
   });
 
+  it('tells a refund whose answer was lost from one never applied, by the sale\'s refunded sum, when the caller gives the settled sum', async () => {
+    // Proves the recovery of issue 23 item 5: with the lookup, an applied refund reads succeeded and an unapplied
+    // one not_found (safe to resend); without it, or with the sum in doubt, the answer stays "unknown".
+    const adapter = new CieloAdapter({ config: config({ timeoutMs: SHORT_TIMEOUT_MS }) });
+    const card = await stored(adapter);
+    const sale = await adapter.authorize({ reference: 'ch_RefundLost', cardRef: card.cardRef, amountCents: 10_000, installments: 1, capture: true, securityCode: CVV });
+    if (!sale.ok) throw new Error('sale failed');
+    const transactionId = sale.value.transactionId;
+    const lookup = { transactionId, chargeReference: 'ch_RefundLost' };
+    expect(await adapter.refund({ reference: 'rf_First', transactionId, amountCents: 2_000 })).toMatchObject({ ok: true, value: { status: 'succeeded' } });
+
+    // Never applied: the sale's refunded sum is the settled 2,000 alone.
+    expect(await adapter.getRefund('rf_Unsent', { ...lookup, amountCents: 3_000, settledRefundedCents: 2_000 })).toMatchObject({ ok: false, kind: 'not_found' });
+    // Applied, answer lost: the sum is the settled 2,000 plus this 3,000.
+    fake.failNext('PUT', `/1/sales/${transactionId}/void`, { kind: 'lose-answer' });
+    expect(await adapter.refund({ reference: 'rf_Lost', transactionId, amountCents: 3_000 })).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(await adapter.getRefund('rf_Lost', { ...lookup, amountCents: 3_000, settledRefundedCents: 2_000 })).toMatchObject({
+      ok: true,
+      value: { reference: 'rf_Lost', transactionId, status: 'succeeded', amountCents: 3_000, failureReason: null },
+    });
+    // In doubt (another amount, or no settled sum given): unknown, never not_found.
+    expect(await adapter.getRefund('rf_Lost', { ...lookup, amountCents: 1_000, settledRefundedCents: 2_000 })).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(await adapter.getRefund('rf_Lost', lookup)).toMatchObject({ ok: false, kind: 'timeout' });
+  });
+
   it('sends the PAN and the CVV to Cielo only: never in a result, an error or a log line, and never the MerchantKey', async () => {
     // Proves the card data leaves once, to the right place, and every other way out stays clean, failures included.
     const { lines, log } = logSink();

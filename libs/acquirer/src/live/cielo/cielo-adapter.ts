@@ -14,6 +14,7 @@ import type {
   RefusedReason,
   Refund,
   RefundInput,
+  RefundLookup,
   StoreCardInput,
   StoredCard,
 } from '../../port';
@@ -305,12 +306,26 @@ export class CieloAdapter implements CardAcquirer {
 
   /**
    * Cielo keeps refunds (partial voids) only as a sum on the sale, with no reference of ours, so a refund
-   * cannot be found by its reference. The answer is "outcome unknown", never `not_found`: `not_found` would
-   * tell the caller that resending is safe, and resending an applied refund would pay it twice. The sale's
-   * `refundedAmountCents` (getAuthorization) is where an operator reads what was refunded.
+   * cannot be found by its reference alone. With the caller's `lookup` (the sale, this refund's amount and
+   * the sum of the sale's refunds known to have succeeded, given only when no other refund of it is in
+   * flight) the sale's `VoidedAmount` tells: that sum plus this amount → it succeeded; that sum alone → it
+   * was never applied (`not_found`: resending is safe). Anything else, or no lookup, is "outcome unknown",
+   * never `not_found`, which would make the caller resend an applied refund and pay it twice. The caller
+   * asks only once the request's own deadline has long passed (charges waits ACQUIRER_TIMEOUT_MS and more),
+   * so a request still on its way cannot be applied after the sum was read.
    */
-  async getRefund(reference: string): Promise<AcquirerResult<Refund>> {
-    return { ok: false, kind: 'timeout', message: `Cielo cannot look a refund up by our reference (${reference}); read the sale's refunded amount instead` };
+  async getRefund(reference: string, lookup?: RefundLookup): Promise<AcquirerResult<Refund>> {
+    const unknown: AcquirerResult<Refund> = { ok: false, kind: 'timeout', message: `Cielo cannot look a refund up by our reference (${reference}); read the sale's refunded amount instead` };
+    if (lookup?.amountCents === undefined || lookup.settledRefundedCents === undefined) return unknown;
+    const current = await this.currentSale(lookup.transactionId, 'refund lookup');
+    if (!current.ok) return current.kind === 'not_found' ? unknown : current;
+    const refunded = current.authorization.refundedAmountCents;
+    if (refunded === lookup.settledRefundedCents) return { ok: false, kind: 'not_found', message: 'the sale shows no refund beyond the settled ones: this one was never applied' };
+    if (refunded !== lookup.settledRefundedCents + lookup.amountCents) return unknown;
+    return {
+      ok: true,
+      value: { reference, refundId: requestIdOf('refund', reference), transactionId: lookup.transactionId, status: 'succeeded', amountCents: lookup.amountCents, failureReason: null, createdAt: this.now().toISOString() },
+    };
   }
 
   // ── Reading sales ──────────────────────────────────────────────────────────────────────────────
