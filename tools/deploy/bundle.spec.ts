@@ -60,6 +60,8 @@ describe('each app bundles into its own runnable directory (the Dockerfile build
     const script = /src="\/dashboard\/(assets\/[^"]+\.js)"/.exec(index)?.[1];
     expect(script).toBeDefined();
     expect(readFileSync(join(dir, script!), 'utf8')).toContain('sessionStorage');
+    // React's production build: the development one warns in the console and is twice the size.
+    expect(readFileSync(join(dir, script!), 'utf8')).not.toContain('Download the React DevTools');
     expect(readdirSync(join(dir, 'assets')).filter((f) => f.endsWith('.map'))).toEqual([]);
   });
 

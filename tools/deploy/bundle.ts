@@ -192,7 +192,11 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
     const packages = copyPackages(RUNTIME_PACKAGES, outDir);
     for (const asset of APP_ASSETS[app] ?? []) cpSync(join(ROOT, asset.from), join(outDir, asset.to));
     for (const site of APP_SITES[app] ?? []) {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', join(ROOT, site.project), '--outDir', join(outDir, site.to), '--emptyOutDir'], { stdio: 'pipe' });
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', join(ROOT, site.project), '--outDir', join(outDir, site.to), '--emptyOutDir'], {
+        stdio: 'pipe',
+        // Vite honours a NODE_ENV already set (jest's `test`): the image always ships React's production build.
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
     }
     writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ name: `pgw-${app}`, private: true, type: 'commonjs', main: 'dist/main.js' }, null, 2)}\n`);
     const inputs = inputsOf.get(app);

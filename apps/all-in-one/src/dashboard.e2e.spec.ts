@@ -86,7 +86,11 @@ describeWithBrowser('the dashboard in Chromium', () => {
   beforeAll(async () => {
     if (CHROMIUM === undefined) throw new Error('REQUIRE_CHROMIUM is set and no chromium is installed');
     // The built files are not committed: Vite builds them here in a second or two, into apps/dashboard/dist.
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', join(ROOT, 'apps', 'dashboard')], { stdio: 'pipe' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', join(ROOT, 'apps', 'dashboard')], {
+      stdio: 'pipe',
+      // Jest sets NODE_ENV=test, which Vite would honour with React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     mkdirSync(SHOTS, { recursive: true });
     system = await startAllInOne({ dataDir: null, port: 0, demo: true, log: { level: 'silent' }, env: { ...process.env, ...ENV } });
     gateway = new Gateway({ apiKey: system.demo!.apiKey, baseUrl: system.url });
@@ -133,6 +137,10 @@ describeWithBrowser('the dashboard in Chromium', () => {
   it('signs a seller in with a test key kept in sessionStorage only', async () => {
     // Proves the sign-in page is accessible, the key lands in sessionStorage (nowhere else), and Home shows the balance.
     await page.goto(`${system.url}/dashboard/`);
+    // React's production build, as the image serves it (the development one logs its DevTools advice).
+    const logged: string[] = [];
+    page.on('console', (message) => logged.push(message.text()));
+    await page.reload();
     await expect(page.getByRole('heading', { name: 'Entrar' })).toBeTruthy();
     await page.getByRole('heading', { name: 'Entrar' }).waitFor();
     await checkAndShoot('sign-in');
@@ -147,6 +155,7 @@ describeWithBrowser('the dashboard in Chromium', () => {
     expect(storage.session).toContain(system.demo!.apiKey);
     expect(storage.local).not.toContain(system.demo!.apiKey);
     expect(storage.cookie).toBe('');
+    expect(logged.filter((line) => line.includes('React DevTools'))).toEqual([]);
   });
 
   it('lists a charge made through the API, and its filters narrow the list', async () => {
