@@ -4,11 +4,13 @@
 // folder (boleto) — while its test key keeps the simulator. The same day is run with both keys, and the
 // seller's receivables and balance come out the same in both modes.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isValidBarcode, verifyBrCode } from '@pgw/domain';
 import { PERMISSIONS } from '@pgw/gateway';
-import { refundIdOf, txidOf } from '@pgw/acquirer';
+import { BcbPixAdapter, credentialsEnv, readBcbPixConfig, refundIdOf, txidOf } from '@pgw/acquirer';
 import { waitFor } from '@pgw/testing';
 import { CNAB240_TEST_BENEFICIARY as BENEFICIARY, CNAB240_TEST_PROFILE as PROFILE, FakeCielo, FakePsp, makeThrowawayPki, merchantOrderIdOf, writeReturnFile, type Pki } from '@pgw/acquirer/testing';
 import { startAllInOne, type AllInOne } from './all-in-one';
@@ -28,58 +30,71 @@ let cielo: FakeCielo;
 let psp: FakePsp;
 let pki: Pki;
 let dir: string;
+let ingress: Server;
 
 beforeAll(async () => {
   cielo = new FakeCielo(MERCHANT_ID, MERCHANT_KEY);
   await cielo.start();
   pki = makeThrowawayPki();
-  psp = new FakePsp({ tls: { ...pki.server, ca: pki.ca }, clientId: 'gateway-client', clientSecret: PSP_CLIENT_SECRET, chave: CHAVE });
+  psp = new FakePsp({ tls: { ...pki.server, ca: pki.ca }, clientId: 'gateway-client', clientSecret: PSP_CLIENT_SECRET, chave: CHAVE, webhookCa: pki.ca });
   const pspUrls = await psp.start();
   dir = mkdtempSync(join(tmpdir(), 'e2e-live-rails-'));
-  system = await startAllInOne({
-    dataDir: null,
-    port: 0,
-    demo: false,
-    log: { level: 'silent' },
-    env: {
-      ...process.env,
-      // The refund-reconciliation job looks at refunds older than the acquirer's deadline.
-      ACQUIRER_TIMEOUT_MS: '1000',
-      CHARGES_RECOVERY_INTERVAL_MS: '0',
-      // What a deployment would mount: each account's secrets under its credentials name.
-      LIVE_RAIL_ACME_CARDS_CIELO_MERCHANT_ID: MERCHANT_ID,
-      LIVE_RAIL_ACME_CARDS_CIELO_MERCHANT_KEY: MERCHANT_KEY,
-      LIVE_RAIL_ACME_CARDS_CIELO_API_URL: cielo.apiUrl,
-      LIVE_RAIL_ACME_CARDS_CIELO_QUERY_URL: cielo.queryUrl,
-      // Short, so that the refund whose answer the fake loses times out quickly.
-      LIVE_RAIL_ACME_CARDS_CIELO_TIMEOUT_MS: '1000',
-      LIVE_RAIL_ACME_PIX_PIX_BCB_BASE_URL: pspUrls.baseUrl,
-      LIVE_RAIL_ACME_PIX_PIX_BCB_TOKEN_URL: pspUrls.tokenUrl,
-      LIVE_RAIL_ACME_PIX_PIX_BCB_CLIENT_ID: 'gateway-client',
-      LIVE_RAIL_ACME_PIX_PIX_BCB_CLIENT_SECRET: PSP_CLIENT_SECRET,
-      LIVE_RAIL_ACME_PIX_PIX_BCB_CERT_FILE: pki.client.certFile,
-      LIVE_RAIL_ACME_PIX_PIX_BCB_KEY_FILE: pki.client.keyFile,
-      LIVE_RAIL_ACME_PIX_PIX_BCB_CA_FILE: pki.caFile,
-      LIVE_RAIL_ACME_PIX_PIX_BCB_CHAVE: CHAVE,
-      LIVE_RAIL_ACME_PIX_PIX_BCB_MERCHANT_NAME: 'Loja Exemplo',
-      LIVE_RAIL_ACME_PIX_PIX_BCB_MERCHANT_CITY: 'Sao Paulo',
-      LIVE_RAIL_ACME_BB_CNAB240_CNPJ: BENEFICIARY.cnpj,
-      LIVE_RAIL_ACME_BB_CNAB240_COMPANY_NAME: BENEFICIARY.companyName,
-      LIVE_RAIL_ACME_BB_CNAB240_AGENCY: BENEFICIARY.agency,
-      LIVE_RAIL_ACME_BB_CNAB240_AGENCY_DV: BENEFICIARY.agencyDv,
-      LIVE_RAIL_ACME_BB_CNAB240_ACCOUNT: BENEFICIARY.account,
-      LIVE_RAIL_ACME_BB_CNAB240_ACCOUNT_DV: BENEFICIARY.accountDv,
-      LIVE_RAIL_ACME_BB_CNAB240_AGREEMENT: BENEFICIARY.agreement,
-      LIVE_RAIL_ACME_BB_CNAB240_WALLET: BENEFICIARY.wallet,
-      LIVE_RAIL_ACME_BB_CNAB240_WALLET_VARIATION: BENEFICIARY.walletVariation,
-      LIVE_RAIL_ACME_BB_CNAB240_STATE_FILE: join(dir, 'cnab-state.json'),
-      LIVE_RAIL_ACME_BB_CNAB240_OUTBOX_DIR: join(dir, 'to-bank'),
-      LIVE_RAIL_ACME_BB_CNAB240_INBOX_DIR: join(dir, 'from-bank'),
-    },
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    // The refund-reconciliation job looks at refunds older than the acquirer's deadline.
+    ACQUIRER_TIMEOUT_MS: '1000',
+    CHARGES_RECOVERY_INTERVAL_MS: '0',
+    // What a deployment would mount: each account's secrets under its credentials name.
+    LIVE_RAIL_ACME_CARDS_CIELO_MERCHANT_ID: MERCHANT_ID,
+    LIVE_RAIL_ACME_CARDS_CIELO_MERCHANT_KEY: MERCHANT_KEY,
+    LIVE_RAIL_ACME_CARDS_CIELO_API_URL: cielo.apiUrl,
+    LIVE_RAIL_ACME_CARDS_CIELO_QUERY_URL: cielo.queryUrl,
+    // Short, so that the refund whose answer the fake loses times out quickly.
+    LIVE_RAIL_ACME_CARDS_CIELO_TIMEOUT_MS: '1000',
+    LIVE_RAIL_ACME_PIX_PIX_BCB_BASE_URL: pspUrls.baseUrl,
+    LIVE_RAIL_ACME_PIX_PIX_BCB_TOKEN_URL: pspUrls.tokenUrl,
+    LIVE_RAIL_ACME_PIX_PIX_BCB_CLIENT_ID: 'gateway-client',
+    LIVE_RAIL_ACME_PIX_PIX_BCB_CLIENT_SECRET: PSP_CLIENT_SECRET,
+    LIVE_RAIL_ACME_PIX_PIX_BCB_CERT_FILE: pki.client.certFile,
+    LIVE_RAIL_ACME_PIX_PIX_BCB_KEY_FILE: pki.client.keyFile,
+    LIVE_RAIL_ACME_PIX_PIX_BCB_CA_FILE: pki.caFile,
+    LIVE_RAIL_ACME_PIX_PIX_BCB_CHAVE: CHAVE,
+    LIVE_RAIL_ACME_PIX_PIX_BCB_MERCHANT_NAME: 'Loja Exemplo',
+    LIVE_RAIL_ACME_PIX_PIX_BCB_MERCHANT_CITY: 'Sao Paulo',
+    LIVE_RAIL_ACME_BB_CNAB240_CNPJ: BENEFICIARY.cnpj,
+    LIVE_RAIL_ACME_BB_CNAB240_COMPANY_NAME: BENEFICIARY.companyName,
+    LIVE_RAIL_ACME_BB_CNAB240_AGENCY: BENEFICIARY.agency,
+    LIVE_RAIL_ACME_BB_CNAB240_AGENCY_DV: BENEFICIARY.agencyDv,
+    LIVE_RAIL_ACME_BB_CNAB240_ACCOUNT: BENEFICIARY.account,
+    LIVE_RAIL_ACME_BB_CNAB240_ACCOUNT_DV: BENEFICIARY.accountDv,
+    LIVE_RAIL_ACME_BB_CNAB240_AGREEMENT: BENEFICIARY.agreement,
+    LIVE_RAIL_ACME_BB_CNAB240_WALLET: BENEFICIARY.wallet,
+    LIVE_RAIL_ACME_BB_CNAB240_WALLET_VARIATION: BENEFICIARY.walletVariation,
+    LIVE_RAIL_ACME_BB_CNAB240_STATE_FILE: join(dir, 'cnab-state.json'),
+    LIVE_RAIL_ACME_BB_CNAB240_OUTBOX_DIR: join(dir, 'to-bank'),
+    LIVE_RAIL_ACME_BB_CNAB240_INBOX_DIR: join(dir, 'from-bank'),
+  };
+  system = await startAllInOne({ dataDir: null, port: 0, demo: false, log: { level: 'silent' }, env });
+  // The ingress a deployment puts before the gateway: it ends the PSP's TLS (the fake presents no client
+  // certificate, so the mutual part is left to the PSP's sandbox) and passes the request on unchanged.
+  ingress = createHttpsServer({ cert: pki.server.cert, key: pki.server.key }, (req, res) => {
+    const upstream = httpRequest(`${system.url}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
   });
+  await new Promise<void>((resolve) => ingress.listen(0, '127.0.0.1', resolve));
+  // The operator registers the webhook at the PSP once per account (PUT /webhook/{chave}); the PSP calls {url}/pix.
+  const pixAccount = new BcbPixAdapter({ config: readBcbPixConfig(credentialsEnv(env, 'acme-pix')) });
+  const registered = await pixAccount.configureWebhook(`https://127.0.0.1:${(ingress.address() as { port: number }).port}/provider/v1/pix/notifications`);
+  pixAccount.close();
+  expect(registered.ok).toBe(true);
 }, 120_000);
 
 afterAll(async () => {
+  ingress?.closeAllConnections();
+  await new Promise<void>((resolve) => (ingress === undefined ? resolve() : ingress.close(() => resolve())));
   await system?.stop();
   await cielo?.close();
   await psp?.stop();
@@ -157,14 +172,19 @@ async function day(keys: Keys, mode: 'test' | 'live'): Promise<string[]> {
   expect(verifyBrCode(pix.pix.qr_code).ok).toBe(true);
   if (mode === 'live') {
     expect(psp.cob(txidOf(pix.id))).toMatchObject({ status: 'ATIVA', valor: { original: '25.00' } });
+    // The payer's bank pays; the PSP's notification reaches charges through the ingress and the gateway,
+    // and charges confirms it at the PSP before the charge is paid.
     const endToEndId = await psp.pay(txidOf(pix.id));
-    expect(await runJob(keys, 'pix-payments')).toBe(1);
+    expect(psp.notificationsSent).toHaveLength(1);
     expect((await ok(call('GET', `/api/v1/charges/${pix.id}`), 200)).status).toBe('paid');
+    // The poll that catches a lost notification finds nothing left to do.
+    expect(await runJob(keys, 'pix-payments')).toBe(0);
     // The PSP takes the devolução and settles it later: the refund is processing until reconciliation reads it settled.
     const refund = await ok(call('POST', `/api/v1/charges/${pix.id}/refund`, { body: { amount_cents: 1_000 } }), 201);
     expect(refund).toMatchObject({ status: 'processing', amount_cents: 1_000 });
+    // Settled by the SPI: the PSP's notification makes charges look the devolução up again.
     await psp.settleRefund(endToEndId, refundIdOf(refund.id));
-    await waitFor(async () => ((await runJob(keys, 'refund-reconciliation')) > 0 ? true : undefined), EVENTS_WAIT_MS, 'the Pix refund to reconcile');
+    expect((await ok(call('GET', `/api/v1/charges/${pix.id}`), 200)).status).toBe('partially_refunded');
   } else {
     await ok(admin('POST', `/admin/v1/simulations/charges/${pix.id}/pay`), 200);
     expect(await ok(call('POST', `/api/v1/charges/${pix.id}/refund`, { body: { amount_cents: 1_000 } }), 201)).toMatchObject({ status: 'succeeded' });

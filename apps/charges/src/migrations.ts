@@ -168,4 +168,11 @@ export const chargesMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // A PSP's payment notification names the Pix by txid: the live Pix it paid is found by it.
+    name: '0008_charges_pix_txid',
+    async up(trx) {
+      await trx.raw(`create index charges_pix_txid on charges (acquirer_transaction_id) where payment_method = 'pix'`);
+    },
+  },
 ];

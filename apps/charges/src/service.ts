@@ -14,6 +14,7 @@ import { getChargeRoute } from './routes/get-charge.route';
 import { jobRoutes } from './routes/jobs.route';
 import { listChargesRoute } from './routes/list-charges.route';
 import { liveRailsRoutes } from './routes/live-rails.route';
+import { pixNotificationsRoute } from './routes/pix-notifications.route';
 import { refundChargeRoute } from './routes/refund-charge.route';
 import { simulationRoutes } from './routes/simulations.route';
 
@@ -49,6 +50,7 @@ export const chargesService: ServiceDefinition = {
     simulationRoutes(app, deps);
     jobRoutes(app, deps);
     liveRailsRoutes(app, deps);
+    pixNotificationsRoute(app, deps);
 
     const recovery = new RecoveryLoop(deps, app.log);
     // The distributed main closes the app on SIGTERM: the loop's round in flight finishes first.

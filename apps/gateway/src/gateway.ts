@@ -22,7 +22,7 @@ import { registerDashboardRoute } from './routes/dashboard.route';
 import { registerDocsRoute } from './routes/docs.route';
 import { registerOpenApiRoute } from './routes/openapi.route';
 import type { RouteContext } from './routes/route-context';
-import { OPERATOR_ROUTES, PUBLIC_ROUTES, type ServiceName } from './routes.table';
+import { OPERATOR_ROUTES, PROVIDER_ROUTES, PUBLIC_ROUTES, type ServiceName } from './routes.table';
 
 export type { ServiceName } from './routes.table';
 export type { Upstreams } from './forwarding/register-forwarding';
@@ -167,6 +167,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       checkAdminToken(request);
       return { kind: 'operator', requestId: request.id, expiresAtMs: Date.now() + PRINCIPAL_TTL_MS };
     },
+    upstreams: options.upstreams,
+    principalKey,
+    timeoutMs,
+    admission,
+  });
+  await registerForwarding(app, {
+    routes: PROVIDER_ROUTES,
+    // See PROVIDER_ROUTES: the caller was authenticated by the ingress, and the route acts on nothing it says unconfirmed.
+    authorize: async (request) => ({ kind: 'operator', requestId: request.id, expiresAtMs: Date.now() + PRINCIPAL_TTL_MS }),
     upstreams: options.upstreams,
     principalKey,
     timeoutMs,

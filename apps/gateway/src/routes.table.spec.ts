@@ -1,5 +1,5 @@
 import { PERMISSIONS, type Permission } from './auth/permissions';
-import { OPERATOR_ROUTES, PUBLIC_ROUTES, type PublicRoute } from './routes.table';
+import { OPERATOR_ROUTES, PROVIDER_ROUTES, PUBLIC_ROUTES, type PublicRoute } from './routes.table';
 import { ADMIN_TOKEN, bearer, createKey, createSeller, createTenant, startFixture, stopFixture, stubUpstreams, type Fixture, type StubCall } from './testing/gateway-fixture';
 
 // Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
@@ -245,6 +245,13 @@ describe('operator routes owned by services', () => {
     expect(echo.principal).toEqual({ kind: 'operator', requestId: res.headers['x-request-id'], expiresAtMs: expect.any(Number) });
     expect(echo.raw_body).toBe(route.method !== 'GET' ? '{"as_of_date":"2026-03-02"}' : null);
     expect(echo.authorization).toBeNull();
+  });
+
+  it.each(PROVIDER_ROUTES.map((r) => [r.url, r] as const))('forwards the provider callback %s without credentials, its principal bound to that path', async (_url, route) => {
+    // Proves a PSP's webhook reaches its service although it carries no key (the ingress authenticates the PSP).
+    const res = await f.app.inject({ method: route.method, url: route.url, payload: { pix: [] } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ service: route.service, url: route.url, principal: { kind: 'operator' }, authorization: null });
   });
 
   it('sends each job to the service that runs it, and an unknown job is 404', async () => {

@@ -98,6 +98,14 @@ export const OPERATOR_ROUTES: readonly ForwardedRoute[] = [
   ]),
 ];
 
+/**
+ * Providers' callbacks (issue 23): the API Pix webhook a tenant's PSP calls. No API key or admin token
+ * comes with them: in a deployment the ingress authenticates the PSP by mutual TLS. The gateway forwards
+ * them with an operator principal bound to this one path (a principal is signed for its method and URL),
+ * and the service treats the body as a hint that it confirms with the PSP before anything moves.
+ */
+export const PROVIDER_ROUTES: readonly ForwardedRoute[] = [{ method: 'POST', url: '/provider/v1/pix/notifications/pix', service: 'charges' }];
+
 /** The table row of a matched route; HEAD is answered as the GET it mirrors. */
 export function findRoute<R extends ForwardedRoute>(routes: readonly R[], method: string, url: string | undefined): R | undefined {
   const wanted = method === 'HEAD' ? 'GET' : method;

@@ -130,6 +130,11 @@ export async function authorizedBefore(q: Q, cutoff: Date, after: string | null,
 
 /** Pending Pix charges whose QR code expired at or before `cutoff`, soonest expired first, after the charge `after`. */
 /** Live Pix charges waiting for their payment, oldest first: what the pix-payments job asks each PSP about. */
+/** The live Pix charge a PSP's txid names, if any. */
+export async function findLivePixByTxid(q: Q, txid: string): Promise<ChargeRow | undefined> {
+  return q('charges').where({ payment_method: 'pix', livemode: true, acquirer_transaction_id: txid }).first<ChargeRow | undefined>();
+}
+
 export async function pendingLivePix(q: Q, after: string | null, limit: number): Promise<ChargeRow[]> {
   return pageAfter(q('charges').where({ status: 'pending', payment_method: 'pix', outcome_known: true, livemode: true }), 'charges', 'created_at', after).limit(limit);
 }

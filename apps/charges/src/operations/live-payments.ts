@@ -2,18 +2,21 @@
 // time, so two jobs ask them and move the charge exactly as the simulator's payment does (the
 // `payment_confirmed` trigger: charge-paid, then receivables and the ledger as in test mode).
 // - pix-payments: every pending live Pix charge is looked up at its tenant's PSP by reference (GET
-//   /cob/{txid}); a paid one is paid here. The PSP's webhook only hints that this is worth doing now.
+//   /cob/{txid}); a paid one is paid here. The PSP's webhook (`confirmNotifiedPix`) does the same for the
+//   Pix it names, at once: its body is a hint, never trusted for the payment itself.
 // - boleto-exchange: for every bank account a tenant's boleto rail names, the CNAB 240 exchange writes the
 //   remittance of the slips registered since the last run and reads the bank's return files; a
 //   liquidation pays its charge. Movements are delivered at least once: the compare-and-set on the
 //   charge's status makes a repeat change nothing.
-import type { BoletoProvider, BoletoReturnEvent, RailChoice } from '@pgw/acquirer';
+import type { BoletoProvider, BoletoReturnEvent, RailChoice, ReceivedPix } from '@pgw/acquirer';
 import type { Db } from '@pgw/platform-db';
-import { findChargeById, pendingLivePix, type ChargeRow } from '../data/charge.repository';
+import { findChargeById, findLivePixByTxid, pendingLivePix, type ChargeRow } from '../data/charge.repository';
+import type { RefundRow } from '../data/refund.repository';
 import { boletoRails } from '../data/live-rails.repository';
 import { acquirerFor } from './acquirer-for';
 import type { Announcer } from './announce';
 import type { ChargesDeps } from './deps';
+import { reconcileRefund } from './jobs';
 import { moveCharge } from './move-charge';
 
 const announcer = (db: Db): Announcer => ({ db, requestId: null });
@@ -43,6 +46,33 @@ export async function collectPixPayments(deps: ChargesDeps): Promise<number> {
     if (rows.length < deps.config.batchSizeMax || last === undefined) return paid;
     after = last.id;
   }
+}
+
+/**
+ * A PSP's notification (`{ pix: [...] }`): each Pix it names that paid a live charge of ours is confirmed
+ * at that charge's PSP (GET /cob/{txid}) before the charge is paid, and each refund of it still processing
+ * here is looked up again. A txid that is not ours, or a charge already moved, changes nothing, so a
+ * repeated or forged notification costs look-ups and nothing else.
+ */
+export async function confirmNotifiedPix(deps: ChargesDeps, received: readonly ReceivedPix[]): Promise<{ paid: number; refundsSettled: number }> {
+  let paid = 0;
+  let refundsSettled = 0;
+  for (const pix of received) {
+    if (pix.txid === null) continue;
+    const txid = pix.txid;
+    const charge = await deps.db.read((q) => findLivePixByTxid(q, txid));
+    if (charge === undefined) continue;
+    if (charge.status === 'pending') {
+      const acquirer = await acquirerFor(deps, charge);
+      const confirmed = await acquirer.getPixCharge(charge.id);
+      if (confirmed.ok && confirmed.value.status === 'paid' && (await confirmPaid(deps, charge, confirmed.value.paidAt === null ? deps.clock.now() : new Date(confirmed.value.paidAt)))) paid++;
+    }
+    if (pix.refunds.some((r) => r.status !== 'processing')) {
+      const processing = await deps.db.read((q) => q('refunds').where({ charge_id: charge.id, status: 'processing' }).select<RefundRow[]>('*'));
+      for (const refund of processing) if (await reconcileRefund(deps, refund)) refundsSettled++;
+    }
+  }
+  return { paid, refundsSettled };
 }
 
 /** Job boleto-exchange: the CNAB 240 file exchange of every bank account live tenants use. */
