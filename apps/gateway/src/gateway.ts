@@ -38,6 +38,8 @@ export interface GatewayOptions {
   env: NodeJS.ProcessEnv;
   log?: AppOptions['log'];
   bodyLimitBytes?: number;
+  /** The rate limiters' monotonic clock in milliseconds (default performance.now): a test steps it. */
+  rateLimitNowMs?: () => number;
 }
 
 export interface DemoCredentials {
@@ -116,9 +118,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     db: options.db,
     cache: new TtlLruCache<string, KeyForAuth>({ entriesMax: KEY_CACHE_ENTRIES_MAX, ttlMs: KEY_CACHE_TTL_MS }),
     unknownKeys: new TtlLruCache<string, true>({ entriesMax: UNKNOWN_KEYS_MAX, ttlMs: KEY_CACHE_TTL_MS }),
-    rateLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX }),
+    rateLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX, nowMs: options.rateLimitNowMs }),
     defaultRateLimitPerSecond,
-    failureLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX, message: 'Too many failed authentications from this address; retry after the time in Retry-After.' }),
+    failureLimiter: new RateLimiter({ bucketsMax: RATE_LIMIT_BUCKETS_MAX, nowMs: options.rateLimitNowMs, message: 'Too many failed authentications from this address; retry after the time in Retry-After.' }),
     failuresPerSecond: positiveEnvInt(options.env, 'AUTH_FAILURES_PER_SECOND', AUTH_FAILURES_PER_SECOND_DEFAULT),
   });
   const ctx: RouteContext = { db: options.db, clock: options.clock, authenticator, allowPrivateWebhookTargets: allowsPrivateWebhookTargets(options.env) };

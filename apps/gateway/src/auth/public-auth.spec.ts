@@ -212,7 +212,9 @@ describe('public authentication', () => {
   });
 
   it('answers 429 rate_limited with Retry-After to an address past its budget of failed authentications, without a lookup; other addresses and cached keys go on', async () => {
-    const guarded = await startFixture({ knex: f.knex, env: { AUTH_FAILURES_PER_SECOND: '3' } });
+    // The buckets' clock stands still unless the test moves it: no refill from a slow machine's pace.
+    let nowMs = 0;
+    const guarded = await startFixture({ knex: f.knex, env: { AUTH_FAILURES_PER_SECOND: '3' }, rateLimitNowMs: () => nowMs });
     try {
       const from = (address: string, key: string) => guarded.app.inject({ url: '/api/v1/charges/ch_1', headers: bearer(key), remoteAddress: address });
       const cached = (await createKey(f, { tenantId, permissions: ['charges:read'] })).secret;
@@ -242,7 +244,7 @@ describe('public authentication', () => {
       // Missing and malformed headers cost no lookup and are not counted.
       for (let i = 0; i < 5; i += 1) expect((await from('203.0.113.9', 'sk_test_short')).json().error.code).toBe('api_key_invalid');
       expect((await from('203.0.113.9', fresh)).statusCode).toBe(200);
-      await new Promise((r) => setTimeout(r, 400)); // one failure back at 3 per second
+      nowMs += 400; // one failure back at 3 per second
       expect((await from('203.0.113.7', newApiKeySecret('test'))).json().error.code).toBe('api_key_invalid');
     } finally {
       await stopFixture(guarded, { keepDatabase: true });

@@ -121,6 +121,8 @@ export interface FixtureOptions {
   bodyLimitBytes?: number;
   /** Reuse another fixture's database: a second replica of the same gateway. */
   knex?: Knex;
+  /** The rate limiters' clock (default: real time). */
+  rateLimitNowMs?: () => number;
 }
 
 export async function startFixture(options: FixtureOptions = {}): Promise<Fixture> {
@@ -139,6 +141,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     env: options.env ?? {},
     log: { level: 'trace', stream: log.stream },
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.rateLimitNowMs !== undefined ? { rateLimitNowMs: options.rateLimitNowMs } : {}),
   });
   const app = gateway.app;
   const admin: Fixture['admin'] = (method, url, payload) =>
