@@ -125,7 +125,7 @@ export function callersOf(app: AppName): AppName[] {
 
 /** Contract §5's jobs, triggered at POST /admin/v1/jobs/{name} on the gateway with the ADMIN_TOKEN bearer. */
 export interface JobSpec {
-  name: 'receivables-release' | 'settlement-run' | 'authorization-expiry' | 'pix-expiry' | 'refund-reconciliation';
+  name: 'receivables-release' | 'settlement-run' | 'authorization-expiry' | 'pix-expiry' | 'refund-reconciliation' | 'pix-payments' | 'boleto-exchange';
   /** The service that runs it behind the gateway (apps/gateway/src/routes.table.ts JOB_OWNERS). */
   owner: AppName;
   /** Cron in America/Sao_Paulo (CronJob spec.timeZone). */
@@ -144,4 +144,8 @@ export const JOBS: readonly JobSpec[] = [
   { name: 'authorization-expiry', owner: 'charges', schedule: '10 * * * *', sendAsOfDate: false, deadlineSeconds: 600 },
   { name: 'pix-expiry', owner: 'charges', schedule: '* * * * *', sendAsOfDate: false, deadlineSeconds: 55 },
   { name: 'refund-reconciliation', owner: 'charges', schedule: '*/5 * * * *', sendAsOfDate: false, deadlineSeconds: 280 },
+  // Live rails (issue 23): the PSP's webhook pays a live Pix at once; this poll catches a lost notification.
+  { name: 'pix-payments', owner: 'charges', schedule: '* * * * *', sendAsOfDate: false, deadlineSeconds: 55 },
+  // Banks send return files a few times a day; a slip registered now leaves in the next remittance.
+  { name: 'boleto-exchange', owner: 'charges', schedule: '*/15 * * * *', sendAsOfDate: false, deadlineSeconds: 600 },
 ];

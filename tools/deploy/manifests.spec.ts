@@ -183,10 +183,10 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
     if (env === 'prod') expect(o.imageTag).toBe(version());
   });
 
-  it('the five jobs of contract §5 run as CronJobs that never overlap, on São Paulo time, each POSTing its job to the gateway with the admin token from a Secret', () => {
+  it('the five jobs of contract §5 and the two of the live rails run as CronJobs that never overlap, on São Paulo time, each POSTing its job to the gateway with the admin token from a Secret', () => {
     const cronJobs = ofKind(objects, 'CronJob');
     expect(cronJobs.map((c) => c.metadata.name).sort()).toEqual(
-      ['receivables-release', 'settlement-run', 'authorization-expiry', 'pix-expiry', 'refund-reconciliation'].map((n) => `job-${n}`).sort(),
+      ['receivables-release', 'settlement-run', 'authorization-expiry', 'pix-expiry', 'refund-reconciliation', 'pix-payments', 'boleto-exchange'].map((n) => `job-${n}`).sort(),
     );
     const schedules = Object.fromEntries(cronJobs.map((c) => [c.metadata.name, c.spec.schedule]));
     expect(schedules).toEqual({
@@ -195,6 +195,8 @@ describe.each(ENVIRONMENTS)('house rules, %s overlay', (env) => {
       'job-authorization-expiry': '10 * * * *', // hourly
       'job-pix-expiry': '* * * * *', // every minute
       'job-refund-reconciliation': '*/5 * * * *', // every 5 minutes
+      'job-pix-payments': '* * * * *', // every minute: a lost PSP notification
+      'job-boleto-exchange': '*/15 * * * *', // every 15 minutes: the bank's files
     });
     for (const c of cronJobs) {
       expect([c.metadata.name, c.spec.concurrencyPolicy, c.spec.timeZone]).toEqual([c.metadata.name, 'Forbid', JOB_TIME_ZONE]);
