@@ -86,26 +86,27 @@ export class LiveAcquirer implements AcquirerPort {
    * the PSP's charge.
    */
   async refund(input: RefundInput): Promise<AcquirerResult<Refund>> {
-    if (this.isPix(input)) {
-      const pix = this.rails.pix as BcbPixAdapter | null;
-      if (pix === null || typeof pix.refundPix !== 'function') return noRail('pix');
-      const charge = await pix.getPixCharge(input.chargeReference as string);
+    const chargeReference = input.chargeReference;
+    if (chargeReference !== undefined && this.isPix(input.transactionId, chargeReference)) {
+      const psp = this.pixRefunder();
+      if (psp === null) return noRail('pix');
+      const charge = await psp.getPixCharge(chargeReference);
       if (!charge.ok) return charge.kind === 'not_found' ? { ok: false, kind: 'rejected', code: 'not_refundable', message: 'the PSP has no such Pix charge' } : charge;
       if (charge.value.endToEndId === null) return { ok: false, kind: 'rejected', code: 'not_refundable', message: 'the Pix charge was not paid' };
-      return settledPixRefund(input.transactionId, await pix.refundPix({ reference: input.reference, endToEndId: charge.value.endToEndId, amountCents: input.amountCents }));
+      return settledPixRefund(input.transactionId, await psp.refundPix({ reference: input.reference, endToEndId: charge.value.endToEndId, amountCents: input.amountCents }));
     }
     return this.rails.card === null ? noRail('card') : this.rails.card.refund(input);
   }
 
   async getRefund(reference: string, lookup?: RefundLookup): Promise<AcquirerResult<Refund>> {
-    if (lookup !== undefined && this.isPix({ transactionId: lookup.transactionId, chargeReference: lookup.chargeReference })) {
-      const pix = this.rails.pix as BcbPixAdapter | null;
-      if (pix === null || typeof pix.getPixRefund !== 'function') return noRail('pix');
-      const charge = await pix.getPixCharge(lookup.chargeReference);
+    if (lookup !== undefined && this.isPix(lookup.transactionId, lookup.chargeReference)) {
+      const psp = this.pixRefunder();
+      if (psp === null) return noRail('pix');
+      const charge = await psp.getPixCharge(lookup.chargeReference);
       if (!charge.ok) return charge;
       // No end-to-end id: the charge was never paid, so no refund of it can exist.
       if (charge.value.endToEndId === null) return { ok: false, kind: 'not_found', message: 'the Pix charge was not paid' };
-      return settledPixRefund(lookup.transactionId, await pix.getPixRefund({ reference, endToEndId: charge.value.endToEndId }));
+      return settledPixRefund(lookup.transactionId, await psp.getPixRefund({ reference, endToEndId: charge.value.endToEndId }));
     }
     return this.rails.card === null ? noRail('card') : this.rails.card.getRefund(reference, lookup);
   }
@@ -133,9 +134,21 @@ export class LiveAcquirer implements AcquirerPort {
     return this.rails.boleto === null ? Promise.resolve(noRail('boleto')) : this.rails.boleto.payBoleto(reference);
   }
 
-  private isPix(input: { transactionId: string; chargeReference?: string | undefined }): boolean {
-    return this.rails.pix !== null && input.chargeReference !== undefined && input.transactionId === txidOf(input.chargeReference);
+  private isPix(transactionId: string, chargeReference: string): boolean {
+    return this.rails.pix !== null && transactionId === txidOf(chargeReference);
   }
+
+  private pixRefunder(): PixRefunder | null {
+    const pix = this.rails.pix;
+    return pix !== null && refundsPix(pix) ? pix : null;
+  }
+}
+
+/** A PSP adapter that refunds by end-to-end id (the BCB API Pix one); the simulator refunds nothing of a Pix. */
+type PixRefunder = Pick<BcbPixAdapter, 'getPixCharge' | 'refundPix' | 'getPixRefund'>;
+
+function refundsPix(adapter: object): adapter is PixRefunder {
+  return 'refundPix' in adapter && 'getPixRefund' in adapter;
 }
 
 /**
