@@ -4,7 +4,8 @@ import Ajv from 'ajv';
 import cardStoreRequest from './fixtures/card-store.request.json';
 import saleRequest from './fixtures/sale-token.request.json';
 import { CieloAdapter, cieloInstant, safeText } from './cielo-adapter';
-import { cieloConfigFromEnv, RedactedKey, type CieloConfig } from './cielo-config';
+import { Redacted } from '../redacted';
+import { cieloConfigFromEnv, type CieloConfig } from './cielo-config';
 import { CieloCardRequest, CieloSaleRequest } from './cielo-wire';
 import { FakeCielo } from './testing/fake-cielo';
 
@@ -21,7 +22,7 @@ const SHORT_TIMEOUT_MS = 600;
 let fake: FakeCielo;
 
 function config(overrides: Partial<CieloConfig> = {}): CieloConfig {
-  return { merchantId: MERCHANT_ID, merchantKey: new RedactedKey(MERCHANT_KEY), apiUrl: fake.apiUrl, queryUrl: fake.queryUrl, timeoutMs: 2_000, queryTimeoutMs: 2_000, ...overrides };
+  return { merchantId: MERCHANT_ID, merchantKey: new Redacted(MERCHANT_KEY), apiUrl: fake.apiUrl, queryUrl: fake.queryUrl, timeoutMs: 2_000, queryTimeoutMs: 2_000, ...overrides };
 }
 
 function logSink(): { lines: string[]; log: { warn(fields: Record<string, unknown>, message: string): void } } {
@@ -188,7 +189,7 @@ describe('CieloAdapter against a fake Cielo that holds it to the manual', () => 
     fake.failNext('POST', '/1/sales/', { kind: 'lose-answer' });
     expect(await sell('ch_f7')).toMatchObject({ ok: false, kind: 'timeout' });
 
-    const wrongKey = new CieloAdapter({ config: config({ merchantKey: new RedactedKey('NOT-THE-KEY-0123456789') }) });
+    const wrongKey = new CieloAdapter({ config: config({ merchantKey: new Redacted('NOT-THE-KEY-0123456789') }) });
     expect(await wrongKey.getAuthorization('ch_Any')).toMatchObject({ ok: false, kind: 'unavailable' });
     expect(await adapter.getAuthorization('ch_Never')).toMatchObject({ ok: false, kind: 'not_found' });
     // Cielo keeps no refund under our reference: the only safe answer is "unknown", never not_found.

@@ -1,8 +1,8 @@
-import { inspect } from 'node:util';
 import { ConfigError, envInt, envSecret, envString } from '@pgw/platform-http';
+import { Redacted } from '../redacted';
 
 // The Cielo adapter's configuration, read once at boot from CIELO_*. The MerchantKey is held in a
-// RedactedKey, so that logging the config (or an error that carries it) prints `[redacted]`.
+// Redacted, so that logging the config (or an error that carries it) prints `[redacted]`.
 
 /** The manual's two environments, each a transactional host and a query host. */
 export const CIELO_ENVIRONMENTS = {
@@ -17,36 +17,10 @@ export const CIELO_TIMEOUT_MS_DEFAULT = 15_000;
 // A query touches only Cielo's own store.
 export const CIELO_QUERY_TIMEOUT_MS_DEFAULT = 5_000;
 
-/** A key that prints as `[redacted]` through JSON, util.inspect (pino, console) and string conversion. */
-export class RedactedKey {
-  readonly #value: string;
-
-  constructor(value: string) {
-    this.#value = value;
-  }
-
-  /** The key itself: only the request headers call this. */
-  expose(): string {
-    return this.#value;
-  }
-
-  toJSON(): string {
-    return '[redacted]';
-  }
-
-  toString(): string {
-    return '[redacted]';
-  }
-
-  [inspect.custom](): string {
-    return 'RedactedKey([redacted])';
-  }
-}
-
 export interface CieloConfig {
   /** The store's MerchantId (a GUID). Not a secret, but only sent as a header. */
   merchantId: string;
-  merchantKey: RedactedKey;
+  merchantKey: Redacted<string>;
   /** Transactional host: card store, sales, capture, void. */
   apiUrl: string;
   /** Query host: sales by PaymentId and by MerchantOrderId. */
@@ -84,7 +58,7 @@ function positive(name: string, value: number): number {
 export function cieloConfigFromEnv(env: NodeJS.ProcessEnv): CieloConfig {
   const merchantId = envString(env, 'CIELO_MERCHANT_ID');
   if (!GUID.test(merchantId)) throw new ConfigError('CIELO_MERCHANT_ID must be the GUID Cielo issued');
-  const merchantKey = new RedactedKey(envSecret(env, 'CIELO_MERCHANT_KEY'));
+  const merchantKey = new Redacted(envSecret(env, 'CIELO_MERCHANT_KEY'));
   const environment = env['CIELO_ENVIRONMENT'];
   if (environment !== undefined && environment !== '' && environment !== 'sandbox' && environment !== 'production') {
     throw new ConfigError('CIELO_ENVIRONMENT must be sandbox or production');

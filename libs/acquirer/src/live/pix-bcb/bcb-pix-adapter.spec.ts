@@ -6,7 +6,7 @@ import { BcbPixAdapter } from './bcb-pix-adapter';
 import { readBcbPixTlsMaterial, type BcbPixConfig } from './config';
 import { refundIdOf, txidOf } from './ids';
 import { parsePixNotification } from './notifications';
-import { Redacted } from './redacted';
+import { Redacted } from '../redacted';
 import { FakePsp } from './testing/fake-psp';
 import { makeThrowawayPki, type Pki } from './testing/throwaway-pki';
 

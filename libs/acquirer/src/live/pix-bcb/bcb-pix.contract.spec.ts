@@ -2,7 +2,7 @@ import { request as httpsRequest } from 'node:https';
 import { verifyBrCode } from '@pgw/domain';
 import { BcbPixAdapter } from './bcb-pix-adapter';
 import type { BcbPixConfig } from './config';
-import { Redacted } from './redacted';
+import { Redacted } from '../redacted';
 import { PrismPsp } from './testing/prism-psp';
 import { makeThrowawayPki, type Pki } from './testing/throwaway-pki';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, envInt, envString } from '@pgw/platform-http';
 import { ACQUIRER_TIMEOUT_MS_DEFAULT } from '../../sim-acquirer';
-import { Redacted } from './redacted';
+import { Redacted } from '../redacted';
 
 // What one receiving account at one PSP needs: where its API Pix is, the OAuth2 client it gave us, the
 // client certificate of the mutual TLS it requires, and the Pix key (`chave`) charges are made to. A

@@ -1,7 +1,7 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import { classifyTransportError } from '../../sim-acquirer';
 import type { BcbPixConfig, BcbPixTlsMaterial } from './config';
-import { Redacted } from './redacted';
+import { Redacted } from '../redacted';
 
 // HTTP over mutual TLS to one PSP, with the OAuth2 client-credentials token that every API Pix call
 // carries. Two things are decided here and nowhere else: what a transport failure means for the port
