@@ -1,5 +1,5 @@
 import * as avro from 'avsc';
-import { decodeEvent, EmbeddedSchemaRegistry, encodeEvent, EventCatalog, EventWire, eventTypeSchema, frameWire, newEnvelope, subjectOf, TOPICS, type EventMap, type SchemaRegistryClient, type TenantChanged } from '@pgw/contracts';
+import { decodeEvent, EmbeddedSchemaRegistry, encodeEvent, EventCatalog, EventWire, eventTypeSchema, frameWire, newEnvelope, newEventId, subjectOf, TOPICS, type EventMap, type SchemaRegistryClient, type TenantChanged } from '@pgw/contracts';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { SchemaRegistryBus } from './schema-registry-bus';
@@ -89,7 +89,9 @@ describe('SchemaRegistryBus: the wire format over another bus', () => {
   it('reads a mix of two versions of one event in an older build (as the version it has) and in a newer one (each as written)', async () => {
     // charges deployed first writes charge-paid v2 beside the v1 events of its older replicas; a consumer
     // built before v2 (its catalog without it) and one built after both read every message.
-    const v1: EventMap['charges.charge-paid.v1'] = { ...(eventTypeSchema('charges.charge-paid.v1').random() as unknown as EventMap['charges.charge-paid.v1']), resource_json: '{"id":"ch_1"}' };
+    const random = eventTypeSchema('charges.charge-paid.v1').random() as unknown as EventMap['charges.charge-paid.v1'];
+    // A real event id: avsc's random string may be empty, and a plain body never starts with byte 0.
+    const v1: EventMap['charges.charge-paid.v1'] = { ...random, envelope: { ...random.envelope, event_id: newEventId() }, resource_json: '{"id":"ch_1"}' };
     const v2: EventMap['charges.charge-paid.v2'] = { ...v1, brand: 'visa', authorization_code: 'A1B2C3' };
     const older = new EventWire(registry, EventCatalog.current().without('charges.charge-paid.v2'));
     const seen = { older: [] as BusMessage[], newer: [] as BusMessage[] };
