@@ -3,14 +3,14 @@
 // Cielo (cards), a PSP speaking the BCB API Pix over mutual TLS (Pix), a Banco do Brasil CNAB 240 drop
 // folder (boleto) — while its test key keeps the simulator. The same day is run with both keys, and the
 // seller's receivables and balance come out the same in both modes.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isValidBarcode, verifyBrCode } from '@pgw/domain';
 import { PERMISSIONS } from '@pgw/gateway';
-import { BcbPixAdapter, credentialsEnv, readBcbPixConfig, refundIdOf, txidOf } from '@pgw/acquirer';
+import { BcbPixAdapter, credentialsEnv, readBcbPixConfig, readCnab240File, refundIdOf, txidOf } from '@pgw/acquirer';
 import { waitFor } from '@pgw/testing';
 import { CNAB240_TEST_BENEFICIARY as BENEFICIARY, CNAB240_TEST_PROFILE as PROFILE, FakeCielo, FakePsp, makeThrowawayPki, merchantOrderIdOf, writeReturnFile, type Pki } from '@pgw/acquirer/testing';
 import { startAllInOne, type AllInOne } from './all-in-one';
@@ -198,7 +198,14 @@ async function day(keys: Keys, mode: 'test' | 'live'): Promise<string[]> {
   if (mode === 'live') {
     expect(slip.boleto.barcode.slice(0, 3)).toBe('001');
     await runJob(keys, 'boleto-exchange');
-    expect(readdirSync(join(dir, 'to-bank')).filter((f) => !f.startsWith('.'))).toHaveLength(1);
+    const remittances = readdirSync(join(dir, 'to-bank')).filter((f) => !f.startsWith('.'));
+    expect(remittances).toHaveLength(1);
+    // The bank registers the slip under the charge's buyer: segment Q of the remittance, as the bank parses it.
+    const remittance = readCnab240File(readFileSync(join(dir, 'to-bank', remittances[0]!), 'latin1'));
+    if (!remittance.ok) throw new Error(remittance.error);
+    expect(remittance.value.lots.flatMap((l) => l.details.filter((d) => d.segment === 'Q')).map((q) => q.fields)).toEqual([
+      expect.objectContaining({ payerInscriptionType: '1', payerInscriptionNumber: BUYER.document.padStart(15, '0'), payerName: 'MARIA OLIVEIRA', payerAddress: 'RUA DO OUVIDOR, 50', payerPostalCode: '20040030', payerCity: 'RIO DE JANEIRO', payerState: 'RJ' }),
+    ]);
     const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10); // the bank's day (Brasília)
     const nossoNumero = nossoNumeroOf(slip.boleto.barcode);
     const movements = [

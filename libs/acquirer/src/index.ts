@@ -10,6 +10,7 @@ export type {
   AuthorizationStatus,
   AuthorizeInput,
   Boleto,
+  BoletoPayer,
   CancelInput,
   CaptureInput,
   CreatePixChargeInput,
@@ -83,7 +84,6 @@ export type {
   BoletoReturnEvent,
   Cnab240AdapterOptions,
   Cnab240Clock,
-  Cnab240RegisterInput,
   ExchangeOptions,
   ExchangeSummary,
 } from './live/cnab240/cnab240-boleto-adapter';
@@ -92,7 +92,7 @@ export type { MovementOutcome, ReasonCode } from './live/cnab240/codes';
 export { LocalDropFolder } from './live/cnab240/drop-folder';
 export type { DropFolder, DropFolderArchive } from './live/cnab240/drop-folder';
 export { REMITTANCE_BOLETOS_MAX, writeRemittance } from './live/cnab240/remittance';
-export type { BoletoPayer, RemittanceBoleto, RemittanceInput } from './live/cnab240/remittance';
+export type { RemittanceBoleto, RemittanceInput } from './live/cnab240/remittance';
 export { readCnab240File, readReturnFile } from './live/cnab240/return-file';
 export type { BoletoReturn, Cnab240File, ReturnFile } from './live/cnab240/return-file';
 export { emptyState, FileCnab240Store } from './live/cnab240/state-store';

@@ -103,7 +103,8 @@ describe('AcquirerRouter', () => {
     const sale = await port.authorize({ reference: 'ch_route1', cardRef: card.ok ? card.value.cardRef : '', amountCents: 1500, installments: 2, capture: true });
     expect(sale).toMatchObject({ ok: true, value: { status: 'captured', amountCents: 1500 } });
     expect(fake.salesUnder('chZ0route1')).toBe(1);
-    const boleto = await port.registerBoleto({ reference: 'ch_route2', amountCents: 9900, dueDate: '2026-03-20' });
+    const payer = { document: '52998224725', name: 'Maria Souza', address: 'Av Paulista 1000', district: null, postalCode: '01310100', city: 'Sao Paulo', state: 'SP' };
+    const boleto = await port.registerBoleto({ reference: 'ch_route2', amountCents: 9900, dueDate: '2026-03-20', payer });
     expect(boleto).toMatchObject({ ok: true, value: { status: 'registered', amountCents: 9900 } });
     expect(await port.getPixCharge('ch_route3')).toMatchObject({ ok: false, message: 'simulator:getPixCharge' });
     expect(simulator.calls).toEqual(['getPixCharge']);

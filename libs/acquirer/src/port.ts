@@ -182,11 +182,32 @@ export interface PixCharge {
 
 // ── Boleto ────────────────────────────────────────────────────────────────────────────────────────
 
+/** Who must pay a slip, as a bank registers it (CNAB 240 segment Q). */
+export interface BoletoPayer {
+  /** CPF (11 digits) or CNPJ (14 digits). */
+  document: string;
+  name: string;
+  /** Street, number and complement, on one line. */
+  address: string;
+  /** Bairro, when known: the API does not ask for it and banks register a slip without it. */
+  district: string | null;
+  /** CEP, 8 digits. */
+  postalCode: string;
+  city: string;
+  /** UF, 2 letters. */
+  state: string;
+}
+
 export interface RegisterBoletoInput {
   reference: string;
   amountCents: number;
   /** YYYY-MM-DD, today or later. */
   dueDate: string;
+  /**
+   * Optional in the type because the simulator registers a slip without it; a bank's rail refuses a
+   * registration without it (`invalid_request`), as the bank itself would (reasons 45–48).
+   */
+  payer?: BoletoPayer;
 }
 
 export interface Boleto {

@@ -5,12 +5,14 @@ import type { AcquirerResult, Authorization, Boleto, PixCharge } from '@pgw/acqu
 import type { Tx } from '@pgw/platform-db';
 import { completeKeysOf, type IdempotencySession, type Outcome } from '@pgw/platform-idempotency';
 import { transition, type ChargeTrigger } from '../domain/charge';
+import type { Buyer } from '../domain/charge-input';
 import { lockCharge, updateCharge, type ChargePatch, type ChargeRow } from '../data/charge.repository';
 import { cents } from '../data/rows';
 import { chargeResource } from '../resources';
 import { announceChargeCreated, announceChargeStatus, type Announcer } from './announce';
 import { countAuthorization, type AuthorizationOutcome } from './charge-metrics';
 import { acquirerFor } from './acquirer-for';
+import { boletoPayerOf } from './boleto-payer';
 import type { ChargesDeps } from './deps';
 
 export type ProviderOutcome =
@@ -63,7 +65,8 @@ export async function requestProvider(deps: ChargesDeps, charge: ChargeRow, secu
     }
     case 'boleto': {
       if (charge.boleto_due_date === null) throw new Error(`boleto charge ${charge.id} without due date`);
-      const result = await acquirer.registerBoleto({ reference, amountCents, dueDate: charge.boleto_due_date });
+      const buyer = JSON.parse(charge.buyer_json) as Buyer;
+      const result = await acquirer.registerBoleto({ reference, amountCents, dueDate: charge.boleto_due_date, payer: boletoPayerOf(buyer) });
       return fromResult(result, (value) => ({ kind: 'boleto', value }));
     }
   }

@@ -23,6 +23,9 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** A payer as charges passes a boleto buyer: accents and a complement in the address, no bairro. */
+const PAYER = { document: '52998224725', name: 'Mária da Conceição', address: 'Rua do Ouvidor, 50, Sala 3', district: null, postalCode: '20040030', city: 'Rio de Janeiro', state: 'rj' };
+
 const statePath = (): string => join(root, 'state', 'cnab240.json');
 const adapter = (): Cnab240BoletoAdapter => new Cnab240BoletoAdapter({ profile: PROFILE, store: new FileCnab240Store(statePath()), clock });
 const outboxDir = (): string => join(root, 'outbox');
@@ -51,7 +54,7 @@ async function remittancesIn(dir: string): Promise<Array<{ name: string; fileSeq
 describe('Cnab240BoletoAdapter: registration', () => {
   it('issues a Banco do Brasil slip at once: valid barcode and digitable line carrying our nosso número, amount and due date', async () => {
     // Proves that registerBoleto answers what the port promises (status registered, barcode, digitable line) before any file is exchanged.
-    const boleto = await value(adapter().registerBoleto({ reference: 'ch_one', amountCents: 12_345, dueDate: '2026-03-10' }));
+    const boleto = await value(adapter().registerBoleto({ reference: 'ch_one', amountCents: 12_345, dueDate: '2026-03-10', payer: PAYER }));
     expect(boleto).toMatchObject({ reference: 'ch_one', status: 'registered', amountCents: 12_345, dueDate: '2026-03-10', paidAt: null });
     expect(isValidBarcode(boleto.barcode)).toBe(true);
     expect(barcodeFromDigitableLine(boleto.digitableLine)).toBe(boleto.barcode);
@@ -60,23 +63,60 @@ describe('Cnab240BoletoAdapter: registration', () => {
 
   it('is idempotent by reference: the same request returns the same slip, another request under it is reference_reused', async () => {
     // Proves the port's first rule across adapter instances (a retry after a restart).
-    const first = await value(adapter().registerBoleto({ reference: 'ch_one', amountCents: 500, dueDate: '2026-03-10' }));
-    expect(await value(adapter().registerBoleto({ reference: 'ch_one', amountCents: 500, dueDate: '2026-03-10' }))).toEqual(first);
-    expect(await adapter().registerBoleto({ reference: 'ch_one', amountCents: 501, dueDate: '2026-03-10' })).toMatchObject({ ok: false, kind: 'rejected', code: 'reference_reused' });
-    const second = await value(adapter().registerBoleto({ reference: 'ch_two', amountCents: 500, dueDate: '2026-03-10' }));
+    const first = await value(adapter().registerBoleto({ reference: 'ch_one', amountCents: 500, dueDate: '2026-03-10', payer: PAYER }));
+    expect(await value(adapter().registerBoleto({ reference: 'ch_one', amountCents: 500, dueDate: '2026-03-10', payer: PAYER }))).toEqual(first);
+    expect(await adapter().registerBoleto({ reference: 'ch_one', amountCents: 501, dueDate: '2026-03-10', payer: PAYER })).toMatchObject({ ok: false, kind: 'rejected', code: 'reference_reused' });
+    const second = await value(adapter().registerBoleto({ reference: 'ch_two', amountCents: 500, dueDate: '2026-03-10', payer: PAYER }));
     expect(second.barcode).not.toBe(first.barcode);
   });
 
   it('refuses a past due date, a bad reference, amount or date, and says a live slip cannot be paid from here', async () => {
     // Proves the port's rejection values for what a bank would refuse anyway.
     const a = adapter();
-    expect(await a.registerBoleto({ reference: 'ch_late', amountCents: 100, dueDate: '2026-03-01' })).toMatchObject({ kind: 'rejected', code: 'boleto_due_date_invalid' });
-    expect(await a.registerBoleto({ reference: 'bad ref', amountCents: 100, dueDate: '2026-03-10' })).toMatchObject({ kind: 'rejected', code: 'invalid_request' });
-    expect(await a.registerBoleto({ reference: 'ch_x', amountCents: 0, dueDate: '2026-03-10' })).toMatchObject({ kind: 'rejected', code: 'invalid_request' });
-    expect(await a.registerBoleto({ reference: 'ch_x', amountCents: 100, dueDate: '2026-02-30' })).toMatchObject({ kind: 'rejected', code: 'invalid_request' });
+    expect(await a.registerBoleto({ reference: 'ch_late', amountCents: 100, dueDate: '2026-03-01', payer: PAYER })).toMatchObject({ kind: 'rejected', code: 'boleto_due_date_invalid' });
+    expect(await a.registerBoleto({ reference: 'bad ref', amountCents: 100, dueDate: '2026-03-10', payer: PAYER })).toMatchObject({ kind: 'rejected', code: 'invalid_request' });
+    expect(await a.registerBoleto({ reference: 'ch_x', amountCents: 0, dueDate: '2026-03-10', payer: PAYER })).toMatchObject({ kind: 'rejected', code: 'invalid_request' });
+    expect(await a.registerBoleto({ reference: 'ch_x', amountCents: 100, dueDate: '2026-02-30', payer: PAYER })).toMatchObject({ kind: 'rejected', code: 'invalid_request' });
     expect(await a.getBoleto('ch_unknown')).toMatchObject({ ok: false, kind: 'not_found' });
-    await value(a.registerBoleto({ reference: 'ch_x', amountCents: 100, dueDate: '2026-03-10' }));
+    await value(a.registerBoleto({ reference: 'ch_x', amountCents: 100, dueDate: '2026-03-10', payer: PAYER }));
     expect(await a.payBoleto()).toMatchObject({ ok: false, kind: 'rejected', code: 'invalid_request' });
+  });
+});
+
+describe('Cnab240BoletoAdapter: the payer', () => {
+  it('refuses a registration without a payer, or with one a bank would reject, as invalid_request, and queues nothing', async () => {
+    // Proves that no slip reaches a remittance without the name, CPF/CNPJ and address banks require (reasons 45–48, 52).
+    const a = adapter();
+    const { payer: _none, ...withoutPayer } = { reference: 'ch_nopayer', amountCents: 100, dueDate: '2026-03-10', payer: PAYER };
+    expect(await a.registerBoleto(withoutPayer)).toMatchObject({ ok: false, kind: 'rejected', code: 'invalid_request', message: expect.stringContaining('payer is required') });
+    for (const [field, bad] of [['document', '123'], ['name', '  '], ['address', ''], ['postalCode', '2004003'], ['city', ''], ['state', 'Rio de Janeiro']] as const) {
+      expect(await a.registerBoleto({ ...withoutPayer, payer: { ...PAYER, [field]: bad } })).toMatchObject({ ok: false, kind: 'rejected', code: 'invalid_request', message: expect.stringContaining(`payer.${field}`) });
+    }
+    expect((await a.exchangeFiles({ ...folders(), onReturn: ignore })).remittances).toEqual([]);
+  });
+
+  it("writes the payer's name, CPF or CNPJ and address into segment Q of the remittance", async () => {
+    // Proves what the bank reads of the payer, parsed back from the written file: inscription type, number, name, address, CEP, city, UF.
+    const a = adapter();
+    await value(a.registerBoleto({ reference: 'ch_cpf', amountCents: 100, dueDate: '2026-03-10', payer: PAYER }));
+    const company = { ...PAYER, document: '11222333000181', name: 'Loja Acme Ltda', address: 'Av Paulista 1000', district: 'Bela Vista', postalCode: '01310100', city: 'São Paulo', state: 'SP' };
+    await value(a.registerBoleto({ reference: 'ch_cnpj', amountCents: 200, dueDate: '2026-03-10', payer: company }));
+    await a.exchangeFiles({ ...folders(), onReturn: ignore });
+    const [name] = await readdir(outboxDir());
+    const read = readCnab240File(await new LocalDropFolder(outboxDir()).read(name!));
+    if (!read.ok) throw new Error(read.error);
+    const qs = read.value.lots.flatMap((l) => l.details.filter((d) => d.segment === 'Q')).map((q) => q.fields);
+    expect(qs).toEqual([
+      expect.objectContaining({ payerInscriptionType: '1', payerInscriptionNumber: '000052998224725', payerName: 'MARIA DA CONCEICAO', payerAddress: 'RUA DO OUVIDOR, 50, SALA 3', payerDistrict: '', payerPostalCode: '20040030', payerCity: 'RIO DE JANEIRO', payerState: 'RJ' }),
+      expect.objectContaining({ payerInscriptionType: '2', payerInscriptionNumber: '011222333000181', payerName: 'LOJA ACME LTDA', payerAddress: 'AV PAULISTA 1000', payerDistrict: 'BELA VISTA', payerPostalCode: '01310100', payerCity: 'SAO PAULO', payerState: 'SP' }),
+    ]);
+  });
+
+  it('treats the same reference with another payer as reference_reused', async () => {
+    // Proves that the payer is part of what a retry must repeat: a slip is never re-addressed silently.
+    const a = adapter();
+    await value(a.registerBoleto({ reference: 'ch_one', amountCents: 100, dueDate: '2026-03-10', payer: PAYER }));
+    expect(await a.registerBoleto({ reference: 'ch_one', amountCents: 100, dueDate: '2026-03-10', payer: { ...PAYER, name: 'Outra Pessoa' } })).toMatchObject({ ok: false, kind: 'rejected', code: 'reference_reused' });
   });
 });
 
@@ -84,11 +124,11 @@ describe('Cnab240BoletoAdapter: the remittance exchange', () => {
   it('writes one remittance per run with the slips registered since the last, under a new file sequence each time', async () => {
     // Proves the queue → file path and that a file sequence is never reused.
     const a = adapter();
-    await value(a.registerBoleto({ reference: 'ch_1', amountCents: 100, dueDate: '2026-03-10' }));
-    await value(a.registerBoleto({ reference: 'ch_2', amountCents: 200, dueDate: '2026-03-11' }));
+    await value(a.registerBoleto({ reference: 'ch_1', amountCents: 100, dueDate: '2026-03-10', payer: PAYER }));
+    await value(a.registerBoleto({ reference: 'ch_2', amountCents: 200, dueDate: '2026-03-11', payer: PAYER }));
     expect((await a.exchangeFiles({ ...folders(), onReturn: ignore })).remittances).toEqual([{ name: 'CBR20260302000001.REM', fileSequence: 1, boletos: 2 }]);
     expect((await a.exchangeFiles({ ...folders(), onReturn: ignore })).remittances).toEqual([]);
-    await value(a.registerBoleto({ reference: 'ch_3', amountCents: 300, dueDate: '2026-03-12' }));
+    await value(a.registerBoleto({ reference: 'ch_3', amountCents: 300, dueDate: '2026-03-12', payer: PAYER }));
     await a.exchangeFiles({ ...folders(), onReturn: ignore });
     expect(await remittancesIn(outboxDir())).toEqual([
       { name: 'CBR20260302000001.REM', fileSequence: '000001', nossoNumeros: ['12345670000000001', '12345670000000002'] },
@@ -110,12 +150,12 @@ describe('Cnab240BoletoAdapter: the remittance exchange', () => {
         throw new Error('killed before rename');
       },
     };
-    await value(adapter().registerBoleto({ reference: 'ch_crash', amountCents: 4_200, dueDate: '2026-03-10' }));
+    await value(adapter().registerBoleto({ reference: 'ch_crash', amountCents: 4_200, dueDate: '2026-03-10', payer: PAYER }));
     await expect(adapter().exchangeFiles({ outbox: crashBeforeRename, inbox: new LocalDropFolder(inboxDir()), onReturn: ignore })).rejects.toThrow('killed before rename');
     expect(await local.list()).toEqual([]);
 
     // The process restarts: a new adapter over the same state; the caller retries its registration too.
-    await value(adapter().registerBoleto({ reference: 'ch_crash', amountCents: 4_200, dueDate: '2026-03-10' }));
+    await value(adapter().registerBoleto({ reference: 'ch_crash', amountCents: 4_200, dueDate: '2026-03-10', payer: PAYER }));
     const summary = await adapter().exchangeFiles({ ...folders(), onReturn: ignore });
     expect(summary.remittances).toEqual([{ name: 'CBR20260302000001.REM', fileSequence: 1, boletos: 1 }]);
     expect(await readdir(outboxDir())).toEqual(['CBR20260302000001.REM']);
@@ -135,23 +175,23 @@ describe('Cnab240BoletoAdapter: the remittance exchange', () => {
         throw new Error('killed after rename');
       },
     };
-    await value(adapter().registerBoleto({ reference: 'ch_a', amountCents: 100, dueDate: '2026-03-10' }));
+    await value(adapter().registerBoleto({ reference: 'ch_a', amountCents: 100, dueDate: '2026-03-10', payer: PAYER }));
     await expect(adapter().exchangeFiles({ outbox: crashAfterRename, inbox: new LocalDropFolder(inboxDir()), onReturn: ignore })).rejects.toThrow('killed after rename');
     const before = await local.read('CBR20260302000001.REM');
     now = new Date('2026-03-02T15:30:00.000Z');
     await adapter().exchangeFiles({ ...folders(), onReturn: ignore });
     expect(await local.list()).toEqual(['CBR20260302000001.REM']);
     expect(await local.read('CBR20260302000001.REM')).toBe(before);
-    await value(adapter().registerBoleto({ reference: 'ch_b', amountCents: 100, dueDate: '2026-03-10' }));
+    await value(adapter().registerBoleto({ reference: 'ch_b', amountCents: 100, dueDate: '2026-03-10', payer: PAYER }));
     expect((await adapter().exchangeFiles({ ...folders(), onReturn: ignore })).remittances).toEqual([{ name: 'CBR20260302000002.REM', fileSequence: 2, boletos: 1 }]);
   });
 });
 
 describe('Cnab240BoletoAdapter: return files', () => {
   async function registerAndSend(a: Cnab240BoletoAdapter): Promise<void> {
-    await value(a.registerBoleto({ reference: 'ch_paid', amountCents: 12_345, dueDate: '2026-03-20' }));
-    await value(a.registerBoleto({ reference: 'ch_rejected', amountCents: 500, dueDate: '2026-03-20' }));
-    await value(a.registerBoleto({ reference: 'ch_expired', amountCents: 700, dueDate: '2026-03-20' }));
+    await value(a.registerBoleto({ reference: 'ch_paid', amountCents: 12_345, dueDate: '2026-03-20', payer: PAYER }));
+    await value(a.registerBoleto({ reference: 'ch_rejected', amountCents: 500, dueDate: '2026-03-20', payer: PAYER }));
+    await value(a.registerBoleto({ reference: 'ch_expired', amountCents: 700, dueDate: '2026-03-20', payer: PAYER }));
     await a.exchangeFiles({ ...folders(), onReturn: ignore });
   }
 

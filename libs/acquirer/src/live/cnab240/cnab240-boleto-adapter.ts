@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { BOLETO_AMOUNT_CENTS_MAX, buildBarcode, digitableLine } from '@pgw/domain';
-import type { AcquirerPort, AcquirerResult, Boleto, RegisterBoletoInput } from '../../port';
+import type { AcquirerPort, AcquirerResult, Boleto, BoletoPayer, RegisterBoletoInput } from '../../port';
 import { REFERENCE_PATTERN } from '../../port';
 import type { BankProfile } from './bank-profile';
 import type { DropFolder } from './drop-folder';
-import { FILE_SEQUENCE_MAX, REMITTANCE_BOLETOS_MAX, writeRemittance, type BoletoPayer } from './remittance';
+import { FILE_SEQUENCE_MAX, REMITTANCE_BOLETOS_MAX, writeRemittance } from './remittance';
 import { readReturnFile, type BoletoReturn } from './return-file';
 import type { Cnab240State, Cnab240Store, StoredBoleto } from './state-store';
 
@@ -26,11 +26,6 @@ import type { Cnab240State, Cnab240Store, StoredBoleto } from './state-store';
 
 /** The boleto methods of the port: what this adapter implements. */
 export type BoletoPort = Pick<AcquirerPort, 'registerBoleto' | 'getBoleto' | 'payBoleto'>;
-
-export interface Cnab240RegisterInput extends RegisterBoletoInput {
-  /** The payer, as banks require it to register a slip (name, CPF/CNPJ, address). */
-  payer?: BoletoPayer;
-}
 
 /** One slip movement read from a return file, for the caller to turn into the charge's events. */
 export interface BoletoReturnEvent {
@@ -88,6 +83,26 @@ function reject(code: 'invalid_request' | 'reference_reused' | 'boleto_due_date_
   return { ok: false, kind: 'rejected', code, message };
 }
 
+/**
+ * The payer as segment Q carries it, or why a bank would refuse it: banks reject a registration without
+ * the payer's name, a CPF/CNPJ, address, CEP, city or UF (FEBRABAN reasons 45–48, 51–52), so we refuse it
+ * before a remittance is written rather than learn it a day later from the return file.
+ */
+function readPayer(payer: BoletoPayer | undefined): { ok: true; value: BoletoPayer } | { ok: false; message: string } {
+  if (payer === undefined) return { ok: false, message: "payer is required: a bank registers a slip only with the payer's name, CPF/CNPJ and address" };
+  const blank = (text: string): boolean => text.trim() === '';
+  if (!/^(\d{11}|\d{14})$/.test(payer.document)) return { ok: false, message: 'payer.document must be a CPF (11 digits) or a CNPJ (14 digits)' };
+  if (blank(payer.name)) return { ok: false, message: 'payer.name is required' };
+  if (blank(payer.address)) return { ok: false, message: 'payer.address is required' };
+  if (!/^\d{8}$/.test(payer.postalCode)) return { ok: false, message: 'payer.postalCode must be a CEP of 8 digits' };
+  if (blank(payer.city)) return { ok: false, message: 'payer.city is required' };
+  if (!/^[A-Za-z]{2}$/.test(payer.state)) return { ok: false, message: 'payer.state must be a UF of 2 letters' };
+  return { ok: true, value: { ...payer, district: payer.district === null || blank(payer.district) ? null : payer.district, state: payer.state.toUpperCase() } };
+}
+
+const samePayer = (a: BoletoPayer | null, b: BoletoPayer): boolean =>
+  a !== null && a.document === b.document && a.name === b.name && a.address === b.address && a.district === b.district && a.postalCode === b.postalCode && a.city === b.city && a.state === b.state;
+
 function isCalendarDate(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
 }
@@ -118,12 +133,15 @@ export class Cnab240BoletoAdapter implements BoletoPort {
     return run;
   }
 
-  registerBoleto(input: Cnab240RegisterInput): Promise<AcquirerResult<Boleto>> {
+  registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
     if (!referencePattern.test(input.reference)) return Promise.resolve(reject('invalid_request', 'reference must match ' + REFERENCE_PATTERN));
     if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > BOLETO_AMOUNT_CENTS_MAX) {
       return Promise.resolve(reject('invalid_request', `amountCents must be an integer in 1..${BOLETO_AMOUNT_CENTS_MAX}`));
     }
     if (!isCalendarDate(input.dueDate)) return Promise.resolve(reject('invalid_request', 'dueDate must be YYYY-MM-DD'));
+    const read = readPayer(input.payer);
+    if (!read.ok) return Promise.resolve(reject('invalid_request', read.message));
+    const payer = read.value;
     return this.serial(async () => {
       let state: Cnab240State;
       try {
@@ -133,7 +151,7 @@ export class Cnab240BoletoAdapter implements BoletoPort {
       }
       const existing = state.boletos[input.reference];
       if (existing !== undefined) {
-        if (existing.amountCents !== input.amountCents || existing.dueDate !== input.dueDate) {
+        if (existing.amountCents !== input.amountCents || existing.dueDate !== input.dueDate || !samePayer(existing.payer, payer)) {
           return reject('reference_reused', 'This reference was used for another boleto.');
         }
         return { ok: true, value: this.toBoleto(existing) };
@@ -149,7 +167,7 @@ export class Cnab240BoletoAdapter implements BoletoPort {
         amountCents: input.amountCents,
         dueDate: input.dueDate,
         issueDate: this.clock.today(),
-        payer: input.payer ?? null,
+        payer,
         barcode,
         digitableLine: digitableLine(barcode),
         status: 'queued',

@@ -123,7 +123,7 @@ describe('our remittance, parsed by @banco-br/nodejs-cnab with the cnab_yaml tab
         sacado_numero_inscricao: payer.document.padStart(15, '0'),
         nome: payer.name.toUpperCase().padEnd(40),
         logradouro: payer.address.toUpperCase().padEnd(40),
-        bairro: payer.district.toUpperCase().padEnd(15),
+        bairro: (payer.district ?? '').toUpperCase().padEnd(15),
         cep: payer.postalCode,
         cidade: payer.city.toUpperCase().padEnd(15),
         estado: payer.state,

@@ -1,3 +1,4 @@
+import type { BoletoPayer } from '../../port';
 import type { BankProfile } from './bank-profile';
 import { encodeRecord } from './fields';
 import { FILE_HEADER, FILE_TRAILER, LOT_HEADER, LOT_TRAILER, LOT_TRAILER_COUNT_ONLY, SEGMENT_P, SEGMENT_Q, SEGMENT_R } from './layout';
@@ -16,19 +17,6 @@ const SEGMENTS_PER_BOLETO = 3;
 export const REMITTANCE_BOLETOS_MAX = 30_000;
 /** File sequence (NSA, 6 digits in the file header). */
 export const FILE_SEQUENCE_MAX = 999_999;
-
-export interface BoletoPayer {
-  /** CPF (11 digits) or CNPJ (14 digits). */
-  document: string;
-  name: string;
-  address: string;
-  district: string;
-  /** CEP, 8 digits. */
-  postalCode: string;
-  city: string;
-  /** UF, 2 letters. */
-  state: string;
-}
 
 export interface RemittanceBoleto {
   /** Our nosso número sequence: the bank profile turns it into the nosso número. */

@@ -1,8 +1,8 @@
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { BoletoPayer } from '../../port';
 import type { ReasonCode } from './codes';
 import { syncDir } from './drop-folder';
-import type { BoletoPayer } from './remittance';
 
 // What the CNAB 240 adapter remembers between calls and between runs of the exchange job: the slips it
 // issued, the sequences it handed out (nosso número, file sequence: never reused), the remittance file it
