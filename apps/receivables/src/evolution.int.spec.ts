@@ -145,7 +145,8 @@ it('applies an interleaved mix of charge-paid v1 and v2 exactly once in a consum
   expect(((await (await fetch(`${registryUrl}/subjects/${subject}/versions`)).json()) as number[]).length).toBeGreaterThanOrEqual(2);
   expect(await (await fetch(`${registryUrl}/config/${subject}`)).json()).toMatchObject({ compatibilityLevel: 'FULL_TRANSITIVE' });
   // What another language's reader gets for v2: its instants as timestamp-millis.
-  const stored = JSON.parse(((await (await fetch(`${registryUrl}/subjects/${subject}/versions/latest`)).json()) as { schema: string }).schema) as { fields: Array<{ name: string; type: unknown }> };
+  const v2Id = await new EventWire(new HttpSchemaRegistry(registryUrl)).schemaId('charges.charge-paid.v2');
+  const stored = JSON.parse(((await (await fetch(`${registryUrl}/schemas/ids/${v2Id}`)).json()) as { schema: string }).schema) as { fields: Array<{ name: string; type: unknown }> };
   expect(JSON.stringify(stored.fields.find((f) => f.name === 'charge')?.type)).toContain('"created_at","type":{"type":"long","logicalType":"timestamp-millis"}');
 
   const rows = [...expected.values()].reduce((sum, c) => sum + c.installments, 0);
