@@ -127,6 +127,12 @@ async function day(r: Recorder, hooksUrl: string, events: ReadonlyArray<{ type: 
   const key = await r.call('POST /admin/v1/api-keys', '/admin/v1/api-keys', 'seller key', 201, { body: { tenant_id: tenant.id, seller_id: seller.id, environment: 'test', permissions: [...PERMISSIONS] } });
   r.apiKey = key.secret;
   const endpoint = await r.call('POST /admin/v1/tenants/:tenant_id/webhook-endpoints', `/admin/v1/tenants/${tenant.id}/webhook-endpoints`, 'every event', 201, { body: { url: hooksUrl } });
+  // The tenant's lists, each of one item (GET /admin/v1/tenants is not recorded: tenants made in the stopped
+  // clock's one instant are ordered by their random ids, which would change the document at every run).
+  await r.call('GET /admin/v1/tenants/:tenant_id/sellers', `/admin/v1/tenants/${tenant.id}/sellers`, 'page', 200);
+  await r.call('GET /admin/v1/tenants/:tenant_id/pricing-plans', `/admin/v1/tenants/${tenant.id}/pricing-plans`, 'page', 200);
+  await r.call('GET /admin/v1/tenants/:tenant_id/api-keys', `/admin/v1/tenants/${tenant.id}/api-keys`, 'page', 200);
+  await r.call('GET /admin/v1/tenants/:tenant_id/webhook-endpoints', `/admin/v1/tenants/${tenant.id}/webhook-endpoints`, 'page', 200);
 
   // Errors an integrator meets first.
   await r.call('GET /api/v1/balance', '/api/v1/balance', 'api_key_missing', 401, { bearer: null });

@@ -242,6 +242,7 @@ const deadLetterOperations = Object.fromEntries(
 );
 
 export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
+  'GET /admin/v1/tenants': { operationId: 'listTenants', summary: 'List tenants', description: `Every tenant of the deployment. ${PAGED}`, tag: 'Tenants', resource: 'TenantList' },
   'POST /admin/v1/tenants': {
     operationId: 'createTenant',
     summary: 'Create a tenant',
@@ -257,6 +258,13 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Sellers',
     resource: 'Seller',
   },
+  'GET /admin/v1/tenants/:tenant_id/sellers': {
+    operationId: 'listSellers',
+    summary: 'List a tenant’s sellers',
+    description: `The tenant's sellers with their KYC status; \`kyc_status=pending\` lists those waiting for approval. ${PAGED}`,
+    tag: 'Sellers',
+    resource: 'SellerList',
+  },
   'PATCH /admin/v1/sellers/:seller_id': {
     operationId: 'updateSeller',
     summary: 'Update a seller',
@@ -271,6 +279,13 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Pricing plans',
     resource: 'PricingPlan',
   },
+  'GET /admin/v1/tenants/:tenant_id/pricing-plans': {
+    operationId: 'listPricingPlans',
+    summary: 'List a tenant’s pricing plans',
+    description: `The tenant's plans with their terms, and which one is the default. ${PAGED}`,
+    tag: 'Pricing plans',
+    resource: 'PricingPlanList',
+  },
   'PATCH /admin/v1/pricing-plans/:plan_id': { operationId: 'updatePricingPlan', summary: 'Update a pricing plan', description: 'Changes a plan; charges made before keep the pricing they were made with.', tag: 'Pricing plans', resource: 'PricingPlan' },
   'POST /admin/v1/api-keys': {
     operationId: 'createApiKey',
@@ -279,6 +294,13 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'API keys',
     resource: 'CreatedApiKey',
   },
+  'GET /admin/v1/tenants/:tenant_id/api-keys': {
+    operationId: 'listApiKeys',
+    summary: 'List a tenant’s API keys',
+    description: `The tenant's keys, revoked ones included: environment, seller, permissions and status, never the secret or its hash. ${PAGED}`,
+    tag: 'API keys',
+    resource: 'ApiKeyList',
+  },
   'DELETE /admin/v1/api-keys/:key_id': { operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'From now on the key answers 401 `api_key_revoked`.', tag: 'API keys', resource: 'ApiKey' },
   'POST /admin/v1/tenants/:tenant_id/webhook-endpoints': {
     operationId: 'createWebhookEndpoint',
@@ -286,6 +308,13 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: 'Where the tenant’s events are sent (all of them, or those in `events`), signed with the `secret` shown in this answer. Private and loopback addresses are refused unless the deployment allows them.',
     tag: 'Webhooks',
     resource: 'WebhookEndpoint',
+  },
+  'GET /admin/v1/tenants/:tenant_id/webhook-endpoints': {
+    operationId: 'listWebhookEndpoints',
+    summary: 'List a tenant’s webhook endpoints',
+    description: `Where the tenant's events go, and which of them: never the signing secret, which only the creation and a rotation show. ${PAGED}`,
+    tag: 'Webhooks',
+    resource: 'WebhookEndpointSummaryList',
   },
   'DELETE /admin/v1/webhook-endpoints/:id': {
     operationId: 'deleteWebhookEndpoint',

@@ -77,4 +77,16 @@ export const gatewayMigrations: Migration[] = [
         )`);
     },
   },
+  {
+    // The operator's lists (GET /admin/v1/tenants and a tenant's sellers, plans, keys and endpoints) read
+    // newest first, ties by id: each index serves one list's filter and order, so a page is read without a sort.
+    name: '0002_operator_lists',
+    async up(trx) {
+      await trx.raw('create index tenants_newest on tenants (created_at desc, id desc)');
+      await trx.raw('create index sellers_tenant_newest on sellers (tenant_id, created_at desc, id desc)');
+      await trx.raw('create index pricing_plans_tenant_newest on pricing_plans (tenant_id, created_at desc, id desc)');
+      await trx.raw('create index api_keys_tenant_newest on api_keys (tenant_id, created_at desc, id desc)');
+      await trx.raw('create index webhook_endpoints_tenant_newest on webhook_endpoints (tenant_id, created_at desc, id desc)');
+    },
+  },
 ];

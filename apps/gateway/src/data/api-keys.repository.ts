@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { toDate, toInt, toNullableDate, toStringArray } from './rows';
+import { pageOfRows, toDate, toInt, toNullableDate, toStringArray } from './rows';
 
 export interface ApiKey {
   id: string;
@@ -62,6 +62,12 @@ export async function findApiKey(q: Knex | Tx, id: string, options: { forUpdate?
   const query = q('api_keys').where({ id }).first();
   const row: Record<string, unknown> | undefined = await (options.forUpdate === true ? query.forUpdate() : query);
   return row === undefined ? null : fromRow(row);
+}
+
+/** One page of the tenant's keys, revoked ones included, newest first. */
+export async function listApiKeysOfTenant(q: Knex | Tx, tenantId: string, page: number, limit: number): Promise<{ data: ApiKey[]; total: number }> {
+  const { rows, total } = await pageOfRows(q, 'api_keys', { tenant_id: tenantId }, page, limit);
+  return { data: rows.map(fromRow), total };
 }
 
 export async function revokeApiKey(trx: Tx, id: string, revokedAt: Date): Promise<void> {

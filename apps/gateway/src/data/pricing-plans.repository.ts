@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
 import type { MdrBps } from '../directory/defaults';
-import { toDate, toInt, toMdrBps } from './rows';
+import { pageOfRows, toDate, toInt, toMdrBps } from './rows';
 
 export interface PricingPlan {
   id: string;
@@ -55,6 +55,12 @@ export async function findPricingPlan(q: Knex | Tx, id: string, options: { forUp
   const query = q('pricing_plans').where({ id }).first();
   const row: Record<string, unknown> | undefined = await (options.forUpdate === true ? query.forUpdate() : query);
   return row === undefined ? null : fromRow(row);
+}
+
+/** One page of the tenant's pricing plans, newest first. */
+export async function listPricingPlansOfTenant(q: Knex | Tx, tenantId: string, page: number, limit: number): Promise<{ data: PricingPlan[]; total: number }> {
+  const { rows, total } = await pageOfRows(q, 'pricing_plans', { tenant_id: tenantId }, page, limit);
+  return { data: rows.map(fromRow), total };
 }
 
 /** The tenant's current default plan, locked: making another plan the default changes this one too. */

@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import type { Tx } from '@pgw/platform-db';
 import { PAYMENT_METHODS, type MdrBps } from '../directory/defaults';
 
 // Reading rows back: PostgreSQL returns bigint as a string (pg) or a number (PGlite), timestamps as
@@ -41,4 +43,27 @@ export function toStringArray(value: unknown, column: string): string[] {
     throw new Error(`column ${column} is not an array of strings`);
   }
   return json;
+}
+
+export interface RowsPage {
+  rows: Array<Record<string, unknown>>;
+  total: number;
+}
+
+/**
+ * One page of the operator's lists: the rows of `table` that match `where`, newest first. Rows made in the
+ * same instant (one clock tick, or a test's stopped clock) are ordered by id, so that no row is on two
+ * pages or on none; `total` counts every match.
+ */
+export async function pageOfRows(q: Knex | Tx, table: string, where: Record<string, unknown>, page: number, limit: number): Promise<RowsPage> {
+  const [count] = await q(table).where(where).count<Array<{ count: string | number }>>({ count: '*' });
+  const rows: Array<Record<string, unknown>> = await q(table)
+    .where(where)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { rows, total: toInt(count?.count ?? 0, `${table}.count`) };
 }

@@ -3,7 +3,7 @@ import type { KycStatus } from '@pgw/contracts';
 import type { DocumentType } from '@pgw/domain';
 import type { Tx } from '@pgw/platform-db';
 import type { MdrBps } from '../directory/defaults';
-import { toDate, toInt, toMdrBps } from './rows';
+import { pageOfRows, toDate, toInt, toMdrBps } from './rows';
 
 export interface Seller {
   id: string;
@@ -79,6 +79,13 @@ export async function findSeller(q: Knex | Tx, id: string, options: { forUpdate?
   const query = q('sellers').where({ id }).first();
   const row: Record<string, unknown> | undefined = await (options.forUpdate === true ? query.forUpdate() : query);
   return row === undefined ? null : fromRow(row);
+}
+
+/** One page of the tenant's sellers, newest first, of one KYC status when given. */
+export async function listSellersOfTenant(q: Knex | Tx, tenantId: string, filter: { kycStatus?: KycStatus }, page: number, limit: number): Promise<{ data: Seller[]; total: number }> {
+  const where = filter.kycStatus === undefined ? { tenant_id: tenantId } : { tenant_id: tenantId, kyc_status: filter.kycStatus };
+  const { rows, total } = await pageOfRows(q, 'sellers', where, page, limit);
+  return { data: rows.map(fromRow), total };
 }
 
 export async function findApprovedSellerOfTenant(q: Knex | Tx, tenantId: string): Promise<Seller | null> {

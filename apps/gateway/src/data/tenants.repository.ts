@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { toDate, toInt } from './rows';
+import { pageOfRows, toDate, toInt } from './rows';
 
 export interface Tenant {
   id: string;
@@ -43,6 +43,12 @@ export async function findTenant(q: Knex | Tx, id: string, options: { forUpdate?
 export async function findTenantByName(q: Knex | Tx, name: string): Promise<Tenant | null> {
   const row: Record<string, unknown> | undefined = await q('tenants').where({ name }).orderBy('created_at').first();
   return row === undefined ? null : fromRow(row);
+}
+
+/** One page of every tenant, newest first. */
+export async function listTenants(q: Knex | Tx, page: number, limit: number): Promise<{ data: Tenant[]; total: number }> {
+  const { rows, total } = await pageOfRows(q, 'tenants', {}, page, limit);
+  return { data: rows.map(fromRow), total };
 }
 
 export async function updateTenant(trx: Tx, tenant: Tenant): Promise<void> {

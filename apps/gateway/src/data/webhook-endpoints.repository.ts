@@ -1,5 +1,6 @@
+import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { toDate, toInt, toStringArray } from './rows';
+import { pageOfRows, toDate, toInt, toStringArray } from './rows';
 
 export interface WebhookEndpoint {
   id: string;
@@ -50,6 +51,12 @@ function fromRow(row: Record<string, unknown>): WebhookEndpoint {
 export async function findWebhookEndpointForUpdate(trx: Tx, id: string): Promise<WebhookEndpoint | null> {
   const row: Record<string, unknown> | undefined = await trx('webhook_endpoints').where({ id }).forUpdate().first();
   return row === undefined ? null : fromRow(row);
+}
+
+/** One page of the tenant's endpoints, newest first (a deleted endpoint is gone from the directory). */
+export async function listWebhookEndpointsOfTenant(q: Knex | Tx, tenantId: string, page: number, limit: number): Promise<{ data: WebhookEndpoint[]; total: number }> {
+  const { rows, total } = await pageOfRows(q, 'webhook_endpoints', { tenant_id: tenantId }, page, limit);
+  return { data: rows.map(fromRow), total };
 }
 
 export async function deleteWebhookEndpoint(trx: Tx, id: string): Promise<void> {

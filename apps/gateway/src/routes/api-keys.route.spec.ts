@@ -1,5 +1,6 @@
 import { PERMISSIONS } from '../auth/permissions';
-import { bearer, createSeller, createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
+import { bearer, createKey, createSeller, createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
+import { everyPage, expectAdminTokenRequired, expectUnknownTenantNotFound, idsOf } from '../testing/operator-lists.fixture';
 
 // Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
 jest.setTimeout(30_000);
@@ -94,5 +95,53 @@ describe('the operator API: API keys', () => {
       const missing = await f.admin('DELETE', `/admin/v1/api-keys/${id}`);
       expect([id, missing.statusCode, missing.json().error.code]).toEqual([id, 404, 'resource_not_found']);
     }
+  });
+
+  describe('GET /admin/v1/tenants/{tenant_id}/api-keys', () => {
+    it("pages the tenant's keys only, newest first, revoked ones included, never a secret or its hash", async () => {
+      // Proves the operator sees every key of a tenant (to revoke one) and that the list holds nothing that authenticates.
+      const listed = await createTenant(f);
+      const seller = await createSeller(f, listed);
+      const otherTenant = await createTenant(f);
+      const keys: Array<{ id: string; secret: string }> = [];
+      for (let i = 0; i < 3; i += 1) {
+        f.clock.advanceDays(1);
+        keys.push(await createKey(f, { tenantId: listed, sellerId: i === 1 ? seller : null, environment: i === 2 ? 'live' : 'test', permissions: ['charges:read'] }));
+        await createKey(f, { tenantId: otherTenant, permissions: ['charges:read'] });
+      }
+      expect((await f.admin('DELETE', `/admin/v1/api-keys/${keys[0]!.id}`)).statusCode).toBe(200);
+      const pages = await everyPage(f, `/admin/v1/tenants/${listed}/api-keys`, 2);
+      expect(idsOf(pages)).toEqual(keys.map((k) => k.id).reverse());
+      const listedKeys = pages.flatMap((p) => p.data);
+      expect(listedKeys.map((k) => [k.tenant_id, k.seller_id, k.environment, k.status])).toEqual([
+        [listed, null, 'live', 'active'],
+        [listed, seller, 'test', 'active'],
+        [listed, null, 'test', 'revoked'],
+      ]);
+      expect(listedKeys[0]).toEqual({
+        object: 'api_key',
+        id: keys[2]!.id,
+        tenant_id: listed,
+        seller_id: null,
+        environment: 'live',
+        livemode: true,
+        permissions: ['charges:read'],
+        rate_limit_per_second: null,
+        status: 'active',
+        created_at: f.clock.now().toISOString(),
+        revoked_at: null,
+      });
+      const hashes: Array<{ secret_sha256: string }> = await f.knex('gateway.api_keys').where({ tenant_id: listed }).select('secret_sha256');
+      expect(hashes).toHaveLength(3);
+      for (const page of pages) {
+        for (const secret of [...keys.map((k) => k.secret), ...hashes.map((h) => h.secret_sha256)]) expect(JSON.stringify(page)).not.toContain(secret);
+        expect(JSON.stringify(page)).not.toMatch(/sk_(test|live)_/);
+      }
+    });
+
+    it('answers 404 for an unknown tenant and needs the admin token', async () => {
+      await expectUnknownTenantNotFound(f, (id) => `/admin/v1/tenants/${id}/api-keys`);
+      await expectAdminTokenRequired(f, `/admin/v1/tenants/${tenantId}/api-keys`);
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isId, newId } from '@pgw/domain';
-import { ApiError, notFound, Nullable, RequestIdSchema, type App } from '@pgw/platform-http';
+import { ApiError, ListEnvelope, listPage, notFound, Nullable, PagingQuery, RequestIdSchema, type App } from '@pgw/platform-http';
 import { newApiKeySecret, sha256Hex } from '../auth/api-key-secret';
 import { PERMISSIONS } from '../auth/permissions';
-import { findApiKey, insertApiKey, revokeApiKey, type ApiKey } from '../data/api-keys.repository';
+import { findApiKey, insertApiKey, listApiKeysOfTenant, revokeApiKey, type ApiKey } from '../data/api-keys.repository';
 import { findSeller } from '../data/sellers.repository';
 import { findTenant } from '../data/tenants.repository';
 import { LIMITS } from '../directory/defaults';
@@ -33,15 +33,19 @@ const apiKeyFields = {
   status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
   created_at: DateTimeSchema,
   revoked_at: Nullable(DateTimeSchema),
-  request_id: RequestIdSchema,
 };
 
+/**
+ * A key in a list: never the secret, nor its hash (a hash of a 32-character random secret cannot be
+ * reversed, but it is what authentication looks keys up by, so it stays in the table).
+ */
+export const ApiKeyItem = Type.Object(apiKeyFields);
 /** A key as the operator sees it after creation: never the secret. */
-export const ApiKeySchema = Type.Object(apiKeyFields);
+export const ApiKeySchema = Type.Object({ ...apiKeyFields, request_id: RequestIdSchema });
 /** The creation answer: the one time the secret is shown. */
-export const CreatedApiKeySchema = Type.Object({ ...apiKeyFields, secret: Type.String() });
+export const CreatedApiKeySchema = Type.Object({ ...apiKeyFields, request_id: RequestIdSchema, secret: Type.String() });
 
-function apiKeyResource(key: ApiKey, requestId: string): Static<typeof ApiKeySchema> {
+function apiKeyItem(key: ApiKey): Static<typeof ApiKeyItem> {
   return {
     object: 'api_key',
     id: key.id,
@@ -54,8 +58,11 @@ function apiKeyResource(key: ApiKey, requestId: string): Static<typeof ApiKeySch
     status: key.revokedAt === null ? 'active' : 'revoked',
     created_at: iso(key.createdAt),
     revoked_at: key.revokedAt === null ? null : iso(key.revokedAt),
-    request_id: requestId,
   };
+}
+
+function apiKeyResource(key: ApiKey, requestId: string): Static<typeof ApiKeySchema> {
+  return { ...apiKeyItem(key), request_id: requestId };
 }
 
 export interface CreatedApiKey {
@@ -92,8 +99,21 @@ export async function createApiKey(ctx: RouteContext, body: Static<typeof Create
   });
 }
 
-/** POST /admin/v1/api-keys, DELETE /admin/v1/api-keys/:key_id. */
+/** GET /admin/v1/tenants/:tenant_id/api-keys, POST /admin/v1/api-keys, DELETE /admin/v1/api-keys/:key_id. */
 export async function apiKeyRoutes(app: App, ctx: RouteContext): Promise<void> {
+  app.get(
+    '/tenants/:tenant_id/api-keys',
+    { schema: { params: Type.Object({ tenant_id: Type.String() }), querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(ApiKeyItem) } } },
+    async (request) => {
+      const { tenant_id: tenantId } = request.params;
+      const { page = 1, limit = 50 } = request.query;
+      if (!isId('ten_', tenantId)) throw notFound('tenant');
+      const found = await ctx.db.read(async (q) => ((await findTenant(q, tenantId)) === null ? null : listApiKeysOfTenant(q, tenantId, page, limit)));
+      if (found === null) throw notFound('tenant');
+      return { ...listPage(found.data.map(apiKeyItem), page, limit, found.total), request_id: request.id };
+    },
+  );
+
   app.post('/api-keys', { schema: { body: CreateApiKeyBody, response: { 201: CreatedApiKeySchema } } }, async (request, reply) => {
     const { key, secret } = await createApiKey(ctx, request.body);
     return reply.code(201).send({ ...apiKeyResource(key, request.id), secret });

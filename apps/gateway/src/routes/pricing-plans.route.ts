@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isId, newId } from '@pgw/domain';
 import type { Db, Tx } from '@pgw/platform-db';
-import { notFound, RequestIdSchema, type App } from '@pgw/platform-http';
-import { findDefaultPlanForUpdate, findPricingPlan, insertPricingPlan, updatePricingPlan, type PricingPlan } from '../data/pricing-plans.repository';
+import { ListEnvelope, listPage, notFound, PagingQuery, RequestIdSchema, type App } from '@pgw/platform-http';
+import { findDefaultPlanForUpdate, findPricingPlan, insertPricingPlan, listPricingPlansOfTenant, updatePricingPlan, type PricingPlan } from '../data/pricing-plans.repository';
 import { findTenant } from '../data/tenants.repository';
 import { mdrWithDefaults, SELLER_DEFAULTS } from '../directory/defaults';
 import { publishPricingPlanChanged } from '../directory/directory-events';
@@ -29,7 +29,7 @@ const UpdatePlanBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const PricingPlanSchema = Type.Object({
+const planFields = {
   object: Type.Literal('pricing_plan'),
   id: Type.String(),
   tenant_id: Type.String(),
@@ -40,10 +40,13 @@ export const PricingPlanSchema = Type.Object({
   default: Type.Boolean(),
   created_at: DateTimeSchema,
   updated_at: DateTimeSchema,
-  request_id: RequestIdSchema,
-});
+};
 
-function planResource(plan: PricingPlan, requestId: string): Static<typeof PricingPlanSchema> {
+/** A plan in a list: the page carries the request id. */
+export const PricingPlanItem = Type.Object(planFields);
+export const PricingPlanSchema = Type.Object({ ...planFields, request_id: RequestIdSchema });
+
+function planItem(plan: PricingPlan): Static<typeof PricingPlanItem> {
   return {
     object: 'pricing_plan',
     id: plan.id,
@@ -55,8 +58,11 @@ function planResource(plan: PricingPlan, requestId: string): Static<typeof Prici
     default: plan.isDefault,
     created_at: iso(plan.createdAt),
     updated_at: iso(plan.updatedAt),
-    request_id: requestId,
   };
+}
+
+function planResource(plan: PricingPlan, requestId: string): Static<typeof PricingPlanSchema> {
+  return { ...planItem(plan), request_id: requestId };
 }
 
 /** A tenant has at most one default: the old default stops being one, and its own event says so. */
@@ -68,8 +74,21 @@ async function demoteCurrentDefault(db: Db, trx: Tx, tenantId: string, exceptPla
   await publishPricingPlanChanged(db, trx, demoted, requestId);
 }
 
-/** POST /admin/v1/tenants/:tenant_id/pricing-plans, PATCH /admin/v1/pricing-plans/:plan_id. */
+/** GET and POST /admin/v1/tenants/:tenant_id/pricing-plans, PATCH /admin/v1/pricing-plans/:plan_id. */
 export async function pricingPlanRoutes(app: App, ctx: RouteContext): Promise<void> {
+  app.get(
+    '/tenants/:tenant_id/pricing-plans',
+    { schema: { params: Type.Object({ tenant_id: Type.String() }), querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(PricingPlanItem) } } },
+    async (request) => {
+      const { tenant_id: tenantId } = request.params;
+      const { page = 1, limit = 50 } = request.query;
+      if (!isId('ten_', tenantId)) throw notFound('tenant');
+      const found = await ctx.db.read(async (q) => ((await findTenant(q, tenantId)) === null ? null : listPricingPlansOfTenant(q, tenantId, page, limit)));
+      if (found === null) throw notFound('tenant');
+      return { ...listPage(found.data.map(planItem), page, limit, found.total), request_id: request.id };
+    },
+  );
+
   app.post(
     '/tenants/:tenant_id/pricing-plans',
     { schema: { params: Type.Object({ tenant_id: Type.String() }), body: CreatePlanBody, response: { 201: PricingPlanSchema } } },

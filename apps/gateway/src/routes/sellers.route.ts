@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isId, newId, normalizeDocument, type NormalizedDocument } from '@pgw/domain';
 import type { Tx } from '@pgw/platform-db';
-import { ApiError, notFound, Nullable, RequestIdSchema, type App } from '@pgw/platform-http';
+import { ApiError, ListEnvelope, listPage, notFound, Nullable, PagingQuery, RequestIdSchema, type App } from '@pgw/platform-http';
 import { findPricingPlan } from '../data/pricing-plans.repository';
-import { findSeller, insertSeller, updateSeller, type Seller } from '../data/sellers.repository';
+import { findSeller, insertSeller, listSellersOfTenant, updateSeller, type Seller } from '../data/sellers.repository';
 import { findTenant } from '../data/tenants.repository';
 import { mdrWithDefaults, SELLER_DEFAULTS } from '../directory/defaults';
 import { publishSellerChanged } from '../directory/directory-events';
@@ -33,7 +33,7 @@ const UpdateSellerBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const SellerSchema = Type.Object({
+const sellerResourceFields = {
   object: Type.Literal('seller'),
   id: Type.String(),
   tenant_id: Type.String(),
@@ -48,10 +48,15 @@ export const SellerSchema = Type.Object({
   pricing_plan_id: Nullable(Type.String()),
   created_at: DateTimeSchema,
   updated_at: DateTimeSchema,
-  request_id: RequestIdSchema,
-});
+};
 
-export function sellerResource(seller: Seller, requestId: string): Static<typeof SellerSchema> {
+/** A seller in a list: the page carries the request id. */
+export const SellerItem = Type.Object(sellerResourceFields);
+export const SellerSchema = Type.Object({ ...sellerResourceFields, request_id: RequestIdSchema });
+
+const ListSellersQuery = Type.Object({ ...PagingQuery, kyc_status: Type.Optional(KycStatusSchema) });
+
+function sellerItem(seller: Seller): Static<typeof SellerItem> {
   return {
     object: 'seller',
     id: seller.id,
@@ -67,8 +72,11 @@ export function sellerResource(seller: Seller, requestId: string): Static<typeof
     pricing_plan_id: seller.pricingPlanId,
     created_at: iso(seller.createdAt),
     updated_at: iso(seller.updatedAt),
-    request_id: requestId,
   };
+}
+
+export function sellerResource(seller: Seller, requestId: string): Static<typeof SellerSchema> {
+  return { ...sellerItem(seller), request_id: requestId };
 }
 
 function parseDocument(raw: string): NormalizedDocument {
@@ -84,8 +92,24 @@ async function checkPlan(trx: Tx, tenantId: string, planId: string | null | unde
   if (plan === null || plan.tenantId !== tenantId) throw new ApiError('resource_not_found', 'No such pricing plan.', 'pricing_plan_id');
 }
 
-/** POST /admin/v1/tenants/:tenant_id/sellers, PATCH /admin/v1/sellers/:seller_id. */
+/** GET and POST /admin/v1/tenants/:tenant_id/sellers, PATCH /admin/v1/sellers/:seller_id. */
 export async function sellerRoutes(app: App, ctx: RouteContext): Promise<void> {
+  app.get(
+    '/tenants/:tenant_id/sellers',
+    { schema: { params: Type.Object({ tenant_id: Type.String() }), querystring: ListSellersQuery, response: { 200: ListEnvelope(SellerItem) } } },
+    async (request) => {
+      const { tenant_id: tenantId } = request.params;
+      const { page = 1, limit = 50, kyc_status: kycStatus } = request.query;
+      if (!isId('ten_', tenantId)) throw notFound('tenant');
+      const found = await ctx.db.read(async (q) => {
+        if ((await findTenant(q, tenantId)) === null) return null;
+        return listSellersOfTenant(q, tenantId, kycStatus === undefined ? {} : { kycStatus }, page, limit);
+      });
+      if (found === null) throw notFound('tenant');
+      return { ...listPage(found.data.map(sellerItem), page, limit, found.total), request_id: request.id };
+    },
+  );
+
   app.post(
     '/tenants/:tenant_id/sellers',
     { schema: { params: Type.Object({ tenant_id: Type.String() }), body: CreateSellerBody, response: { 201: SellerSchema } } },

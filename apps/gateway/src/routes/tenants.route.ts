@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isId, newId } from '@pgw/domain';
-import { notFound, RequestIdSchema, type App } from '@pgw/platform-http';
-import { findTenant, insertTenant, updateTenant, type Tenant } from '../data/tenants.repository';
+import { ListEnvelope, listPage, notFound, PagingQuery, RequestIdSchema, type App } from '@pgw/platform-http';
+import { findTenant, insertTenant, listTenants, updateTenant, type Tenant } from '../data/tenants.repository';
 import { TENANT_DEFAULTS } from '../directory/defaults';
 import { publishTenantChanged } from '../directory/directory-events';
 import { CentsSchema, DateTimeSchema, iso, NameSchema, StrictObject, type RouteContext } from './route-context';
@@ -17,17 +17,20 @@ const UpdateTenantBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const TenantSchema = Type.Object({
+const tenantFields = {
   object: Type.Literal('tenant'),
   id: Type.String(),
   name: Type.String(),
   treasury_available_cash_cents: Type.Integer({ minimum: 0 }),
   created_at: DateTimeSchema,
   updated_at: DateTimeSchema,
-  request_id: RequestIdSchema,
-});
+};
 
-export function tenantResource(tenant: Tenant, requestId: string): Static<typeof TenantSchema> {
+/** A tenant in a list: the page carries the request id. */
+export const TenantItem = Type.Object(tenantFields);
+export const TenantSchema = Type.Object({ ...tenantFields, request_id: RequestIdSchema });
+
+function tenantItem(tenant: Tenant): Static<typeof TenantItem> {
   return {
     object: 'tenant',
     id: tenant.id,
@@ -35,12 +38,21 @@ export function tenantResource(tenant: Tenant, requestId: string): Static<typeof
     treasury_available_cash_cents: tenant.treasuryAvailableCashCents,
     created_at: iso(tenant.createdAt),
     updated_at: iso(tenant.updatedAt),
-    request_id: requestId,
   };
 }
 
-/** POST /admin/v1/tenants, PATCH /admin/v1/tenants/:tenant_id. */
+export function tenantResource(tenant: Tenant, requestId: string): Static<typeof TenantSchema> {
+  return { ...tenantItem(tenant), request_id: requestId };
+}
+
+/** GET and POST /admin/v1/tenants, PATCH /admin/v1/tenants/:tenant_id. */
 export async function tenantRoutes(app: App, ctx: RouteContext): Promise<void> {
+  app.get('/tenants', { schema: { querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(TenantItem) } } }, async (request) => {
+    const { page = 1, limit = 50 } = request.query;
+    const { data, total } = await ctx.db.read((q) => listTenants(q, page, limit));
+    return { ...listPage(data.map(tenantItem), page, limit, total), request_id: request.id };
+  });
+
   app.post('/tenants', { schema: { body: CreateTenantBody, response: { 201: TenantSchema } } }, async (request, reply) => {
     const tenant = await createTenant(ctx, request.body, request.id);
     return reply.code(201).send(tenantResource(tenant, request.id));

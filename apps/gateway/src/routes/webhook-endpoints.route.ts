@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EVERY_WEBHOOK_KIND, WEBHOOK_EVENT_FILTERS } from '@pgw/contracts';
 import { isId, newId } from '@pgw/domain';
-import { ApiError, notFound, RequestIdSchema, webhookUrlProblem, type App } from '@pgw/platform-http';
+import { ApiError, ListEnvelope, listPage, notFound, PagingQuery, RequestIdSchema, webhookUrlProblem, type App } from '@pgw/platform-http';
 import { randomBase62 } from '../auth/api-key-secret';
 import { findTenant } from '../data/tenants.repository';
-import { deleteWebhookEndpoint, findWebhookEndpointForUpdate, insertWebhookEndpoint, type WebhookEndpoint } from '../data/webhook-endpoints.repository';
+import { deleteWebhookEndpoint, findWebhookEndpointForUpdate, insertWebhookEndpoint, listWebhookEndpointsOfTenant, type WebhookEndpoint } from '../data/webhook-endpoints.repository';
 import { LIMITS } from '../directory/defaults';
 import { publishWebhookEndpointChanged } from '../directory/directory-events';
 import { DateTimeSchema, EnvironmentSchema, iso, StrictObject, type RouteContext } from './route-context';
@@ -21,7 +21,7 @@ const CreateEndpointBody = StrictObject({
   environment: Type.Optional(EnvironmentSchema),
 });
 
-export const WebhookEndpointSchema = Type.Object({
+const endpointFields = {
   object: Type.Literal('webhook_endpoint'),
   id: Type.String(),
   tenant_id: Type.String(),
@@ -29,11 +29,17 @@ export const WebhookEndpointSchema = Type.Object({
   events: Type.Array(Type.String()),
   environment: EnvironmentSchema,
   livemode: Type.Boolean(),
-  secret: Type.String(),
   created_at: DateTimeSchema,
   updated_at: DateTimeSchema,
-  request_id: RequestIdSchema,
-});
+};
+
+/**
+ * An endpoint in a list: never its signing secret, which only the creation (and a rotation) shows. A list
+ * is read again and again, by more people than the one who set the endpoint up.
+ */
+export const WebhookEndpointItem = Type.Object(endpointFields);
+
+export const WebhookEndpointSchema = Type.Object({ ...endpointFields, secret: Type.String(), request_id: RequestIdSchema });
 
 export const DeletedWebhookEndpointSchema = Type.Object({
   object: Type.Literal('webhook_endpoint'),
@@ -42,7 +48,7 @@ export const DeletedWebhookEndpointSchema = Type.Object({
   request_id: RequestIdSchema,
 });
 
-function endpointResource(endpoint: WebhookEndpoint, requestId: string): Static<typeof WebhookEndpointSchema> {
+function endpointItem(endpoint: WebhookEndpoint): Static<typeof WebhookEndpointItem> {
   return {
     object: 'webhook_endpoint',
     id: endpoint.id,
@@ -51,11 +57,13 @@ function endpointResource(endpoint: WebhookEndpoint, requestId: string): Static<
     events: [...endpoint.events],
     environment: endpoint.livemode ? 'live' : 'test',
     livemode: endpoint.livemode,
-    secret: endpoint.secret,
     created_at: iso(endpoint.createdAt),
     updated_at: iso(endpoint.updatedAt),
-    request_id: requestId,
   };
+}
+
+function endpointResource(endpoint: WebhookEndpoint, requestId: string): Static<typeof WebhookEndpointSchema> {
+  return { ...endpointItem(endpoint), secret: endpoint.secret, request_id: requestId };
 }
 
 /**
@@ -65,6 +73,20 @@ function endpointResource(endpoint: WebhookEndpoint, requestId: string): Static<
  * removal means to the webhooks service, which stops delivering and keeps the past deliveries for the log).
  */
 export async function webhookEndpointRoutes(app: App, ctx: RouteContext): Promise<void> {
+  // GET /admin/v1/tenants/:tenant_id/webhook-endpoints: the tenant's endpoints, newest first, without secrets.
+  app.get(
+    '/tenants/:tenant_id/webhook-endpoints',
+    { schema: { params: Type.Object({ tenant_id: Type.String() }), querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(WebhookEndpointItem) } } },
+    async (request) => {
+      const { tenant_id: tenantId } = request.params;
+      const { page = 1, limit = 50 } = request.query;
+      if (!isId('ten_', tenantId)) throw notFound('tenant');
+      const found = await ctx.db.read(async (q) => ((await findTenant(q, tenantId)) === null ? null : listWebhookEndpointsOfTenant(q, tenantId, page, limit)));
+      if (found === null) throw notFound('tenant');
+      return { ...listPage(found.data.map(endpointItem), page, limit, found.total), request_id: request.id };
+    },
+  );
+
   app.post(
     '/tenants/:tenant_id/webhook-endpoints',
     { schema: { params: Type.Object({ tenant_id: Type.String() }), body: CreateEndpointBody, response: { 201: WebhookEndpointSchema } } },
