@@ -175,4 +175,15 @@ export const chargesMigrations: Migration[] = [
       await trx.raw(`create index charges_pix_txid on charges (acquirer_transaction_id) where payment_method = 'pix'`);
     },
   },
+  {
+    // The rail that served each charge (issue 23): a tenant whose rails change while charges are in flight
+    // must not send their capture or refund to another acquirer. Older rows stay null and follow the
+    // tenant's rails, as before.
+    name: '0009_charges_acquirer_rail',
+    async up(trx) {
+      await trx.raw('alter table charges add column acquirer_rail text');
+      // The boleto exchange asks which bank accounts pending live boletos wait on.
+      await trx.raw(`create index charges_pending_boleto_rail on charges (acquirer_rail) where payment_method = 'boleto' and status = 'pending' and livemode`);
+    },
+  },
 ];

@@ -113,5 +113,8 @@ export {
   PIX_PROVIDERS,
   RAIL_CACHE_MS_DEFAULT,
   RAIL_KINDS,
+  railRecordOf,
+  railsOfRecord,
+  SIMULATOR_RAIL,
 } from './live-rails';
 export type { BoletoProvider, BoletoRail, CardProvider, CardRail, LiveRails, PixProvider, PixRail, RailChoice, RailKind, RailLog, RailSettings } from './live-rails';

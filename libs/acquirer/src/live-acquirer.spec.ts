@@ -111,6 +111,25 @@ describe('AcquirerRouter', () => {
     expect([acquirerCodeFor(port, 'card'), acquirerCodeFor(port, 'boleto'), acquirerCodeFor(port, 'pix')]).toEqual(['cielo', 'cnab240-001', 'simulator']);
   });
 
+  it('records the rail that serves a kind, and sends a recorded rail its calls whatever the tenant has now', async () => {
+    // Proves the record a charge keeps: `provider:credentials` or `simulator`, read back to the same account; a record no code knows sends nothing.
+    const { simulator, router } = routerWith({ ten_acme: ACME });
+    expect(await router.railFor({ tenantId: 'ten_acme', livemode: true }, 'card')).toBe('cielo:acme');
+    expect(await router.railFor({ tenantId: 'ten_acme', livemode: true }, 'pix')).toBe('simulator');
+    expect(await router.railFor({ tenantId: 'ten_acme', livemode: false }, 'card')).toBe('simulator');
+    const recorded = router.forRecordedRail(true, 'card', 'cielo:acme');
+    expect(acquirerCodeFor(recorded, 'card')).toBe('cielo');
+    expect(await recorded.getAuthorization('ch_route1')).toMatchObject({ ok: true, value: { status: 'captured' } });
+    expect(router.forRecordedRail(true, 'pix', 'simulator')).toBe(simulator);
+    expect(router.forRecordedRail(false, 'card', 'cielo:acme')).toBe(simulator);
+    for (const record of ['stone:acme', 'cielo:../etc', 'cielo', 'bcb-pix:acme']) {
+      expect(await router.forRecordedRail(true, 'card', record).getAuthorization('ch_route1')).toMatchObject({ ok: false, kind: 'unavailable' });
+    }
+    const production = routerWith({}, { DEPLOYMENT_ENV: 'production' });
+    expect(await production.router.forRecordedRail(true, 'pix', 'simulator').getPixCharge('ch_x')).toMatchObject({ ok: false, kind: 'unavailable' });
+    expect(production.simulator.calls).toEqual([]);
+  });
+
   it('answers unavailable for a live kind without a rail where DEPLOYMENT_ENV=production, and says so to the guard', async () => {
     // Proves: production never sends live traffic to the simulator; the rails it has still work.
     const { simulator, router } = routerWith({ ten_acme: ACME }, { DEPLOYMENT_ENV: 'production' });

@@ -7,6 +7,9 @@ import {
   buildCardRail,
   buildPixRail,
   railCacheMs,
+  railRecordOf,
+  railsOfRecord,
+  SIMULATOR_RAIL,
   type BoletoRail,
   type CardRail,
   type LiveRails,
@@ -232,6 +235,26 @@ export class AcquirerRouter {
       pix: rails.pix !== null ? railOrBroken(this.pix(rails.pix)) : sandbox,
       boleto: rails.boleto !== null ? railOrBroken(this.boleto(rails.boleto)) : sandbox,
     });
+  }
+
+  /** The rail that serves a kind of payment for a scope now, as a charge records it (`railRecordOf`). */
+  async railFor(scope: Scope, kind: RailKind): Promise<string> {
+    if (!scope.livemode) return SIMULATOR_RAIL;
+    const rails = await this.source().liveRailsOf(scope.tenantId);
+    return railRecordOf(rails?.[kind] ?? null);
+  }
+
+  /**
+   * The acquirer of the rail a charge recorded (`railFor` when it was made): its capture, refunds and
+   * look-ups go to the account that holds it, whatever the tenant's rails are now. A recorded `simulator`
+   * of a live charge is the sandbox again — or, where DEPLOYMENT_ENV=production, `unavailable`.
+   */
+  forRecordedRail(livemode: boolean, kind: RailKind, record: string): AcquirerPort {
+    if (!livemode) return this.options.simulator;
+    if (record === SIMULATOR_RAIL) return this.forRails(true, null);
+    const rails = railsOfRecord(kind, record);
+    if (rails === null) return new UnconfiguredRail(`the charge's ${kind} rail "${record}" is not one this deployment knows`);
+    return this.forRails(true, rails);
   }
 
   /** Whether a live request of this kind may proceed for the tenant (contract §6): always outside production. */

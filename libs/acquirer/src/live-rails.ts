@@ -42,6 +42,41 @@ export interface LiveRails {
 export type RailKind = keyof LiveRails;
 export const RAIL_KINDS: readonly RailKind[] = ['card', 'pix', 'boleto'];
 
+/** What a charge records when the simulator served it: test mode, and live mode's sandbox outside production. */
+export const SIMULATOR_RAIL = 'simulator';
+
+/**
+ * What a charge records of the rail that served it — `provider:credentials`, or `simulator` — so that its
+ * capture, refunds and look-ups reach the same account after the tenant's rails change.
+ */
+export function railRecordOf(choice: RailChoice<string> | null): string {
+  return choice === null ? SIMULATOR_RAIL : `${choice.provider}:${choice.credentials}`;
+}
+
+/** The rails a recorded live rail stands for (that kind only), or null when it names no rail of that kind this code knows. */
+export function railsOfRecord(kind: RailKind, record: string): LiveRails | null {
+  const at = record.indexOf(':');
+  if (at < 0) return null;
+  const provider = record.slice(0, at);
+  const credentials = record.slice(at + 1);
+  if (!new RegExp(CREDENTIALS_NAME_PATTERN).test(credentials)) return null;
+  const none: LiveRails = { card: null, pix: null, boleto: null };
+  switch (kind) {
+    case 'card': {
+      const known = CARD_PROVIDERS.find((p) => p === provider);
+      return known === undefined ? null : { ...none, card: { provider: known, credentials } };
+    }
+    case 'pix': {
+      const known = PIX_PROVIDERS.find((p) => p === provider);
+      return known === undefined ? null : { ...none, pix: { provider: known, credentials } };
+    }
+    case 'boleto': {
+      const known = BOLETO_PROVIDERS.find((p) => p === provider);
+      return known === undefined ? null : { ...none, boleto: { provider: known, credentials } };
+    }
+  }
+}
+
 /** The prefix of a credentials name's variables: `acme-br` → `LIVE_RAIL_ACME_BR_`. */
 export function credentialsPrefix(credentials: string): string {
   if (!new RegExp(CREDENTIALS_NAME_PATTERN).test(credentials)) throw new ConfigError(`credentials name must match ${CREDENTIALS_NAME_PATTERN}`);

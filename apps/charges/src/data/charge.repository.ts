@@ -24,6 +24,12 @@ export interface ChargeRow {
   metadata_json: string | null;
   split_json: string;
   acquirer_code: string | null;
+  /**
+   * The rail that served the charge (`cielo:acme`, `simulator`): its capture, refunds and look-ups go
+   * there even after the tenant's rails change. Null for charges made before it was kept: they follow
+   * the tenant's rails.
+   */
+  acquirer_rail: string | null;
   acquirer_transaction_id: string | null;
   authorization_code: string | null;
   acquirer_return_code: string | null;
@@ -137,6 +143,15 @@ export async function findLivePixByTxid(q: Q, txid: string): Promise<ChargeRow |
 
 export async function pendingLivePix(q: Q, after: string | null, limit: number): Promise<ChargeRow[]> {
   return pageAfter(q('charges').where({ status: 'pending', payment_method: 'pix', outcome_known: true, livemode: true }), 'charges', 'created_at', after).limit(limit);
+}
+
+/**
+ * The boleto rails that pending live boletos were registered on (`acquirer_rail`), for the file exchange:
+ * a rail the tenant has left still owes them its return files. Bounded by the number of bank accounts.
+ */
+export async function pendingBoletoRails(q: Q): Promise<string[]> {
+  const rows = await q('charges').where({ status: 'pending', payment_method: 'boleto', livemode: true }).whereNotNull('acquirer_rail').distinct('acquirer_rail').orderBy('acquirer_rail');
+  return rows.map((r: { acquirer_rail: string }) => r.acquirer_rail);
 }
 
 export async function pixExpiredBefore(q: Q, cutoff: Date, after: string | null, limit: number): Promise<ChargeRow[]> {

@@ -1,16 +1,16 @@
 // How a live payment reaches a charge: the Pix PSP and the boleto bank confirm payments on their own
 // time, so two jobs ask them and move the charge exactly as the simulator's payment does (the
 // `payment_confirmed` trigger: charge-paid, then receivables and the ledger as in test mode).
-// - pix-payments: every pending live Pix charge is looked up at its tenant's PSP by reference (GET
+// - pix-payments: every pending live Pix charge is looked up at the PSP that made it by reference (GET
 //   /cob/{txid}); a paid one is paid here. The PSP's webhook (`confirmNotifiedPix`) does the same for the
 //   Pix it names, at once: its body is a hint, never trusted for the payment itself.
-// - boleto-exchange: for every bank account a tenant's boleto rail names, the CNAB 240 exchange writes the
-//   remittance of the slips registered since the last run and reads the bank's return files; a
-//   liquidation pays its charge. Movements are delivered at least once: the compare-and-set on the
+// - boleto-exchange: for every bank account a tenant's boleto rail names, or that pending live boletos
+//   were registered on, the CNAB 240 exchange writes the remittance of the slips registered since the
+//   last run and reads the bank's return files; a liquidation pays its charge. Movements are delivered at least once: the compare-and-set on the
 //   charge's status makes a repeat change nothing.
-import type { BoletoProvider, BoletoReturnEvent, RailChoice, ReceivedPix } from '@pgw/acquirer';
+import { railRecordOf, railsOfRecord, type BoletoProvider, type BoletoReturnEvent, type RailChoice, type ReceivedPix } from '@pgw/acquirer';
 import type { Db } from '@pgw/platform-db';
-import { findChargeById, findLivePixByTxid, pendingLivePix, type ChargeRow } from '../data/charge.repository';
+import { findChargeById, findLivePixByTxid, pendingBoletoRails, pendingLivePix, type ChargeRow } from '../data/charge.repository';
 import type { RefundRow } from '../data/refund.repository';
 import { boletoRails } from '../data/live-rails.repository';
 import { acquirerFor } from './acquirer-for';
@@ -82,13 +82,18 @@ export async function exchangeBoletoFiles(deps: ChargesDeps, log: { warn(fields:
   const accounts = new Map<string, { tenants: Set<string>; choice: RailChoice<BoletoProvider> }>();
   for (const { tenantId, rails } of configured) {
     if (rails.boleto === null) continue;
-    const key = `${rails.boleto.provider}:${rails.boleto.credentials}`;
+    const key = railRecordOf(rails.boleto);
     const account = accounts.get(key) ?? { tenants: new Set<string>(), choice: rails.boleto };
     account.tenants.add(tenantId);
     accounts.set(key, account);
   }
+  // An account no tenant uses any more still has the slips registered there before the switch.
+  for (const record of await deps.db.read((q) => pendingBoletoRails(q))) {
+    const choice = railsOfRecord('boleto', record)?.boleto ?? null;
+    if (choice !== null && !accounts.has(record)) accounts.set(record, { tenants: new Set<string>(), choice });
+  }
   let paid = 0;
-  for (const { tenants, choice } of accounts.values()) {
+  for (const [key, { tenants, choice }] of accounts) {
     const rail = deps.acquirers.boletoRail(choice);
     if (rail instanceof Error) {
       log.warn({ provider: choice.provider, credentials: choice.credentials }, `boleto exchange skipped: ${rail.message}`);
@@ -98,8 +103,10 @@ export async function exchangeBoletoFiles(deps: ChargesDeps, log: { warn(fields:
       if (event.return.outcome !== 'paid' || event.reference === null || event.boleto === null) return;
       const reference = event.reference;
       const charge = await deps.db.read((q) => findChargeById(q, reference));
-      // A slip of ours that is not a live boleto charge of a tenant on this account is not this job's to pay.
-      if (charge === undefined || !charge.livemode || charge.payment_method !== 'boleto' || !tenants.has(charge.tenant_id) || charge.status !== 'pending') return;
+      // A slip of ours that is not a live boleto charge registered on this account (or, made before rails
+      // were recorded, of a tenant on it) is not this job's to pay.
+      if (charge === undefined || !charge.livemode || charge.payment_method !== 'boleto' || charge.status !== 'pending') return;
+      if (charge.acquirer_rail === null ? !tenants.has(charge.tenant_id) : charge.acquirer_rail !== key) return;
       if (await confirmPaid(deps, charge, event.boleto.paidAt === null ? deps.clock.now() : new Date(event.boleto.paidAt))) paid++;
     };
     await rail.exchange.adapter.exchangeFiles({ outbox: rail.exchange.outbox, inbox: rail.exchange.inbox, onReturn });

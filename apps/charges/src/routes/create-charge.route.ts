@@ -9,7 +9,7 @@ import { readCreateCharge, type CreateChargeRequest, type NewCharge } from '../d
 import { insertCharge, type ChargeRow } from '../data/charge.repository';
 import { kycStatusOf, sellersOfTenant } from '../data/seller.repository';
 import { createdOutcome, requestProvider, settleIntent } from '../operations/charge-outcome';
-import { acquirerFor, railKindOf } from '../operations/acquirer-for';
+import { railKindOf } from '../operations/acquirer-for';
 import type { ChargesDeps } from '../operations/deps';
 import { lookupToken } from '../operations/vault.client';
 import { ChargeResource } from '../resources';
@@ -117,6 +117,9 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
         const owner = await resolveOwner(deps, request, input, principal);
         await checkSplitRecipients(deps, principal.tenantId, owner.sellerId, input);
 
+        // The tenant's rails are read once: the charge records the one that serves it, and every call
+        // about it (this authorization included) goes there.
+        const acquirerRail = await deps.acquirers.railFor({ tenantId: principal.tenantId, livemode: principal.livemode }, railKind);
         const now = deps.clock.now();
         const intent: ChargeRow = {
           id: newId('ch_'),
@@ -135,7 +138,8 @@ export function createChargeRoute(app: FastifyInstance, deps: ChargesDeps, liveG
           buyer_json: JSON.stringify(input.buyer),
           metadata_json: input.metadata === null ? null : JSON.stringify(input.metadata),
           split_json: JSON.stringify(input.split.map((s) => ({ recipient_seller_id: s.recipientSellerId, amount_cents: s.amountCents }))),
-          acquirer_code: acquirerCodeFor(await acquirerFor(deps, { tenant_id: principal.tenantId, livemode: principal.livemode }), railKind),
+          acquirer_code: acquirerCodeFor(deps.acquirers.forRecordedRail(principal.livemode, railKind, acquirerRail), railKind),
+          acquirer_rail: acquirerRail,
           acquirer_transaction_id: null,
           authorization_code: null,
           acquirer_return_code: null,
