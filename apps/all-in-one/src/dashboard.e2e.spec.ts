@@ -1,7 +1,8 @@
 // The dashboard (apps/dashboard) in a real browser against the all-in-one, as a seller and an operator use
 // it: sign in, see a charge made through the API listed, refund it from its page, see the balance move,
-// simulate and execute an anticipation, export the balance history, approve a seller, create and revoke a
-// key, and redeliver a webhook that had failed. Every page passes axe-core with no serious or critical
+// simulate and execute an anticipation, export the balance history; as an operator, find tenants and their
+// sellers in lists, approve a seller, list and create pricing plans, create and revoke a key, and see a
+// failed webhook's attempts and redeliver it. Every page passes axe-core with no serious or critical
 // violation, and is photographed at desktop and phone width. Headless Chromium is Debian's `chromium`
 // driven by playwright-core; where it is absent the suite is skipped and says so (CI sets REQUIRE_CHROMIUM).
 import { execFileSync } from 'node:child_process';
@@ -277,71 +278,112 @@ describeWithBrowser('the dashboard in Chromium', () => {
     await page.getByRole('heading', { name: 'Extrato' }).waitFor();
   });
 
-  it('lets an operator create a seller and approve its KYC, which the API then honours', async () => {
-    // Proves the approve action reaches the directory: a key of the approved seller may tokenize (403 before).
+  it('lists tenants and a tenant\'s sellers made elsewhere, creates both, and approves a KYC that the API then honours', async () => {
+    // Proves the operator finds a tenant and its seller in lists (made through the API, never typed in the
+    // page), sees what the page creates listed newest first, and that the approve action reaches the
+    // directory: a key of the approved seller may tokenize (403 before).
+    const tenant = await admin('POST', '/admin/v1/tenants', { name: 'Loja da API' });
+    const seller = await admin('POST', `/admin/v1/tenants/${tenant.body.id}/sellers`, { name: 'Padaria da API', document: generateCpf(11) });
+    expect([tenant.status, seller.status]).toEqual([201, 201]);
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.getByLabel('Operador').check();
     await page.getByLabel('Token de administrador').fill(system.adminToken);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('heading', { name: 'Tenants' }).waitFor();
-    await page.getByLabel('Nome').first().fill('Loja do Teste');
-    await page.getByRole('button', { name: 'Criar' }).first().click();
-    await page.locator('code', { hasText: /^ten_/ }).waitFor();
-    const sellers = page.getByRole('region', { name: 'Vendedores' });
-    await sellers.getByLabel('Nome').fill('Padaria Exemplo');
-    await sellers.getByLabel('Documento (CPF/CNPJ)').fill(generateCpf(7));
-    await sellers.getByRole('button', { name: 'Criar' }).click();
-    const kyc = page.locator('[data-testid^="kyc-seller_"]');
-    await kyc.waitFor();
-    expect(await kyc.innerText()).toBe('pending');
-    const sellerId = (await kyc.getAttribute('data-testid'))!.slice('kyc-'.length);
-    const tenantId = (await page.locator('code', { hasText: /^ten_/ }).innerText()).trim();
-    const key = await admin('POST', '/admin/v1/api-keys', { tenant_id: tenantId, seller_id: sellerId, permissions: ['payment_methods:tokenize'] });
-    const tokenize = () => client({ url: system.url, adminToken: '', tenantId, apiKey: key.body.secret }).call('POST', '/api/v1/payment-methods/tokenize', { body: { card: CARD } });
+    await page.getByRole('row').filter({ hasText: 'Loja da API' }).waitFor();
+    await page.getByLabel('Nome').fill('Loja do Teste');
+    await page.getByRole('button', { name: 'Criar' }).click();
+    // The newest first: the tenant made here, then the one made through the API.
+    await waitFor(async () => ((await page.getByRole('row').nth(1).innerText()).includes('Loja do Teste') ? true : undefined), 10_000, 'the new tenant listed first');
+    expect(await page.getByRole('row').nth(2).innerText()).toContain('Loja da API');
+    await page.getByRole('button', { name: `Vendedores: Loja da API ${tenant.body.id}` }).click();
+    const listed = page.getByTestId(`kyc-${seller.body.id}`);
+    expect(await listed.innerText()).toBe('pending');
+    expect(await page.getByRole('row').filter({ has: listed }).innerText()).toContain('Padaria da API');
+    await page.getByLabel('Nome').fill('Padaria Exemplo');
+    await page.getByLabel('Documento (CPF/CNPJ)').fill(generateCpf(7));
+    await page.getByRole('button', { name: 'Criar' }).click();
+    await waitFor(async () => ((await page.getByRole('row').nth(1).innerText()).includes('Padaria Exemplo') ? true : undefined), 10_000, 'the new seller listed first');
+    const sellerId = seller.body.id;
+    const key = await admin('POST', '/admin/v1/api-keys', { tenant_id: tenant.body.id, seller_id: sellerId, permissions: ['payment_methods:tokenize'] });
+    const tokenize = () => client({ url: system.url, adminToken: '', tenantId: tenant.body.id, apiKey: key.body.secret }).call('POST', '/api/v1/payment-methods/tokenize', { body: { card: CARD } });
     expect((await tokenize()).body.error.code).toBe('seller_kyc_required');
     await page.getByRole('button', { name: `Aprovar ${sellerId}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmar' }).click();
-    await waitFor(async () => ((await kyc.innerText()) === 'approved' ? true : undefined), 10_000, 'the seller to show approved');
+    await waitFor(async () => ((await listed.innerText()) === 'approved' ? true : undefined), 10_000, 'the seller to show approved');
     await checkAndShoot('operator-sellers');
     await waitFor(async () => ((await tokenize()).status === 201 ? true : undefined), 10_000, 'the approved seller to tokenize');
+    await go('#/tenants');
+    await page.getByRole('row').filter({ hasText: 'Loja da API' }).waitFor();
+    await checkAndShoot('operator-tenants');
   });
 
-  it('creates an API key with its secret shown once, and revokes it', async () => {
-    // Proves the secret shown works against the API until the revoke action, then answers 401 api_key_revoked.
+  it("lists a tenant's pricing plans and creates one", async () => {
+    // Proves the plans page shows what the API holds (a plan made through it, with its terms) and what it creates, the default marked.
+    await admin('POST', `/admin/v1/tenants/${system.demo!.tenantId}/pricing-plans`, { name: 'Plano da API', fee_bps_per_month: 175, settlement_delay_days: 30, mdr_bps: { credit_card: 321 } });
+    await go('#/pricing-plans');
+    await page.getByLabel('Tenant', { exact: true }).selectOption(system.demo!.tenantId);
+    const fromApi = page.getByRole('row').filter({ hasText: 'Plano da API' });
+    expect((await fromApi.innerText()).split('\t').slice(2, 6)).toEqual(['175', '30', expect.stringMatching(/^321 · \d+ · \d+ · \d+$/), 'não']);
+    await page.getByLabel('Nome').fill('Plano Ouro');
+    await page.getByLabel('Taxa de antecipação (bps ao mês)').fill('149');
+    await page.getByLabel('Prazo de repasse (dias)').fill('2');
+    await page.getByLabel('Plano padrão do tenant').check();
+    await page.getByRole('button', { name: 'Criar' }).click();
+    const created = page.getByRole('row').filter({ hasText: 'Plano Ouro' });
+    await created.waitFor();
+    expect((await created.innerText()).split('\t').slice(2, 6)).toEqual(['149', '2', expect.stringMatching(/^\d+ · \d+ · \d+ · \d+$/), 'sim']);
+    const plans = await admin('GET', `/admin/v1/tenants/${system.demo!.tenantId}/pricing-plans`);
+    expect(plans.body.data.map((p: { name: string; default: boolean }) => [p.name, p.default])).toEqual([['Plano Ouro', true], ['Plano da API', false]]);
+    await checkAndShoot('operator-pricing-plans');
+  });
+
+  it('creates an API key with its secret shown once, lists it without the secret, and revokes it', async () => {
+    // Proves the secret shown works against the API until the revoke action, then answers 401 api_key_revoked; the list never shows it.
     await go('#/api-keys');
-    await page.getByLabel('ID do tenant').fill(system.demo!.tenantId);
-    await page.getByLabel('ID do vendedor').fill(system.demo!.sellerId);
+    await page.getByLabel('Tenant', { exact: true }).selectOption(system.demo!.tenantId);
+    await page.getByLabel('Vendedor', { exact: true }).selectOption(system.demo!.sellerId);
     await page.getByRole('button', { name: 'Criar' }).click();
     const secret = (await page.getByTestId('secret').innerText()).trim();
     expect(secret).toMatch(/^sk_test_/);
+    const keyId = (await page.getByTestId('secret-key-id').innerText()).trim();
     const balance = () => client({ url: system.url, adminToken: '', tenantId: system.demo!.tenantId, apiKey: secret }).call('GET', '/api/v1/balance');
     expect((await balance()).status).toBe(200);
+    await page.getByTestId(`key-${keyId}`).waitFor();
+    // The demo key, made at start, is listed too, after the newer one.
+    expect(await page.getByTestId(/^key-key_/).count()).toBeGreaterThanOrEqual(2);
+    expect(await page.getByRole('table').innerText()).not.toContain(secret);
     await checkAndShoot('operator-api-keys');
-    const keyId = (await page.locator('[data-testid^="key-key_"]').getAttribute('data-testid'))!.slice('key-'.length);
     await page.getByRole('button', { name: `Revogar ${keyId}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmar' }).click();
     await waitFor(async () => ((await page.getByTestId(`key-${keyId}`).innerText()) === 'revoked' ? true : undefined), 10_000, 'the key to show revoked');
     await waitFor(async () => ((await balance()).status === 401 ? true : undefined), 10_000, 'the revoked key to be refused');
   });
 
-  it('redelivers a failed webhook from the deliveries list', async () => {
-    // Proves the operator sees the failed attempt (HTTP 500) and the button sends it again: the receiver gets it, the list says succeeded.
+  it('opens a webhook endpoint from its list, shows a failed delivery\'s attempts, and redelivers it', async () => {
+    // Proves the operator reaches the endpoint without its id, sees each attempt (HTTP 500) and the button sends it again: the receiver gets it, the list says succeeded.
     await waitFor(async () => (received.some((r) => r.answered === 500) ? true : undefined), 15_000, 'a failed delivery');
     await go('#/webhooks');
-    await page.getByLabel('ID do endpoint').fill(endpointId);
-    await page.getByRole('button', { name: 'Abrir' }).click();
+    await page.getByLabel('Tenant', { exact: true }).selectOption(system.demo!.tenantId);
+    await page.getByRole('button', { name: `Entregas ${endpointId}` }).click();
     const failed = page.getByRole('row').filter({ hasText: 'HTTP 500' }).first();
     await failed.waitFor();
     const deliveryId = (await failed.locator('code').innerText()).trim();
     expect(await text(`delivery-${deliveryId}`)).not.toBe('succeeded');
+    await page.getByRole('button', { name: `Tentativas de ${deliveryId}` }).click();
+    const attempts = page.getByTestId(`attempts-${deliveryId}`);
+    await attempts.waitFor();
+    const delivery = await admin('GET', `/admin/v1/webhook-deliveries/${deliveryId}`);
+    expect(await attempts.locator('tbody tr').count()).toBe(delivery.body.attempts.length);
+    const [number, , answer] = (await attempts.locator('tbody tr').first().innerText()).split('\t');
+    expect([number, answer]).toEqual(['1', 'HTTP 500']);
     await checkAndShoot('operator-webhooks');
     receiverAnswers = 200;
     await page.getByRole('button', { name: `Reenviar ${deliveryId}` }).click();
     await page.getByText('Reenviada.').waitFor();
-    const delivery = await admin('GET', `/admin/v1/webhook-deliveries/${deliveryId}`);
     await waitFor(async () => (received.some((r) => r.eventId === delivery.body.event_id && r.answered === 200) ? true : undefined), 15_000, 'the redelivery');
     await waitFor(async () => {
-      await page.getByRole('button', { name: 'Abrir' }).click();
+      await page.getByRole('button', { name: 'Atualizar' }).click();
       return (await text(`delivery-${deliveryId}`)) === 'succeeded' ? true : undefined;
     }, 10_000, 'the delivery to show succeeded');
   });

@@ -26,7 +26,7 @@ function useRoute(): string {
 }
 
 const SELLER_PAGES = ['home', 'charges', 'receivables', 'anticipation', 'balance'] as const;
-const OPERATOR_PAGES = ['sellers', 'api-keys', 'webhooks', 'jobs'] as const;
+const OPERATOR_PAGES = ['tenants', 'sellers', 'api-keys', 'pricing-plans', 'webhooks', 'jobs'] as const;
 
 export function App() {
   const [locale, setLocale] = useState<Locale>(() => (sessionStorage.getItem('pgw.dashboard.locale') === 'en' ? 'en' : 'pt-BR'));
@@ -57,8 +57,10 @@ export function App() {
     receivables: t.receivables,
     anticipation: t.anticipation,
     balance: t.balanceHistory,
+    tenants: t.tenants,
     sellers: t.sellers,
     'api-keys': t.apiKeys,
+    'pricing-plans': t.pricingPlans,
     webhooks: t.webhooks,
     jobs: t.jobs,
   };

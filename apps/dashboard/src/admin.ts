@@ -24,13 +24,47 @@ export interface Seller {
   anticipation_limit_cents: number;
   fee_bps_per_month: number;
   settlement_delay_days: number;
+  created_at: string;
 }
+
+export type KycStatus = Seller['kyc_status'];
 
 export interface Tenant {
   object: 'tenant';
   id: string;
   name: string;
-  treasury_available_cash_cents?: number;
+  treasury_available_cash_cents: number;
+  created_at: string;
+}
+
+export interface MdrBps {
+  credit_card: number;
+  debit_card: number;
+  pix: number;
+  boleto: number;
+}
+
+export interface PricingPlan {
+  object: 'pricing_plan';
+  id: string;
+  tenant_id: string;
+  name: string;
+  fee_bps_per_month: number;
+  settlement_delay_days: number;
+  mdr_bps: MdrBps;
+  default: boolean;
+  created_at: string;
+}
+
+/** An endpoint as lists show it: without its signing secret. */
+export interface WebhookEndpoint {
+  object: 'webhook_endpoint';
+  id: string;
+  tenant_id: string;
+  url: string;
+  events: string[];
+  environment: 'test' | 'live';
+  created_at: string;
 }
 
 export interface ApiKey {
@@ -41,6 +75,7 @@ export interface ApiKey {
   environment: 'test' | 'live';
   permissions: string[];
   status: 'active' | 'revoked';
+  created_at: string;
   /** Only in the answer that created the key. */
   secret?: string;
 }
@@ -58,6 +93,21 @@ export interface WebhookDelivery {
   last_error: string | null;
   delivered_at: string | null;
   created_at: string;
+}
+
+export interface WebhookAttempt {
+  object: 'webhook_attempt';
+  number: number;
+  started_at: string;
+  latency_ms: number;
+  status_code: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+export interface WebhookDeliveryWithAttempts extends WebhookDelivery {
+  attempts: WebhookAttempt[];
 }
 
 export interface Page<T> {
@@ -106,13 +156,27 @@ export class Admin {
     return parsed as T;
   }
 
+  /** Lists show this many a page: a screen's worth. */
+  static readonly PAGE_LIMIT = 20;
+
+  private page = <T>(path: string, page: number, limit = Admin.PAGE_LIMIT, filter: Record<string, string> = {}) =>
+    this.call<Page<T>>('GET', `${path}?${new URLSearchParams({ page: String(page), limit: String(limit), ...filter }).toString()}`);
+
+  tenants = (page: number, limit?: number) => this.page<Tenant>('/tenants', page, limit);
+  sellers = (tenantId: string, page: number, filter: { kyc_status?: KycStatus } = {}, limit?: number) =>
+    this.page<Seller>(`/tenants/${encodeURIComponent(tenantId)}/sellers`, page, limit, filter);
+  apiKeys = (tenantId: string, page: number) => this.page<ApiKey>(`/tenants/${encodeURIComponent(tenantId)}/api-keys`, page);
+  pricingPlans = (tenantId: string, page: number) => this.page<PricingPlan>(`/tenants/${encodeURIComponent(tenantId)}/pricing-plans`, page);
+  webhookEndpoints = (tenantId: string, page: number) => this.page<WebhookEndpoint>(`/tenants/${encodeURIComponent(tenantId)}/webhook-endpoints`, page);
+  createPricingPlan = (tenantId: string, body: { name: string; fee_bps_per_month: number; settlement_delay_days: number; default: boolean }) =>
+    this.call<PricingPlan>('POST', `/tenants/${encodeURIComponent(tenantId)}/pricing-plans`, body);
   createTenant = (name: string) => this.call<Tenant>('POST', '/tenants', { name });
   createSeller = (tenantId: string, body: { name: string; document: string }) => this.call<Seller>('POST', `/tenants/${encodeURIComponent(tenantId)}/sellers`, body);
   updateSeller = (sellerId: string, body: Partial<Pick<Seller, 'kyc_status'>>) => this.call<Seller>('PATCH', `/sellers/${encodeURIComponent(sellerId)}`, body);
   createApiKey = (body: { tenant_id: string; seller_id: string | null; environment: 'test' | 'live'; permissions: string[] }) => this.call<ApiKey>('POST', '/api-keys', body);
   revokeApiKey = (keyId: string) => this.call<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(keyId)}`);
-  deliveries = (endpointId: string, page: number) => this.call<Page<WebhookDelivery>>('GET', `/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries?page=${page}&limit=20`);
-  delivery = (id: string) => this.call<WebhookDelivery>('GET', `/webhook-deliveries/${encodeURIComponent(id)}`);
+  deliveries = (endpointId: string, page: number) => this.page<WebhookDelivery>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`, page);
+  delivery = (id: string) => this.call<WebhookDeliveryWithAttempts>('GET', `/webhook-deliveries/${encodeURIComponent(id)}`);
   redeliver = (id: string) => this.call<WebhookDelivery>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`);
   runJob = (name: (typeof JOBS)[number], asOfDate: string | null) => this.call<JobResult>('POST', `/jobs/${name}`, asOfDate === null ? {} : { as_of_date: asOfDate });
   payCharge = (chargeId: string) => this.call<{ id: string; status: string }>('POST', `/simulations/charges/${encodeURIComponent(chargeId)}/pay`);
