@@ -186,4 +186,13 @@ export const chargesMigrations: Migration[] = [
       await trx.raw(`create index charges_pending_boleto_rail on charges (acquirer_rail) where payment_method = 'boleto' and status = 'pending' and livemode`);
     },
   },
+  {
+    // The CNAB 240 state of each bank account a boleto rail names (issue 23), shared by every replica:
+    // one row per account, locked by each update (data/cnab240-state.repository.ts). The JSON is the
+    // adapter's own format (`Cnab240State`, versioned inside).
+    name: '0010_cnab240_states',
+    async up(trx) {
+      await trx.raw('create table cnab240_states (account text primary key, state text not null, updated_at timestamptz not null)');
+    },
+  },
 ];

@@ -3,6 +3,7 @@ import type { ServiceDefinition } from '@pgw/platform-service';
 import { purgeExpiredKeys } from '@pgw/platform-idempotency';
 import { chargesConfig } from './config';
 import { sellerChangedConsumer } from './consumers/seller-changed.consumer';
+import { PgCnab240Store } from './data/cnab240-state.repository';
 import { findLiveRails } from './data/live-rails.repository';
 import { chargesMigrations } from './migrations';
 import type { ChargesDeps } from './operations/deps';
@@ -37,6 +38,8 @@ export const chargesService: ServiceDefinition = {
         env: context.env,
         log: app.log,
         clock: context.clock,
+        // Every replica registers boletos and runs the exchange on the same state.
+        cnab240Store: (account) => new PgCnab240Store(context.db, account),
       }),
       peers: context.peers,
       config: chargesConfig(context.env),

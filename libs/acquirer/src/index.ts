@@ -95,8 +95,8 @@ export { REMITTANCE_BOLETOS_MAX, writeRemittance } from './live/cnab240/remittan
 export type { RemittanceBoleto, RemittanceInput } from './live/cnab240/remittance';
 export { readCnab240File, readReturnFile } from './live/cnab240/return-file';
 export type { BoletoReturn, Cnab240File, ReturnFile } from './live/cnab240/return-file';
-export { emptyState, FileCnab240Store } from './live/cnab240/state-store';
-export type { Cnab240State, Cnab240Store, StoredBoleto, StoredBoletoStatus } from './live/cnab240/state-store';
+export { emptyState, FileCnab240Store, parseCnab240State } from './live/cnab240/state-store';
+export type { Cnab240Decision, Cnab240State, Cnab240Store, StoredBoleto, StoredBoletoStatus } from './live/cnab240/state-store';
 export { CIELO_ACQUIRER_CODE, CieloAdapter } from './live/cielo/cielo-adapter';
 export type { CardAcquirer, CieloAdapterOptions, CieloLog } from './live/cielo/cielo-adapter';
 export { CIELO_ENVIRONMENTS, CIELO_QUERY_TIMEOUT_MS_DEFAULT, CIELO_TIMEOUT_MS_DEFAULT, cieloConfigFromEnv } from './live/cielo/cielo-config';
@@ -117,4 +117,4 @@ export {
   railsOfRecord,
   SIMULATOR_RAIL,
 } from './live-rails';
-export type { BoletoProvider, BoletoRail, CardProvider, CardRail, LiveRails, PixProvider, PixRail, RailChoice, RailKind, RailLog, RailSettings } from './live-rails';
+export type { BoletoProvider, BoletoRail, CardProvider, CardRail, Cnab240StoreFor, LiveRails, PixProvider, PixRail, RailChoice, RailKind, RailLog, RailSettings } from './live-rails';

@@ -12,6 +12,7 @@ import {
   SIMULATOR_RAIL,
   type BoletoRail,
   type CardRail,
+  type Cnab240StoreFor,
   type LiveRails,
   type PixRail,
   type RailChoice,
@@ -188,6 +189,8 @@ export interface AcquirerRouterOptions {
   env: NodeJS.ProcessEnv;
   log: RailLog;
   clock: Cnab240Clock;
+  /** Where boleto rails keep their CNAB 240 state; without it, each account's CNAB240_STATE_FILE (one process only). */
+  cnab240Store?: Cnab240StoreFor;
 }
 
 /** A configured rail as the operator API shows it. */
@@ -296,9 +299,9 @@ export class AcquirerRouter {
     return this.cached(this.pixes, choice, () => buildPixRail(choice, this.options.env, this.options.log), (old) => (old.adapter as BcbPixAdapter).close());
   }
   private boleto(choice: RailChoice<'cnab240-bb'>): Cached<BoletoRail> {
-    // The CNAB state file serves one writer: the adapter is kept for the life of the process, so every
-    // call of this process goes through its one queue.
-    return this.cached(this.boletos, choice, () => buildBoletoRail(choice, this.options.env, this.options.clock), undefined, Number.POSITIVE_INFINITY);
+    // Kept for the life of the process: a CNAB state file serves one writer, whose updates its store
+    // queues in memory, so every call of this process must go through the same store.
+    return this.cached(this.boletos, choice, () => buildBoletoRail(choice, this.options.env, this.options.clock, this.options.cnab240Store), undefined, Number.POSITIVE_INFINITY);
   }
 
   private cached<T>(map: Map<string, Cached<T>>, choice: RailChoice<string>, build: () => T, dispose?: (old: T) => void, keepMs = this.cacheMs): Cached<T> {

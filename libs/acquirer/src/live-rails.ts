@@ -2,7 +2,7 @@ import { ConfigError, envInt, envString } from '@pgw/platform-http';
 import { bancoDoBrasilProfile } from './live/cnab240/bank-profile';
 import { Cnab240BoletoAdapter, type Cnab240Clock } from './live/cnab240/cnab240-boleto-adapter';
 import { LocalDropFolder, type DropFolder } from './live/cnab240/drop-folder';
-import { FileCnab240Store } from './live/cnab240/state-store';
+import { FileCnab240Store, type Cnab240Store } from './live/cnab240/state-store';
 import { CieloAdapter, type CardAcquirer } from './live/cielo/cielo-adapter';
 import { cieloConfigFromEnv } from './live/cielo/cielo-config';
 import { BcbPixAdapter, type PixAcquirerPort } from './live/pix-bcb/bcb-pix-adapter';
@@ -140,12 +140,16 @@ export function buildPixRail(choice: RailChoice<PixProvider>, env: NodeJS.Proces
   };
 }
 
+/** Where a bank account's CNAB 240 state is kept, by the account's rail record (`cnab240-bb:acme-bb`). */
+export type Cnab240StoreFor = (account: string) => Cnab240Store;
+
 /**
- * The boleto rail: Banco do Brasil's CNAB 240 profile, with its state file and drop folders. Variables:
+ * The boleto rail: Banco do Brasil's CNAB 240 profile, with its state and drop folders. Variables:
  * CNAB240_CNPJ, CNAB240_COMPANY_NAME, CNAB240_AGENCY(_DV), CNAB240_ACCOUNT(_DV), CNAB240_AGREEMENT,
- * CNAB240_WALLET, CNAB240_WALLET_VARIATION, CNAB240_STATE_FILE, CNAB240_OUTBOX_DIR, CNAB240_INBOX_DIR.
+ * CNAB240_WALLET, CNAB240_WALLET_VARIATION, CNAB240_OUTBOX_DIR, CNAB240_INBOX_DIR, and CNAB240_STATE_FILE
+ * unless the caller keeps the state (`storeFor`: a database shared by replicas).
  */
-export function buildBoletoRail(choice: RailChoice<BoletoProvider>, env: NodeJS.ProcessEnv, clock: Cnab240Clock): BoletoRail {
+export function buildBoletoRail(choice: RailChoice<BoletoProvider>, env: NodeJS.ProcessEnv, clock: Cnab240Clock, storeFor?: Cnab240StoreFor): BoletoRail {
   const scoped = credentialsEnv(env, choice.credentials);
   let profile;
   try {
@@ -164,7 +168,8 @@ export function buildBoletoRail(choice: RailChoice<BoletoProvider>, env: NodeJS.
     if (error instanceof RangeError) throw new ConfigError(`CNAB240_*: ${error.message}`);
     throw error;
   }
-  const adapter = new Cnab240BoletoAdapter({ profile, store: new FileCnab240Store(envString(scoped, 'CNAB240_STATE_FILE')), clock });
+  const store = storeFor === undefined ? new FileCnab240Store(envString(scoped, 'CNAB240_STATE_FILE')) : storeFor(railRecordOf(choice));
+  const adapter = new Cnab240BoletoAdapter({ profile, store, clock });
   return {
     adapter,
     exchange: { adapter, outbox: new LocalDropFolder(envString(scoped, 'CNAB240_OUTBOX_DIR')), inbox: new LocalDropFolder(envString(scoped, 'CNAB240_INBOX_DIR')) },

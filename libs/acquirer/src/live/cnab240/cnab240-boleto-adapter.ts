@@ -6,7 +6,7 @@ import type { BankProfile } from './bank-profile';
 import type { DropFolder } from './drop-folder';
 import { FILE_SEQUENCE_MAX, REMITTANCE_BOLETOS_MAX, writeRemittance } from './remittance';
 import { readReturnFile, type BoletoReturn } from './return-file';
-import type { Cnab240State, Cnab240Store, StoredBoleto } from './state-store';
+import type { Cnab240Decision, Cnab240State, Cnab240Store, PendingRemittance, StoredBoleto } from './state-store';
 
 // The boleto part of the acquirer port over CNAB 240 files (FEBRABAN cobrança), exchanged through drop
 // folders. Registering a slip issues it at once (nosso número, barcode, digitable line: we issue, the bank
@@ -54,6 +54,9 @@ export interface ExchangeSummary {
   unreadable: Array<{ name: string; error: string }>;
   events: number;
 }
+
+/** What a registration decided: the port's answer, or the broken invariant of a used-up nosso número range. */
+type Registration = { kind: 'answer'; result: AcquirerResult<Boleto> } | { kind: 'exhausted'; sequence: number };
 
 export interface Cnab240Clock {
   now(): Date;
@@ -117,8 +120,9 @@ export class Cnab240BoletoAdapter implements BoletoPort {
   private readonly profile: BankProfile;
   private readonly store: Cnab240Store;
   private readonly clock: Cnab240Clock;
-  // One operation at a time in this process: each reads the state, decides and saves it whole.
-  private queue: Promise<unknown> = Promise.resolve();
+  // One exchange at a time in this process (two would list and archive the same files); across replicas
+  // the caller's job lease keeps runs apart. Registrations need no queue: each is one store update.
+  private exchanges: Promise<unknown> = Promise.resolve();
 
   constructor(options: Cnab240AdapterOptions) {
     this.profile = options.profile;
@@ -127,81 +131,80 @@ export class Cnab240BoletoAdapter implements BoletoPort {
     this.code = `cnab240-${options.profile.bankCode}`;
   }
 
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
-    if (!referencePattern.test(input.reference)) return Promise.resolve(reject('invalid_request', 'reference must match ' + REFERENCE_PATTERN));
+  async registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
+    if (!referencePattern.test(input.reference)) return reject('invalid_request', 'reference must match ' + REFERENCE_PATTERN);
     if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > BOLETO_AMOUNT_CENTS_MAX) {
-      return Promise.resolve(reject('invalid_request', `amountCents must be an integer in 1..${BOLETO_AMOUNT_CENTS_MAX}`));
+      return reject('invalid_request', `amountCents must be an integer in 1..${BOLETO_AMOUNT_CENTS_MAX}`);
     }
-    if (!isCalendarDate(input.dueDate)) return Promise.resolve(reject('invalid_request', 'dueDate must be YYYY-MM-DD'));
+    if (!isCalendarDate(input.dueDate)) return reject('invalid_request', 'dueDate must be YYYY-MM-DD');
     const read = readPayer(input.payer);
-    if (!read.ok) return Promise.resolve(reject('invalid_request', read.message));
+    if (!read.ok) return reject('invalid_request', read.message);
     const payer = read.value;
-    return this.serial(async () => {
-      let state: Cnab240State;
-      try {
-        state = await this.store.load();
-      } catch (error) {
-        return { ok: false, kind: 'unavailable', message: `the CNAB 240 state could not be read: ${String(error)}` };
-      }
-      const existing = state.boletos[input.reference];
-      if (existing !== undefined) {
-        if (existing.amountCents !== input.amountCents || existing.dueDate !== input.dueDate || !samePayer(existing.payer, payer)) {
-          return reject('reference_reused', 'This reference was used for another boleto.');
-        }
-        return { ok: true, value: this.toBoleto(existing) };
-      }
-      // Banks refuse to register a slip that is already overdue; YYYY-MM-DD strings compare as dates.
-      if (input.dueDate < this.clock.today()) return reject('boleto_due_date_invalid', 'The due date is in the past.');
-      const sequence = state.nextNossoNumeroSequence;
-      if (sequence > this.profile.nossoNumeroSequenceMax) throw new Error(`nosso número sequence exhausted at ${sequence}: the bank must assign a new agreement`);
-      const barcode = buildBarcode({ bankCode: this.profile.bankCode, amountCents: input.amountCents, dueDate: input.dueDate, campoLivre: this.profile.campoLivre(sequence) });
-      const boleto: StoredBoleto = {
-        reference: input.reference,
-        nossoNumeroSequence: sequence,
-        amountCents: input.amountCents,
-        dueDate: input.dueDate,
-        issueDate: this.clock.today(),
-        payer,
-        barcode,
-        digitableLine: digitableLine(barcode),
-        status: 'queued',
-        remittanceSequence: null,
-        reasons: [],
-        paidCents: null,
-        netCreditCents: null,
-        feeCents: null,
-        paidOn: null,
-        creditedOn: null,
-        createdAt: this.clock.now().toISOString(),
-      };
-      const next: Cnab240State = { ...state, nextNossoNumeroSequence: sequence + 1, boletos: { ...state.boletos, [input.reference]: boleto } };
-      try {
-        await this.store.save(next);
-      } catch (error) {
-        // The save may have landed before it failed: only a lookup by the same reference can tell.
-        return { ok: false, kind: 'timeout', message: `the CNAB 240 state could not be saved: ${String(error)}` };
-      }
-      return { ok: true, value: this.toBoleto(boleto) };
-    });
+    let decided: Registration;
+    try {
+      decided = await this.store.update((state) => this.decideRegistration(state, input, payer));
+    } catch (error) {
+      // The state could not be read or saved; a save may have landed before it failed: only a lookup by the same reference can tell.
+      return { ok: false, kind: 'timeout', message: `the CNAB 240 state could not be updated: ${String(error)}` };
+    }
+    if (decided.kind === 'exhausted') throw new Error(`nosso número sequence exhausted at ${decided.sequence}: the bank must assign a new agreement`);
+    return decided.result;
   }
 
-  getBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
-    return this.serial(async () => {
-      const found = await this.getRegistration(reference);
-      if (found === null) return { ok: false, kind: 'not_found', message: 'no boleto under this reference' };
-      if (found.status === 'rejected') {
-        const reasons = found.reasons.map((r) => `${r.code} ${r.description}`).join('; ');
-        return reject('invalid_request', `The bank rejected the registration: ${reasons || 'no reason given'}.`);
+  /** A registration decided on the state as read: pure, so that the store can run it under its lock. */
+  private decideRegistration(state: Cnab240State, input: RegisterBoletoInput, payer: BoletoPayer): Cnab240Decision<Registration> {
+    const unchanged = (result: AcquirerResult<Boleto>): Cnab240Decision<Registration> => ({ next: null, result: { kind: 'answer', result } });
+    const existing = state.boletos[input.reference];
+    if (existing !== undefined) {
+      if (existing.amountCents !== input.amountCents || existing.dueDate !== input.dueDate || !samePayer(existing.payer, payer)) {
+        return unchanged(reject('reference_reused', 'This reference was used for another boleto.'));
       }
-      if (found.status === 'written_off') return reject('invalid_request', 'The bank wrote the boleto off: it can no longer be paid.');
-      return { ok: true, value: this.toBoleto(found) };
-    });
+      return unchanged({ ok: true, value: this.toBoleto(existing) });
+    }
+    // Banks refuse to register a slip that is already overdue; YYYY-MM-DD strings compare as dates.
+    if (input.dueDate < this.clock.today()) return unchanged(reject('boleto_due_date_invalid', 'The due date is in the past.'));
+    const sequence = state.nextNossoNumeroSequence;
+    if (sequence > this.profile.nossoNumeroSequenceMax) return { next: null, result: { kind: 'exhausted', sequence } };
+    const barcode = buildBarcode({ bankCode: this.profile.bankCode, amountCents: input.amountCents, dueDate: input.dueDate, campoLivre: this.profile.campoLivre(sequence) });
+    const boleto: StoredBoleto = {
+      reference: input.reference,
+      nossoNumeroSequence: sequence,
+      amountCents: input.amountCents,
+      dueDate: input.dueDate,
+      issueDate: this.clock.today(),
+      payer,
+      barcode,
+      digitableLine: digitableLine(barcode),
+      status: 'queued',
+      remittanceSequence: null,
+      reasons: [],
+      paidCents: null,
+      netCreditCents: null,
+      feeCents: null,
+      paidOn: null,
+      creditedOn: null,
+      createdAt: this.clock.now().toISOString(),
+    };
+    return {
+      next: { ...state, nextNossoNumeroSequence: sequence + 1, boletos: { ...state.boletos, [input.reference]: boleto } },
+      result: { kind: 'answer', result: { ok: true, value: this.toBoleto(boleto) } },
+    };
+  }
+
+  async getBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
+    let found: StoredBoleto | null;
+    try {
+      found = await this.getRegistration(reference);
+    } catch (error) {
+      return { ok: false, kind: 'unavailable', message: `the CNAB 240 state could not be read: ${String(error)}` };
+    }
+    if (found === null) return { ok: false, kind: 'not_found', message: 'no boleto under this reference' };
+    if (found.status === 'rejected') {
+      const reasons = found.reasons.map((r) => `${r.code} ${r.description}`).join('; ');
+      return reject('invalid_request', `The bank rejected the registration: ${reasons || 'no reason given'}.`);
+    }
+    if (found.status === 'written_off') return reject('invalid_request', 'The bank wrote the boleto off: it can no longer be paid.');
+    return { ok: true, value: this.toBoleto(found) };
   }
 
   /** Everything known of a slip (status, the bank's reasons, amounts paid and credited), or null. */
@@ -230,30 +233,33 @@ export class Cnab240BoletoAdapter implements BoletoPort {
 
   /** The job: writes the pending remittance files, then reads the new return files. */
   exchangeFiles(options: ExchangeOptions): Promise<ExchangeSummary> {
-    return this.serial(async () => {
+    const work = async (): Promise<ExchangeSummary> => {
       const summary: ExchangeSummary = { remittances: [], returnFilesRead: [], unreadable: [], events: 0 };
       await this.writeRemittances(options.outbox, summary);
       await this.readReturns(options, summary);
       return summary;
-    });
+    };
+    const run = this.exchanges.then(work, work);
+    this.exchanges = run.catch(() => undefined);
+    return run;
   }
 
   private async writeRemittances(outbox: DropFolder, summary: ExchangeSummary): Promise<void> {
     for (let round = 0; round < REMITTANCES_PER_RUN_MAX; round++) {
-      let state = await this.store.load();
-      if (state.pendingRemittance === null) {
+      // The remittance a crashed run committed to, or a new one of the slips queued since.
+      const pending = await this.store.update((state): Cnab240Decision<PendingRemittance | null> => {
+        if (state.pendingRemittance !== null) return { next: null, result: state.pendingRemittance };
         const queued = Object.values(state.boletos)
           .filter((b) => b.status === 'queued')
           .sort((a, b) => a.nossoNumeroSequence - b.nossoNumeroSequence)
           .slice(0, REMITTANCE_BOLETOS_MAX);
-        if (queued.length === 0) return;
-        state = this.commitRemittance(state, queued);
-        await this.store.save(state);
-      }
-      const pending = state.pendingRemittance;
-      if (pending === null) throw new Error('a committed remittance vanished from the state');
+        if (queued.length === 0) return { next: null, result: null };
+        const next = this.commitRemittance(state, queued);
+        return { next, result: next.pendingRemittance };
+      });
+      if (pending === null) return;
       await outbox.write(pending.name, pending.content);
-      await this.store.save({ ...state, pendingRemittance: null });
+      await this.store.update((state) => ({ next: state.pendingRemittance?.fileSequence === pending.fileSequence ? { ...state, pendingRemittance: null } : null, result: undefined }));
       summary.remittances.push({ name: pending.name, fileSequence: pending.fileSequence, boletos: pending.references.length });
     }
   }
@@ -319,8 +325,19 @@ export class Cnab240BoletoAdapter implements BoletoPort {
         await options.onReturn({ id: ret.id, reference, boleto, return: ret });
         summary.events++;
       }
-      const processedReturns = [...state.processedReturns, key].slice(-PROCESSED_RETURNS_KEPT);
-      await this.store.save({ ...state, boletos, processedReturns });
+      // Applied to the state as it is now, not to the copy read before the caller's handling: another
+      // replica may have registered slips meanwhile, which saving that copy would lose.
+      await this.store.update((now) => {
+        if (now.processedReturns.includes(key)) return { next: null, result: undefined };
+        const updated = { ...now.boletos };
+        for (const ret of read.value.returns) {
+          const sequence = this.profile.sequenceOf(ret.nossoNumero);
+          const reference = sequence === null ? undefined : bySequence.get(sequence);
+          const current = reference === undefined ? undefined : updated[reference];
+          if (reference !== undefined && current !== undefined) updated[reference] = applyReturn(current, ret);
+        }
+        return { next: { ...now, boletos: updated, processedReturns: [...now.processedReturns, key].slice(-PROCESSED_RETURNS_KEPT) }, result: undefined };
+      });
       await options.inbox.archive(name, 'processed');
       summary.returnFilesRead.push(name);
     }

@@ -66,18 +66,38 @@ export function emptyState(): Cnab240State {
   return { version: 1, nextNossoNumeroSequence: 1, nextFileSequence: 1, boletos: {}, pendingRemittance: null, processedReturns: [] };
 }
 
+/** What one step of the adapter decides from the state it read: the state to save (null: unchanged) and its answer. */
+export interface Cnab240Decision<T> {
+  next: Cnab240State | null;
+  result: T;
+}
+
 /**
- * Where the state lives. A load sees the last completed save, whole. One writer at a time: the adapter
- * serialises its own calls; two processes sharing a store need a store that locks (a database row with
- * SELECT … FOR UPDATE in a deployment).
+ * Where the state lives. `load` sees the last completed update, whole. `update` reads the state, lets
+ * `decide` (pure: no I/O) choose the next one, and saves it, as one step that no other update — of this
+ * process or of another replica sharing the store — interleaves with; a failed save leaves the state as
+ * it was or as decided, never half of it.
  */
 export interface Cnab240Store {
   load(): Promise<Cnab240State>;
-  save(state: Cnab240State): Promise<void>;
+  update<T>(decide: (state: Cnab240State) => Cnab240Decision<T>): Promise<T>;
 }
 
-/** The state as one JSON file, replaced whole (temporary file, sync, rename): a crash leaves the old or the new. */
+/** Reads a saved state, refusing one of a format this code does not know. */
+export function parseCnab240State(text: string, where: string): Cnab240State {
+  const state = JSON.parse(text) as Cnab240State;
+  if (state.version !== 1) throw new Error(`${where}: unknown CNAB 240 state version ${String(state.version)}`);
+  return state;
+}
+
+/**
+ * The state as one JSON file, replaced whole (temporary file, sync, rename): a crash leaves the old or the
+ * new. One process only: its updates are serialised in memory, and a second process on the same file
+ * would overwrite the first's (several replicas use a database store, e.g. charges' `cnab240_states`).
+ */
 export class FileCnab240Store implements Cnab240Store {
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(readonly path: string) {}
 
   async load(): Promise<Cnab240State> {
@@ -88,12 +108,21 @@ export class FileCnab240Store implements Cnab240Store {
       if ((error as { code?: unknown }).code === 'ENOENT') return emptyState();
       throw error;
     }
-    const state = JSON.parse(text) as Cnab240State;
-    if (state.version !== 1) throw new Error(`${this.path}: unknown CNAB 240 state version ${String(state.version)}`);
-    return state;
+    return parseCnab240State(text, this.path);
   }
 
-  async save(state: Cnab240State): Promise<void> {
+  update<T>(decide: (state: Cnab240State) => Cnab240Decision<T>): Promise<T> {
+    const work = async (): Promise<T> => {
+      const { next, result } = decide(await this.load());
+      if (next !== null) await this.save(next);
+      return result;
+    };
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async save(state: Cnab240State): Promise<void> {
     const dir = dirname(this.path);
     await mkdir(dir, { recursive: true });
     const temp = `${this.path}.tmp`;
