@@ -244,8 +244,11 @@ const ID = /\b(sk_test|sk_live|[a-z]+)_(?=[a-z]*[A-Z0-9])([A-Za-z0-9]{16,})\b/g;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** Values the simulator draws at random, by field, renamed like ids (they also appear inside a Pix code). */
 const DRAWN = new Set(['authorization_code', 'acquirer_transaction_id']);
-/** Measured, not drawn: shown as this value. */
-const MEASURED: Readonly<Record<string, number>> = { latency_ms: 20 };
+/**
+ * Measured or drawn, and shown as this value: a latency, and the end of a key's secret (the day's one key,
+ * whose secret is renamed sk_test_…0001, so its end agrees with it).
+ */
+const SHOWN_AS: Readonly<Record<string, number | string>> = { latency_ms: 20, secret_last4: '0001' };
 const PIX_CRC = /^(000201.*6304)[0-9A-F]{4}$/;
 
 function stabilize(routes: Record<string, Exchange[]>, events: ReadonlyArray<{ type: string; data: { object: { id: string } } }>, hooksUrl: string): Examples {
@@ -282,7 +285,7 @@ function stabilize(routes: Record<string, Exchange[]>, events: ReadonlyArray<{ t
   const stable = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value);
     if (Array.isArray(value)) return value.map(stable);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in MEASURED && typeof v === 'number' ? MEASURED[k] : stable(v)]));
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in SHOWN_AS && (typeof v === 'number' || typeof v === 'string') ? SHOWN_AS[k] : stable(v)]));
     return value;
   };
   const order = Object.keys(routes).sort();

@@ -353,6 +353,8 @@ describeWithBrowser('the dashboard in Chromium', () => {
     // The demo key, made at start, is listed too, after the newer one.
     expect(await page.getByTestId(/^key-key_/).count()).toBeGreaterThanOrEqual(2);
     expect(await page.getByRole('table').innerText()).not.toContain(secret);
+    // Its row shows the end of the secret only, as the integrator can match it against the key they hold.
+    expect(await page.getByRole('row').filter({ has: page.getByTestId(`key-${keyId}`) }).innerText()).toContain(`sk_test_…${secret.slice(-4)}`);
     await checkAndShoot('operator-api-keys');
     await page.getByRole('button', { name: `Revogar ${keyId}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmar' }).click();

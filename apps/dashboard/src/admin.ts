@@ -73,6 +73,8 @@ export interface ApiKey {
   tenant_id: string;
   seller_id: string | null;
   environment: 'test' | 'live';
+  /** The end of the secret, to tell keys apart; null for keys made before the gateway kept it. */
+  secret_last4: string | null;
   permissions: string[];
   status: 'active' | 'revoked';
   created_at: string;

@@ -89,4 +89,11 @@ export const gatewayMigrations: Migration[] = [
       await trx.raw('create index webhook_endpoints_tenant_newest on webhook_endpoints (tenant_id, created_at desc, id desc)');
     },
   },
+  {
+    // The end of a key's secret, shown in the operator's lists; keys made before stay without one.
+    name: '0003_api_key_secret_last4',
+    async up(trx) {
+      await trx.raw('alter table api_keys add column secret_last4 text check (char_length(secret_last4) = 4)');
+    },
+  },
 ];

@@ -329,6 +329,7 @@ function ApiKeys({ admin, tenantId }: { admin: Admin; tenantId: string }) {
           <thead>
             <tr>
               <th scope="col">{t.id}</th>
+              <th scope="col">{t.secretEnd}</th>
               <th scope="col">{t.environment}</th>
               <th scope="col">{t.seller}</th>
               <th scope="col">{t.permissions}</th>
@@ -344,6 +345,9 @@ function ApiKeys({ admin, tenantId }: { admin: Admin; tenantId: string }) {
               <tr key={k.id}>
                 <td>
                   <code>{k.id}</code>
+                </td>
+                <td>
+                  <code>{k.secret_last4 === null ? '—' : `sk_${k.environment}_…${k.secret_last4}`}</code>
                 </td>
                 <td>{k.environment}</td>
                 <td>{sellerName(k.seller_id)}</td>

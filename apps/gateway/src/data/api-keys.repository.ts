@@ -9,6 +9,11 @@ export interface ApiKey {
   livemode: boolean;
   /** SHA-256 hex of the secret; the secret itself is never stored. */
   secretSha256: string;
+  /**
+   * The secret's last four characters, so that an operator tells keys apart as the integrator sees them
+   * (4 of 32 random base62 characters leave 28: nothing to guess from). Null for keys made before.
+   */
+  secretLast4: string | null;
   permissions: string[];
   /** Null: the gateway's default (RATE_LIMIT_PER_SECOND). */
   rateLimitPerSecond: number | null;
@@ -37,6 +42,7 @@ function fromRow(row: Record<string, unknown>): ApiKey {
     sellerId: row.seller_id === null || row.seller_id === undefined ? null : String(row.seller_id),
     livemode: row.livemode === true,
     secretSha256: String(row.secret_sha256),
+    secretLast4: row.secret_last4 === null || row.secret_last4 === undefined ? null : String(row.secret_last4),
     permissions: toStringArray(row.permissions, 'api_keys.permissions'),
     rateLimitPerSecond: row.rate_limit_per_second === null || row.rate_limit_per_second === undefined ? null : toInt(row.rate_limit_per_second, 'api_keys.rate_limit_per_second'),
     createdAt: toDate(row.created_at, 'api_keys.created_at'),
@@ -51,6 +57,7 @@ export async function insertApiKey(trx: Tx, key: ApiKey): Promise<void> {
     seller_id: key.sellerId,
     livemode: key.livemode,
     secret_sha256: key.secretSha256,
+    secret_last4: key.secretLast4,
     permissions: JSON.stringify(key.permissions),
     rate_limit_per_second: key.rateLimitPerSecond,
     created_at: key.createdAt,

@@ -28,6 +28,7 @@ describe('the operator API: API keys', () => {
       seller_id: sellerId,
       environment: 'live',
       livemode: true,
+      secret_last4: expect.stringMatching(/^[A-Za-z0-9]{4}$/),
       permissions: ['charges:read', 'balance:read'],
       rate_limit_per_second: 50,
       status: 'active',
@@ -36,6 +37,7 @@ describe('the operator API: API keys', () => {
       secret: expect.stringMatching(/^sk_live_[A-Za-z0-9]{32}$/),
       request_id: res.headers['x-request-id'],
     });
+    expect(key.secret.endsWith(key.secret_last4)).toBe(true);
     const revoked = await f.admin('DELETE', `/admin/v1/api-keys/${key.id}`);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toMatchObject({ id: key.id, status: 'revoked', revoked_at: '2026-03-02T12:00:00.000Z' });
@@ -125,6 +127,7 @@ describe('the operator API: API keys', () => {
         seller_id: null,
         environment: 'live',
         livemode: true,
+        secret_last4: keys[2]!.secret.slice(-4),
         permissions: ['charges:read'],
         rate_limit_per_second: null,
         status: 'active',
