@@ -119,11 +119,15 @@ function ensureBase(): { built: boolean; node: string; npm: string } {
 
 /**
  * The build stage's `npm ci` goes to the npm registry the way this machine's npm does: when npm here trusts
- * a CA file of its own (a TLS-inspecting proxy), that file and an npmrc naming it are mounted for the RUN steps.
+ * a CA file of its own (a TLS-inspecting proxy) — npm's `cafile`, or Node's NODE_EXTRA_CA_CERTS, which npm
+ * honours too and which is all that some machines set — that file and an npmrc naming it are mounted for the
+ * RUN steps. (Without it, a build whose packages are all in buildah's npm cache passes, and the first new
+ * package hangs the build in retries on SELF_SIGNED_CERT_IN_CHAIN.)
  */
 function registryTrustMounts(): string[] {
-  const cafile = run('npm', ['config', 'get', 'cafile']).trim();
-  if (cafile === '' || cafile === 'null' || cafile === 'undefined') return [];
+  const configured = run('npm', ['config', 'get', 'cafile']).trim();
+  const cafile = configured !== '' && configured !== 'null' && configured !== 'undefined' ? configured : (process.env.NODE_EXTRA_CA_CERTS ?? '');
+  if (cafile === '') return [];
   const npmrc = join(WORK, 'build-npmrc');
   writeFileSync(npmrc, 'cafile=/etc/ssl/certs/pgw-build-ca.crt\n');
   return ['--volume', `${resolve(cafile)}:/etc/ssl/certs/pgw-build-ca.crt:ro`, '--volume', `${npmrc}:/usr/local/etc/npmrc:ro`];
