@@ -3,7 +3,7 @@ import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
 import { awaitingCharges } from '../data/charges.repository';
-import { upsertPlan, upsertSeller } from '../data/directory.repository';
+import { lockTenantPricing, upsertPlan, upsertSeller } from '../data/directory.repository';
 import { applyAdjustments, scheduleCharge } from '../operations/charges';
 import { Work } from '../operations/context';
 
@@ -36,6 +36,9 @@ export function directoryConsumer(db: Db, clock: Clock): ConsumerDefinition {
         return;
       }
       const work = new Work(db, trx, clock, requestId);
+      // After this transaction's change, before the scan: a charge committing now either sees the change or is
+      // seen by the scan (lockTenantPricing).
+      await lockTenantPricing(trx, tenantId);
       // Bounded per event; any left waiting are scheduled by the tenant's next directory event.
       for (const chargeId of await awaitingCharges(trx, tenantId, AWAITING_PER_EVENT_MAX)) {
         if ((await scheduleCharge(work, chargeId)) === 'scheduled') await applyAdjustments(work, chargeId);

@@ -53,6 +53,15 @@ function toPlan(row: Row): PlanTerms {
   };
 }
 
+/**
+ * The tenant's pricing lock, held to the end of the transaction: a directory event takes it before it looks for
+ * the charges waiting to be priced, and a charge that finds no pricing takes it before it reads the directory
+ * again, so that one of the two sees the other (READ COMMITTED: each statement sees what committed before it).
+ */
+export async function lockTenantPricing(trx: Tx, tenantId: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`receivables.pricing:${tenantId}`]);
+}
+
 export async function findSeller(trx: Tx, tenantId: string, sellerId: string): Promise<SellerTerms | undefined> {
   const row = (await trx('sellers').where({ seller_id: sellerId, tenant_id: tenantId }).first()) as Row | undefined;
   return row === undefined ? undefined : toSeller(row);

@@ -17,7 +17,7 @@ import {
   type AdjustmentKind,
   type Charge,
 } from '../data/charges.repository';
-import { findDefaultPlan, findPlan, findSeller } from '../data/directory.repository';
+import { findDefaultPlan, findPlan, findSeller, lockTenantPricing } from '../data/directory.repository';
 import { chargeReceivables, insertReceivables, saveReceivable, type Receivable } from '../data/receivables.repository';
 import { isPaymentMethod, resolvePricing } from '../domain/pricing';
 import { buildSchedule } from '../domain/schedule';
@@ -69,14 +69,25 @@ export async function scheduleCharge(work: Work, chargeId: string): Promise<Char
   if (charge.state !== 'awaiting_pricing' || charge.sellerId === null) return charge.state;
   const method = charge.paymentMethod;
   if (!isPaymentMethod(method)) throw new Error(`charge ${chargeId} has an unknown payment method ${method}`);
-  const seller = await findSeller(trx, charge.tenantId, charge.sellerId);
-  const resolution = resolvePricing({
-    method,
-    seller,
-    overridePlan: seller?.pricingPlanId ? await findPlan(trx, charge.tenantId, seller.pricingPlanId) : undefined,
-    defaultPlan: await findDefaultPlan(trx, charge.tenantId),
-  });
-  if (!resolution.ok) return 'awaiting_pricing';
+  const pricing = async () => {
+    const seller = await findSeller(trx, charge.tenantId, charge.sellerId as string);
+    return resolvePricing({
+      method,
+      seller,
+      overridePlan: seller?.pricingPlanId ? await findPlan(trx, charge.tenantId, seller.pricingPlanId) : undefined,
+      defaultPlan: await findDefaultPlan(trx, charge.tenantId),
+    });
+  };
+  let resolution = await pricing();
+  if (!resolution.ok) {
+    // The directory event that prices it may be committing now, its scan for waiting charges blind to this one
+    // (not committed yet): it would wait until the tenant's next directory event. Both take the tenant's
+    // pricing lock, so either this second read sees that event's rows, or its scan, after this commits, sees
+    // this charge.
+    await lockTenantPricing(trx, charge.tenantId);
+    resolution = await pricing();
+    if (!resolution.ok) return 'awaiting_pricing';
+  }
 
   const drafts = buildSchedule(
     {
