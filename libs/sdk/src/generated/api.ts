@@ -1024,7 +1024,7 @@ export interface components {
     parameters: {
         /**
          * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-         * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+         * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
          */
         Signature: string;
     };
@@ -2807,7 +2807,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2866,7 +2866,7 @@ export interface operations {
                  *           "created_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000051"
+                 *       "request_id": "req_000000000000000000000055"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2894,7 +2894,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2949,7 +2949,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000055"
+                 *       "request_id": "req_000000000000000000000059"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2977,7 +2977,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3064,7 +3064,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3119,7 +3119,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000041"
+                 *       "request_id": "req_000000000000000000000045"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3147,7 +3147,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3202,7 +3202,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000055"
+                 *       "request_id": "req_000000000000000000000059"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3230,7 +3230,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3285,7 +3285,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000066"
+                 *       "request_id": "req_000000000000000000000070"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3313,7 +3313,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3368,7 +3368,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000058"
+                 *       "request_id": "req_000000000000000000000062"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3396,7 +3396,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3451,7 +3451,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000060"
+                 *       "request_id": "req_000000000000000000000064"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3479,7 +3479,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3534,7 +3534,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000062"
+                 *       "request_id": "req_000000000000000000000066"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3562,7 +3562,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3617,7 +3617,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000057"
+                 *       "request_id": "req_000000000000000000000061"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3645,7 +3645,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3677,7 +3677,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000042"
+                 *       "request_id": "req_000000000000000000000046"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3705,7 +3705,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3737,7 +3737,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000041"
+                 *       "request_id": "req_000000000000000000000045"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3765,7 +3765,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3797,7 +3797,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000008"
+                 *       "request_id": "req_000000000000000000000012"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3825,7 +3825,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3856,7 +3856,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000063"
+                 *       "request_id": "req_000000000000000000000067"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3884,7 +3884,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3915,7 +3915,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000060"
+                 *       "request_id": "req_000000000000000000000064"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3943,7 +3943,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=9c2edbc6f168c3b21c99dadfae41be85516adf1966fd937870fdf897ed8e8b93
+                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3973,7 +3973,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000035"
+                 *       "request_id": "req_000000000000000000000039"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
