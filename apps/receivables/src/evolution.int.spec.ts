@@ -15,6 +15,7 @@ import { HttpPeers, ManualClock, startService, type RunningService } from '@pgw/
 import { integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
 import { checkInvariants, type ChargeExpectation, type MoneyView } from './scenarios/invariants';
 import { receivablesService } from './service';
+import { approvedSeller, paidCardCharge } from './testing/events';
 import { IsolatedBus } from './testing/isolated-bus';
 
 const PRINCIPALS = new TestPrincipals();
@@ -103,20 +104,7 @@ afterAll(async () => {
 });
 
 it('applies an interleaved mix of charge-paid v1 and v2 exactly once in a consumer built before v2 and in one built after', async () => {
-  const type = 'gateway.seller-changed.v1';
-  await publish(producers.v2, type, `${tenantId}/${sellerId}`, {
-    envelope: newEnvelope(type, { producer: 'gateway', tenantId, livemode: null }),
-    seller_id: sellerId,
-    tenant_id: tenantId,
-    name: 'Loja',
-    kyc_status: 'approved',
-    anticipation_limit_cents: 0,
-    fee_bps_per_month: 199,
-    settlement_delay_days: 30,
-    mdr_bps: { credit_card: 299 },
-    pricing_plan_id: null,
-    version: 1,
-  });
+  await publish(producers.v2, 'gateway.seller-changed.v1', `${tenantId}/${sellerId}`, approvedSeller(tenantId, sellerId));
 
   const paidAt = Date.parse('2026-03-02T15:00:00Z');
   const expected = new Map<string, ChargeExpectation & { installments: number }>();
@@ -125,7 +113,7 @@ it('applies an interleaved mix of charge-paid v1 and v2 exactly once in a consum
     const amount = 10_000 + i * 137;
     const installments = 1 + (i % 3);
     expected.set(chargeId, { grossCents: amount, installments });
-    const charge = { charge_id: chargeId, seller_id: sellerId, status: 'paid', amount_cents: amount, currency: 'BRL', payment_method: 'credit_card', capture_method: 'automatic', installments, captured: true, paid_at: paidAt, refunded_cents: 0, chargeback_cents: 0, split: [], created_at: paidAt, updated_at: paidAt };
+    const charge = paidCardCharge(chargeId, sellerId, amount, installments, paidAt);
     // Old and new replicas of charges take turns; one of each is delivered twice, as after a relay crash.
     const times = i === 4 || i === 5 ? 2 : 1;
     for (let t = 0; t < times; t++) {

@@ -2,7 +2,7 @@
 // connections): the charge must not wait for the tenant's next directory event. The chaos run saw it once
 // (a charge paid, no receivables): the directory event's scan for waiting charges ran before the charge
 // committed, and the charge had read the directory before the event committed.
-import { encodeEvent, newEnvelope, newEventId, type EventMap, type EventType } from '@pgw/contracts';
+import { encodeEvent, newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 import { busMigration, HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
 import { createPgDb, type Db } from '@pgw/platform-db';
@@ -11,6 +11,7 @@ import { integrationEnv, uniqueName } from '@pgw/testing';
 import { chargesConsumer } from './consumers/charges.consumer';
 import { directoryConsumer } from './consumers/directory.consumer';
 import { receivablesMigrations } from './migrations';
+import { approvedSeller, paidCardCharge } from './testing/events';
 
 const env = integrationEnv();
 const clock = new ManualClock(new Date('2026-03-02T18:00:00Z'));
@@ -35,20 +36,8 @@ it('prices a charge whose seller arrives in a transaction that commits while the
   const sellerId = newId('seller_');
   const chargeId = newId('ch_');
   const paidAt = Date.parse('2026-03-02T15:00:00Z');
-  const seller = message('gateway.seller-changed.v1', {
-    envelope: { ...newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId, livemode: null }), event_id: newEventId() },
-    seller_id: sellerId,
-    tenant_id: tenantId,
-    name: 'Loja',
-    kyc_status: 'approved',
-    anticipation_limit_cents: 0,
-    fee_bps_per_month: 199,
-    settlement_delay_days: 30,
-    mdr_bps: { credit_card: 299 },
-    pricing_plan_id: null,
-    version: 1,
-  });
-  const charge = { charge_id: chargeId, seller_id: sellerId, status: 'paid', amount_cents: 10_000, currency: 'BRL', payment_method: 'credit_card', capture_method: 'automatic', installments: 2, captured: true, paid_at: paidAt, refunded_cents: 0, chargeback_cents: 0, split: [], created_at: paidAt, updated_at: paidAt };
+  const seller = message('gateway.seller-changed.v1', approvedSeller(tenantId, sellerId));
+  const charge = paidCardCharge(chargeId, sellerId, 10_000, 2, paidAt);
   const paid = message('charges.charge-paid.v2', { envelope: newEnvelope('charges.charge-paid.v2', { producer: 'charges', tenantId, livemode: false }), charge, resource_json: '{}', brand: 'visa', authorization_code: 'A1' });
 
   // The directory event applies (the seller written, waiting charges scanned) and holds its commit open...

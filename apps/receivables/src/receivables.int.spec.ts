@@ -13,6 +13,7 @@ import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
 import { checkInvariants } from './scenarios/invariants';
 import { anticipationExecuted } from './scenarios/money.scenarios';
 import { receivablesService } from './service';
+import { approvedSeller, paidCardCharge } from './testing/events';
 import { IsolatedBus } from './testing/isolated-bus';
 
 /** The suite plays the gateway: principals are signed with this pair for each request; the services hold the public key. */
@@ -82,22 +83,10 @@ afterAll(async () => {
 
 it('schedules a paid 3x charge from Kafka, books it in the ledger, releases it and anticipates an installment, on PostgreSQL and Kafka', async () => {
   const seller = 'seller_it';
-  await publish('gateway.seller-changed.v1', tenantId, {
-    envelope: newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId, livemode: null }),
-    seller_id: seller,
-    tenant_id: tenantId,
-    name: 'Loja',
-    kyc_status: 'approved',
-    anticipation_limit_cents: 0,
-    fee_bps_per_month: 199,
-    settlement_delay_days: 30,
-    mdr_bps: { credit_card: 299 },
-    pricing_plan_id: null,
-    version: 1,
-  });
+  await publish('gateway.seller-changed.v1', tenantId, approvedSeller(tenantId, seller));
   const paidAt = Date.parse('2026-03-02T15:00:00Z');
   const chargeId = newId('ch_');
-  const charge = { charge_id: chargeId, seller_id: seller, status: 'paid', amount_cents: 10_000, currency: 'BRL', payment_method: 'credit_card', capture_method: 'automatic', installments: 3, captured: true, paid_at: paidAt, refunded_cents: 0, chargeback_cents: 0, split: [], created_at: paidAt, updated_at: paidAt };
+  const charge = paidCardCharge(chargeId, seller, 10_000, 3, paidAt);
   const paid = { envelope: newEnvelope('charges.charge-paid.v1', { producer: 'charges', tenantId, livemode: false }), charge, resource_json: '{}' };
   // Delivered twice, as a relay that crashed after publishing would: booked once.
   await publish('charges.charge-paid.v1', chargeId, paid);
