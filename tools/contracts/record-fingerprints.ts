@@ -2,7 +2,12 @@
 // `npm run schemas:record`. It never rewrites a recorded one: a published schema that changed is refused
 // here as in CI (libs/contracts/src/contracts.spec.ts), and the change belongs in a new version's file.
 import { writeFileSync } from 'node:fs';
-import { fingerprintProblems, FINGERPRINTS_FILE, recordedFingerprints, schemaFingerprints } from '@pgw/contracts';
+import {
+  fingerprintProblems,
+  FINGERPRINTS_FILE,
+  recordedFingerprints,
+  schemaFingerprints,
+} from '@pgw/contracts';
 
 function main(): number {
   const current = schemaFingerprints();
@@ -14,7 +19,9 @@ function main(): number {
   }
   const added = Object.keys(current).filter((path) => recorded[path] === undefined);
   writeFileSync(FINGERPRINTS_FILE, `${JSON.stringify(current, null, 2)}\n`);
-  process.stdout.write(added.length === 0 ? 'every schema was recorded already\n' : `recorded ${added.join(', ')}\n`);
+  process.stdout.write(
+    added.length === 0 ? 'every schema was recorded already\n' : `recorded ${added.join(', ')}\n`,
+  );
   return 0;
 }
 

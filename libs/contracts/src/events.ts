@@ -1,259 +1,45 @@
-import { randomBytes } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
+import { newId } from '@pgw/domain';
 import { eventTypeSchema } from './registry';
 
-export interface EventEnvelope {
-  event_id: string;
-  event_type: string;
-  occurred_at: number;
-  producer: string;
-  tenant_id: string | null;
-  livemode: boolean | null;
-  request_id: string | null;
-  traceparent: string | null;
-}
+import type { EventEnvelope, EventMap } from './events.generated';
 
-export interface TenantChanged {
-  envelope: EventEnvelope;
-  tenant_id: string;
-  name: string;
-  treasury_available_cash_cents: number;
-  version: number;
-}
-
-export type KycStatus = 'pending' | 'approved' | 'rejected';
-
-export interface SellerChanged {
-  envelope: EventEnvelope;
-  seller_id: string;
-  tenant_id: string;
-  name: string;
-  kyc_status: KycStatus;
-  anticipation_limit_cents: number;
-  fee_bps_per_month: number;
-  settlement_delay_days: number;
-  mdr_bps: Record<string, number>;
-  pricing_plan_id: string | null;
-  version: number;
-}
-
-export interface PricingPlanChanged {
-  envelope: EventEnvelope;
-  pricing_plan_id: string;
-  tenant_id: string;
-  name: string;
-  fee_bps_per_month: number;
-  settlement_delay_days: number;
-  mdr_bps: Record<string, number>;
-  is_default: boolean;
-  version: number;
-}
-
-export interface SplitAllocation {
-  recipient_seller_id: string;
-  amount_cents: number;
-}
-
-/** The charge after the change; the same record in every charges event. */
-export interface ChargeSnapshot {
-  charge_id: string;
-  seller_id: string | null;
-  status: string;
-  amount_cents: number;
-  currency: string;
-  payment_method: string;
-  capture_method: string;
-  installments: number;
-  captured: boolean;
-  paid_at: number | null;
-  refunded_cents: number;
-  chargeback_cents: number;
-  split: SplitAllocation[];
-  created_at: number;
-  updated_at: number;
-}
-
-export interface RefundSnapshot {
-  refund_id: string;
-  status: string;
-  amount_cents: number;
-  reason: string | null;
-  succeeded_at: number | null;
-  created_at: number;
-}
-
-export interface ChargebackSnapshot {
-  chargeback_id: string;
-  status: string;
-  amount_cents: number;
-  reason_code: string | null;
-  opened_at: number;
-  resolved_at: number | null;
-}
-
-export interface ChargeEvent {
-  envelope: EventEnvelope;
-  charge: ChargeSnapshot;
-  /** The API resource as integrators see it, JSON: the webhook's data.object. */
-  resource_json: string;
-}
-
-/** charges.charge-paid.v2: v1 and what a card charge was paid with (both null for Pix and boleto). */
-export interface ChargePaidV2 extends ChargeEvent {
-  brand: string | null;
-  authorization_code: string | null;
-}
-
-export interface RefundEvent extends ChargeEvent {
-  refund: RefundSnapshot;
-}
-
-export interface ChargebackEvent extends ChargeEvent {
-  chargeback: ChargebackSnapshot;
-}
-
-export interface WebhookEndpointChanged {
-  envelope: EventEnvelope;
-  webhook_endpoint_id: string;
-  tenant_id: string;
-  url: string;
-  /** Event kinds of contract §7; ['*'] means every kind. */
-  events: string[];
-  secret: string;
-  livemode: boolean;
-  version: number;
-}
-
-/** A receivable after the change (receivables service). Dates are YYYY-MM-DD, instants Unix milliseconds. */
-export interface ReceivableSnapshot {
-  receivable_id: string;
-  seller_id: string;
-  charge_id: string;
-  payment_method: string;
-  installment: number;
-  installments: number;
-  gross_amount_cents: number;
-  fee_amount_cents: number;
-  net_amount_cents: number;
-  mdr_bps: number;
-  debited_gross_cents: number;
-  due_date: string;
-  original_due_date: string;
-  status: string;
-  anticipation_id: string | null;
-  settlement_id: string | null;
-  created_at: number;
-  updated_at: number;
-  version: number;
-}
-
-export interface ReceivableChanged {
-  envelope: EventEnvelope;
-  receivable: ReceivableSnapshot;
-  previous_status: string | null;
-  reason: string;
-}
-
-export interface SettlementSnapshot {
-  settlement_id: string;
-  seller_id: string;
-  status: string;
-  amount_cents: number;
-  receivables_net_cents: number;
-  debt_cents: number;
-  receivable_count: number;
-  settlement_date: string;
-  paid_at: number | null;
-  created_at: number;
-  updated_at: number;
-  version: number;
-}
-
-export interface SettlementChanged {
-  envelope: EventEnvelope;
-  settlement: SettlementSnapshot;
-  previous_status: string | null;
-  resource_json: string;
-}
-
-/** One seller's money moved (signed cents); the ledger books it as one balanced journal entry. */
-export interface BalanceMoved {
-  envelope: EventEnvelope;
-  seller_id: string;
-  type: string;
-  charge_id: string | null;
-  settlement_id: string | null;
-  anticipation_id: string | null;
-  pending_delta_cents: number;
-  available_delta_cents: number;
-  reserved_delta_cents: number;
-  debt_delta_cents: number;
-  fee_delta_cents: number;
-  gross_delta_cents: number;
-  paid_out_cents: number;
-}
-
-/** One receivable an anticipation took: the original's id, and the item of contract §4 it priced. */
-export interface AnticipationItemSnapshot {
-  receivable_id: string;
-  charge_id: string;
-  /** YYYY-MM-DD: the original's due date. */
-  due_date: string;
-  receivable_version: number;
-  days_anticipated: number;
-  /** The original receivable's net amount. */
-  gross_amount_cents: number;
-  fee_amount_cents: number;
-  net_amount_cents: number;
-}
-
-/** An anticipation was executed (anticipation service); keyed by seller id. */
-export interface AnticipationExecuted {
-  envelope: EventEnvelope;
-  anticipation_id: string;
-  seller_id: string;
-  status: string;
-  /** YYYY-MM-DD: the execution day; the new available receivables are due on it. */
-  executed_on: string;
-  gross_amount_cents: number;
-  fee_amount_cents: number;
-  net_amount_cents: number;
-  fee_bps_per_month: number;
-  settlement_delay_days: number;
-  pricing_plan_id: string | null;
-  items: AnticipationItemSnapshot[];
-  created_at: number;
-  /** The API resource as integrators see it, JSON: the webhook's data.object. */
-  resource_json: string;
-}
-
-/** Every event type, with the TypeScript shape of its Avro record. Add a line with each new schema file. */
-export interface EventMap {
-  'gateway.tenant-changed.v1': TenantChanged;
-  'gateway.seller-changed.v1': SellerChanged;
-  'gateway.pricing-plan-changed.v1': PricingPlanChanged;
-  'gateway.webhook-endpoint-changed.v1': WebhookEndpointChanged;
-  'gateway.webhook-endpoint-changed.v2': WebhookEndpointChanged;
-  'charges.charge-created.v1': ChargeEvent;
-  'charges.charge-authorized.v1': ChargeEvent;
-  'charges.charge-paid.v1': ChargeEvent;
-  'charges.charge-paid.v2': ChargePaidV2;
-  'charges.charge-refused.v1': ChargeEvent;
-  'charges.charge-failed.v1': ChargeEvent;
-  'charges.charge-canceled.v1': ChargeEvent;
-  'charges.charge-refunded.v1': ChargeEvent;
-  'charges.charge-partially-refunded.v1': ChargeEvent;
-  'charges.charge-charged-back.v1': ChargeEvent;
-  'charges.refund-succeeded.v1': RefundEvent;
-  'charges.refund-failed.v1': RefundEvent;
-  'charges.chargeback-opened.v1': ChargebackEvent;
-  'charges.chargeback-won.v1': ChargebackEvent;
-  'charges.chargeback-lost.v1': ChargebackEvent;
-  'receivables.receivable-changed.v1': ReceivableChanged;
-  'receivables.settlement-changed.v1': SettlementChanged;
-  'receivables.balance-moved.v1': BalanceMoved;
-  'anticipation.anticipation-executed.v1': AnticipationExecuted;
-}
+// The shapes of the events are generated from their .avsc files (events.generated.ts, `npm run
+// schemas:types`), and exported here under the names the services import: one name for the records that
+// share a shape (every charge event v1 is a ChargeEvent, refund events a RefundEvent, chargeback events a
+// ChargebackEvent; webhook-endpoint-changed v1 and v2 have the same fields).
+export type {
+  ChargebackSnapshot,
+  ChargePaidV2,
+  ChargeSnapshot,
+  EventEnvelope,
+  EventMap,
+  KycStatus,
+  ReceivableSnapshot,
+  RefundSnapshot,
+  SettlementSnapshot,
+  SplitAllocation,
+} from './events.generated';
+export type {
+  AnticipationExecutedV1 as AnticipationExecuted,
+  AnticipationItem as AnticipationItemSnapshot,
+  BalanceMovedV1 as BalanceMoved,
+} from './events.generated';
+export type {
+  ChargeAuthorizedV1 as ChargeEvent,
+  ChargebackLostV1 as ChargebackEvent,
+  RefundFailedV1 as RefundEvent,
+} from './events.generated';
+export type {
+  PricingPlanChangedV1 as PricingPlanChanged,
+  SellerChangedV1 as SellerChanged,
+  TenantChangedV1 as TenantChanged,
+} from './events.generated';
+export type {
+  ReceivableChangedV1 as ReceivableChanged,
+  SettlementChangedV1 as SettlementChanged,
+  WebhookEndpointChangedV1 as WebhookEndpointChanged,
+} from './events.generated';
 
 export type EventType = keyof EventMap;
 
@@ -285,7 +71,8 @@ export const TOPICS = {
 export const COMPACTED_TOPICS: readonly string[] = [TOPICS.directory, TOPICS.webhookEndpoints];
 
 /** The key of a directory event: its tenant orders it, its entity is what compaction keeps the last of. */
-export const directoryKey = (tenantId: string, entityId: string): string => `${tenantId}/${entityId}`;
+export const directoryKey = (tenantId: string, entityId: string): string =>
+  `${tenantId}/${entityId}`;
 
 export const EVENT_TOPICS: { [K in EventType]: string } = {
   'gateway.tenant-changed.v1': TOPICS.directory,
@@ -314,12 +101,9 @@ export const EVENT_TOPICS: { [K in EventType]: string } = {
   'anticipation.anticipation-executed.v1': TOPICS.anticipation,
 };
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
+/** `evt_` + 24 unbiased base62 characters (@pgw/domain's one generator). */
 export function newEventId(): string {
-  let out = 'evt_';
-  for (const byte of randomBytes(24)) out += ALPHABET[byte % 62];
-  return out;
+  return newId('evt_');
 }
 
 export interface EnvelopeInput {
@@ -357,7 +141,9 @@ export function encodeEvent<K extends EventType>(type: K, event: EventMap[K]): B
  */
 export function decodeEvent<K extends EventType>(type: K, payload: Buffer): EventMap[K] {
   if (payload[0] === 0) {
-    throw new Error(`a ${type} message in the wire format (schema id ${payload.length >= 5 ? payload.readUInt32BE(1) : '?'}) that its schema registry could not read`);
+    throw new Error(
+      `a ${type} message in the wire format (schema id ${payload.length >= 5 ? payload.readUInt32BE(1) : '?'}) that its schema registry could not read`,
+    );
   }
   return eventTypeSchema(type).fromBuffer(payload) as EventMap[K];
 }
@@ -368,5 +154,11 @@ export function isEventType(value: string | undefined): value is EventType {
 
 /** The outbox row of an event: its topic, its ordering key, its id and its Avro bytes. */
 export function outboxMessage<K extends EventType>(type: K, key: string, event: EventMap[K]) {
-  return { topic: EVENT_TOPICS[type], key, eventId: event.envelope.event_id, eventType: type, payload: encodeEvent(type, event) };
+  return {
+    topic: EVENT_TOPICS[type],
+    key,
+    eventId: event.envelope.event_id,
+    eventType: type,
+    payload: encodeEvent(type, event),
+  };
 }

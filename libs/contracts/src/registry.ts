@@ -23,12 +23,19 @@ export interface SchemaFile {
 /** The event schema files under `dir` (this build's by default), producer by producer. */
 export function listSchemaFiles(dir = SCHEMAS_DIR): SchemaFile[] {
   const out: SchemaFile[] = [];
-  for (const producer of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+  for (const producer of readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()) {
     if (producer === 'common') continue;
     for (const file of readdirSync(join(dir, producer)).sort()) {
       if (!file.endsWith('.avsc')) continue;
       const path = join(dir, producer, file);
-      out.push({ eventType: `${producer}.${file.replace(/\.avsc$/, '')}`, path, schema: JSON.parse(readFileSync(path, 'utf8')) as avro.Schema });
+      out.push({
+        eventType: `${producer}.${file.replace(/\.avsc$/, '')}`,
+        path,
+        schema: JSON.parse(readFileSync(path, 'utf8')) as avro.Schema,
+      });
     }
   }
   return out;
@@ -48,12 +55,20 @@ class NumericLogicalType extends avro.types.LogicalType {
   }
   protected override _resolve(type: avro.Type): ((value: unknown) => unknown) | undefined {
     // The same underlying type, annotated or not, reads as it is (Avro's resolution ignores logical types).
-    const underlying = avro.Type.isType(type, 'logical:*') ? (type as avro.types.LogicalType).underlyingType : type;
+    const underlying = avro.Type.isType(type, 'logical:*')
+      ? (type as avro.types.LogicalType).underlyingType
+      : type;
     return underlying.typeName === this.underlyingType.typeName ? (value) => value : undefined;
   }
 }
 
-const LOGICAL_TYPES = { 'timestamp-millis': NumericLogicalType, date: NumericLogicalType } as unknown as Record<string, new (schema: avro.Schema, opts?: avro.ForSchemaOptions) => avro.types.LogicalType>;
+const LOGICAL_TYPES = {
+  'timestamp-millis': NumericLogicalType,
+  date: NumericLogicalType,
+} as unknown as Record<
+  string,
+  new (schema: avro.Schema, opts?: avro.ForSchemaOptions) => avro.types.LogicalType
+>;
 
 /** Parses a schema with the shared named types (the envelope) available to it, logical types kept. */
 export function parseSchema(schema: avro.Schema): avro.Type {
@@ -88,7 +103,9 @@ export class EventCatalog {
   }
 
   without(...eventTypes: string[]): EventCatalog {
-    return new EventCatalog(new Map([...this.types].filter(([type]) => !eventTypes.includes(type))));
+    return new EventCatalog(
+      new Map([...this.types].filter(([type]) => !eventTypes.includes(type))),
+    );
   }
 
   eventTypes(): string[] {
@@ -117,7 +134,11 @@ export class EventCatalog {
     let newest: { type: string; version: number } | undefined;
     for (const type of this.types.keys()) {
       const known = eventVersion(type);
-      if (known?.event === written.event && (newest === undefined || known.version > newest.version)) newest = { type, version: known.version };
+      if (
+        known?.event === written.event &&
+        (newest === undefined || known.version > newest.version)
+      )
+        newest = { type, version: known.version };
     }
     return newest?.type;
   }
@@ -153,7 +174,10 @@ export function readError(reader: avro.Type, writer: avro.Type): string | null {
  * versions on one topic must share their record's full name (one registry subject). `topicOf` places a
  * version; an empty list means the files evolve as the rules say.
  */
-export function compatibilityProblems(files: SchemaFile[], topicOf: (eventType: string) => string | undefined): string[] {
+export function compatibilityProblems(
+  files: SchemaFile[],
+  topicOf: (eventType: string) => string | undefined,
+): string[] {
   const problems: string[] = [];
   const byEvent = new Map<string, SchemaFile[]>();
   for (const file of files) {
@@ -170,9 +194,16 @@ export function compatibilityProblems(files: SchemaFile[], topicOf: (eventType: 
         if (a === b) continue;
         const [reader, writer] = [parseSchema(b.schema), parseSchema(a.schema)];
         const error = readError(reader, writer);
-        if (error !== null) problems.push(`${b.eventType} cannot read what ${a.eventType} wrote: ${error}`);
-        if (a.eventType < b.eventType && topicOf(a.eventType) === topicOf(b.eventType) && reader.name !== writer.name) {
-          problems.push(`${a.eventType} and ${b.eventType} share a topic but not a record name (${writer.name ?? '?'} and ${reader.name ?? '?'}): the registry would not check them as one subject`);
+        if (error !== null)
+          problems.push(`${b.eventType} cannot read what ${a.eventType} wrote: ${error}`);
+        if (
+          a.eventType < b.eventType &&
+          topicOf(a.eventType) === topicOf(b.eventType) &&
+          reader.name !== writer.name
+        ) {
+          problems.push(
+            `${a.eventType} and ${b.eventType} share a topic but not a record name (${writer.name ?? '?'} and ${reader.name ?? '?'}): the registry would not check them as one subject`,
+          );
         }
       }
     }
@@ -183,9 +214,12 @@ export function compatibilityProblems(files: SchemaFile[], topicOf: (eventType: 
 /** The sha256 of every .avsc under `dir` (the envelope included), by its path there: a published schema never changes. */
 export function schemaFingerprints(dir = SCHEMAS_DIR): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith('.avsc'))) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).filter(
+    (e) => e.isFile() && e.name.endsWith('.avsc'),
+  )) {
     const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    out[relative(dir, path)] =
+      `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -199,11 +233,16 @@ export function recordedFingerprints(file = FINGERPRINTS_FILE): Record<string, s
  * How the schema files differ from what was recorded: a published file edited or removed. A file not
  * recorded yet is new, not a problem here (`npm run schemas:record` records it; the spec asks for it).
  */
-export function fingerprintProblems(current: Record<string, string>, recorded: Record<string, string>): string[] {
+export function fingerprintProblems(
+  current: Record<string, string>,
+  recorded: Record<string, string>,
+): string[] {
   const problems: string[] = [];
   for (const [path, fingerprint] of Object.entries(recorded)) {
-    if (current[path] === undefined) problems.push(`${path} was published and is gone: a published schema is never removed`);
-    else if (current[path] !== fingerprint) problems.push(`${path} was published and has changed: add a new version beside it instead`);
+    if (current[path] === undefined)
+      problems.push(`${path} was published and is gone: a published schema is never removed`);
+    else if (current[path] !== fingerprint)
+      problems.push(`${path} was published and has changed: add a new version beside it instead`);
   }
   return problems;
 }

@@ -4,7 +4,8 @@ describe('webhook event kinds', () => {
   it("are contract §7's sixteen kinds, each `resource.change`, once each", () => {
     expect(WEBHOOK_KINDS).toHaveLength(16);
     expect(new Set(WEBHOOK_KINDS).size).toBe(WEBHOOK_KINDS.length);
-    for (const kind of WEBHOOK_KINDS) expect(kind).toMatch(/^(charge|refund|chargeback|anticipation|settlement)\.[a-z_]+$/);
+    for (const kind of WEBHOOK_KINDS)
+      expect(kind).toMatch(/^(charge|refund|chargeback|anticipation|settlement)\.[a-z_]+$/);
   });
 
   it("an endpoint filter names a kind or '*', which is no kind of its own", () => {

@@ -1,7 +1,13 @@
 import * as avro from 'avsc';
 import { decodeEvent, encodeEvent, newEnvelope, TOPICS, type TenantChanged } from './events';
 import { eventTypeSchema } from './registry';
-import { EmbeddedSchemaRegistry, EventWire, frameWire, subjectOf, type SchemaRegistryClient } from './wire';
+import {
+  EmbeddedSchemaRegistry,
+  EventWire,
+  frameWire,
+  subjectOf,
+  type SchemaRegistryClient,
+} from './wire';
 
 const TYPE = 'gateway.tenant-changed.v1';
 
@@ -18,7 +24,10 @@ function tenantChanged(name = 'Loja'): TenantChanged {
 /** The tenant-changed schema as another producer's build could write it: one more field, with a default. */
 function writerWithExtraField(): avro.Type {
   const schema = eventTypeSchema(TYPE).schema() as { fields: object[] };
-  return avro.Type.forSchema({ ...schema, fields: [...schema.fields, { name: 'region', type: 'string', default: 'br' }] } as avro.Schema);
+  return avro.Type.forSchema({
+    ...schema,
+    fields: [...schema.fields, { name: 'region', type: 'string', default: 'br' }],
+  } as avro.Schema);
 }
 
 describe('the events wire format (Confluent: magic byte, schema id, Avro body)', () => {
@@ -48,15 +57,26 @@ describe('the events wire format (Confluent: magic byte, schema id, Avro body)',
     // Another process with its own codec gets the same id from the same registry.
     expect(await new EventWire(registry).schemaId(TYPE)).toBe(tenant);
     // The same schema under another subject keeps its id, as in Confluent's and Apicurio's registries.
-    expect(await registry.register('another-topic-gateway.gateway.v1.TenantChanged', eventTypeSchema(TYPE))).toBe(tenant);
+    expect(
+      await registry.register(
+        'another-topic-gateway.gateway.v1.TenantChanged',
+        eventTypeSchema(TYPE),
+      ),
+    ).toBe(tenant);
   });
 
   it('refuses an unknown schema id and bytes that are not framed, saying why', async () => {
     const wire = new EventWire(new EmbeddedSchemaRegistry());
     const body = encodeEvent(TYPE, tenantChanged());
-    await expect(wire.decode(TYPE, frameWire(42, body))).rejects.toThrow('schema id 42 is not in the embedded schema registry');
-    await expect(wire.decode(TYPE, body)).rejects.toThrow(/not in the Confluent wire format: expected magic byte 0/);
-    await expect(wire.decode(TYPE, Buffer.from([0, 0, 1]))).rejects.toThrow(/not in the Confluent wire format/);
+    await expect(wire.decode(TYPE, frameWire(42, body))).rejects.toThrow(
+      'schema id 42 is not in the embedded schema registry',
+    );
+    await expect(wire.decode(TYPE, body)).rejects.toThrow(
+      /not in the Confluent wire format: expected magic byte 0/,
+    );
+    await expect(wire.decode(TYPE, Buffer.from([0, 0, 1]))).rejects.toThrow(
+      /not in the Confluent wire format/,
+    );
   });
 
   it("reads a writer's newer schema with its own reader schema", async () => {
@@ -74,16 +94,25 @@ describe('the events wire format (Confluent: magic byte, schema id, Avro body)',
   it('refuses a writer schema that its reader schema cannot read', async () => {
     const registry = new EmbeddedSchemaRegistry();
     const wire = new EventWire(registry);
-    const incompatible = avro.Type.forSchema({ type: 'record', name: 'gateway.gateway.v1.TenantChanged', fields: [{ name: 'other', type: 'long' }] });
+    const incompatible = avro.Type.forSchema({
+      type: 'record',
+      name: 'gateway.gateway.v1.TenantChanged',
+      fields: [{ name: 'other', type: 'long' }],
+    });
     const id = await registry.register(subjectOf(TYPE), incompatible);
-    await expect(wire.decode(TYPE, frameWire(id, incompatible.toBuffer({ other: 1 })))).rejects.toThrow(`schema id ${id} cannot be read as ${TYPE}`);
+    await expect(
+      wire.decode(TYPE, frameWire(id, incompatible.toBuffer({ other: 1 }))),
+    ).rejects.toThrow(`schema id ${id} cannot be read as ${TYPE}`);
   });
 
   it('registers again after a failed registration rather than caching the failure', async () => {
     const embedded = new EmbeddedSchemaRegistry();
     let failures = 1;
     const flaky: SchemaRegistryClient = {
-      register: (subject, schema) => (failures-- > 0 ? Promise.reject(new Error('registry unavailable')) : embedded.register(subject, schema)),
+      register: (subject, schema) =>
+        failures-- > 0
+          ? Promise.reject(new Error('registry unavailable'))
+          : embedded.register(subject, schema),
       schemaById: (id) => embedded.schemaById(id),
     };
     const wire = new EventWire(flaky);

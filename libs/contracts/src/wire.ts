@@ -34,7 +34,10 @@ export interface SchemaRegistryClient {
 }
 
 /** The registry subject of an event type: `<topic>-<record full name>` (TopicRecordNameStrategy). */
-export function subjectOf(eventType: EventType, schema: avro.Type = eventTypeSchema(eventType)): string {
+export function subjectOf(
+  eventType: EventType,
+  schema: avro.Type = eventTypeSchema(eventType),
+): string {
   return `${EVENT_TOPICS[eventType]}-${schema.name ?? eventType}`;
 }
 
@@ -57,7 +60,9 @@ export function isFramed(value: Buffer): boolean {
 /** Splits a framed message into its writer's schema id and its Avro body; anything else is refused. */
 export function unframeWire(value: Buffer): { schemaId: number; body: Buffer } {
   if (!isFramed(value)) {
-    throw new WireFormatError(`not in the Confluent wire format: expected magic byte ${WIRE_MAGIC_BYTE} and a 4-byte schema id, got ${value.length} bytes starting ${value.subarray(0, 5).toString('hex') || '(empty)'}`);
+    throw new WireFormatError(
+      `not in the Confluent wire format: expected magic byte ${WIRE_MAGIC_BYTE} and a 4-byte schema id, got ${value.length} bytes starting ${value.subarray(0, 5).toString('hex') || '(empty)'}`,
+    );
   }
   return { schemaId: value.readUInt32BE(1), body: value.subarray(WIRE_HEADER_BYTES) };
 }
@@ -88,7 +93,10 @@ export class EmbeddedSchemaRegistry implements SchemaRegistryClient {
 
   schemaById(id: number): Promise<avro.Type> {
     const schema = this.schemas[id - 1];
-    if (schema === undefined) return Promise.reject(new WireFormatError(`schema id ${id} is not in the embedded schema registry`));
+    if (schema === undefined)
+      return Promise.reject(
+        new WireFormatError(`schema id ${id} is not in the embedded schema registry`),
+      );
     return Promise.resolve(schema);
   }
 
@@ -121,8 +129,12 @@ export class HttpSchemaRegistry implements SchemaRegistryClient {
     try {
       return (await this.client.getSchema(id)) as unknown as avro.Type;
     } catch (error) {
-      const status = typeof error === 'object' && error !== null && 'status' in error ? (error as { status: unknown }).status : undefined;
-      if (status === 404) throw new WireFormatError(`schema id ${id} is not in the schema registry at ${this.url}`);
+      const status =
+        typeof error === 'object' && error !== null && 'status' in error
+          ? (error as { status: unknown }).status
+          : undefined;
+      if (status === 404)
+        throw new WireFormatError(`schema id ${id} is not in the schema registry at ${this.url}`);
       throw error;
     }
   }
@@ -182,7 +194,9 @@ export class EventWire {
     const { schemaId, body } = unframeWire(value);
     const reader = this.catalog.schema(type);
     const { resolver } = await this.resolverFor(type, schemaId);
-    return (resolver === null ? reader.fromBuffer(body) : reader.fromBuffer(body, resolver)) as EventMap[K];
+    return (
+      resolver === null ? reader.fromBuffer(body) : reader.fromBuffer(body, resolver)
+    ) as EventMap[K];
   }
 
   /**
@@ -197,7 +211,10 @@ export class EventWire {
     return reader.toBuffer(reader.fromBuffer(body, resolver));
   }
 
-  private resolverFor(type: EventType, schemaId: number): Promise<{ resolver: avro.Resolver | null }> {
+  private resolverFor(
+    type: EventType,
+    schemaId: number,
+  ): Promise<{ resolver: avro.Resolver | null }> {
     const key = `${type}:${schemaId}`;
     let entry = this.readers.get(key);
     if (entry === undefined) {
@@ -209,7 +226,9 @@ export class EventWire {
         try {
           return { resolver: reader.createResolver(writer, resolveOptions()) };
         } catch (error) {
-          throw new WireFormatError(`schema id ${schemaId} cannot be read as ${type}: ${error instanceof Error ? error.message : String(error)}`);
+          throw new WireFormatError(
+            `schema id ${schemaId} cannot be read as ${type}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       });
       entry.catch(() => this.readers.delete(key));

@@ -11,22 +11,42 @@ import { signWebhook } from './signature';
 const README = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 
 function receiverExample(markdown: string): string {
-  const match = /<!-- receiver-example:start -->\n```js\n([\s\S]*?)```\n<!-- receiver-example:end -->/.exec(markdown);
+  const match =
+    /<!-- receiver-example:start -->\n```js\n([\s\S]*?)```\n<!-- receiver-example:end -->/.exec(
+      markdown,
+    );
   if (match?.[1] === undefined) throw new Error('README has no receiver example block');
   return match[1];
 }
 
 interface Example {
-  verifySignature(rawBody: Buffer, header: unknown, secrets: string[], nowSeconds?: number): boolean;
-  createReceiver(secrets: string[], handle: (event: { id: string; type: string }) => Promise<void>): Server;
+  verifySignature(
+    rawBody: Buffer,
+    header: unknown,
+    secrets: string[],
+    nowSeconds?: number,
+  ): boolean;
+  createReceiver(
+    secrets: string[],
+    handle: (event: { id: string; type: string }) => Promise<void>,
+  ): Server;
 }
 
 function post(port: number, body: string, header: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'x-signature': header } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        headers: { 'content-type': 'application/json', 'x-signature': header },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -34,7 +54,12 @@ function post(port: number, body: string, header: string): Promise<number> {
 
 describe('the README receiver example', () => {
   const SECRET = 'whsec_readme_0123456789abcdefghijkl';
-  const body = JSON.stringify({ id: 'evt_readme1', object: 'event', type: 'charge.paid', data: { object: { id: 'ch_1' } } });
+  const body = JSON.stringify({
+    id: 'evt_readme1',
+    object: 'event',
+    type: 'charge.paid',
+    data: { object: { id: 'ch_1' } },
+  });
   let example: Example;
   let server: Server;
   let port: number;
@@ -68,7 +93,9 @@ describe('the README receiver example', () => {
     const tampered = body.replace('ch_1', 'ch_2');
     expect(await post(port, tampered, signWebhook(SECRET, body, now))).toBe(400);
     expect(await post(port, body, signWebhook(SECRET, body, now - 301))).toBe(400);
-    expect(await post(port, body, signWebhook('whsec_someone_else_000000000000', body, now))).toBe(400);
+    expect(await post(port, body, signWebhook('whsec_someone_else_000000000000', body, now))).toBe(
+      400,
+    );
     expect(handled).toEqual(['evt_readme1']);
   });
 
@@ -76,7 +103,9 @@ describe('the README receiver example', () => {
     const raw = Buffer.from(body);
     const header = signWebhook(['whsec_new_000000000000000000', SECRET], raw, 1_772_000_000);
     expect(example.verifySignature(raw, header, [SECRET], 1_772_000_000)).toBe(true);
-    expect(example.verifySignature(raw, header, ['whsec_new_000000000000000000'], 1_772_000_000)).toBe(true);
+    expect(
+      example.verifySignature(raw, header, ['whsec_new_000000000000000000'], 1_772_000_000),
+    ).toBe(true);
     expect(example.verifySignature(raw, header, ['whsec_x'], 1_772_000_000)).toBe(false);
     expect(example.verifySignature(raw, header, [SECRET], 1_772_000_301)).toBe(false);
     expect(example.verifySignature(raw, undefined, [SECRET], 1_772_000_000)).toBe(false);

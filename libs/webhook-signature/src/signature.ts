@@ -18,7 +18,11 @@ const SECONDS = /^[0-9]{1,12}$/;
 export type RawBody = string | Uint8Array;
 
 /** The v1 value for one secret: hex HMAC-SHA256(secret, "<t>.<raw body>"). */
-export function computeSignature(secret: string, rawBody: RawBody, timestampSeconds: number): string {
+export function computeSignature(
+  secret: string,
+  rawBody: RawBody,
+  timestampSeconds: number,
+): string {
   return createHmac('sha256', secret).update(`${timestampSeconds}.`).update(rawBody).digest('hex');
 }
 
@@ -26,11 +30,20 @@ export function computeSignature(secret: string, rawBody: RawBody, timestampSeco
  * The X-Signature header value for `rawBody` at `timestampSeconds`, with one v1 per secret (the current
  * secret first, then a rotated one that is still valid).
  */
-export function signWebhook(secret: string | readonly string[], rawBody: RawBody, timestampSeconds: number): string {
+export function signWebhook(
+  secret: string | readonly string[],
+  rawBody: RawBody,
+  timestampSeconds: number,
+): string {
   const secrets = typeof secret === 'string' ? [secret] : secret;
-  if (secrets.length === 0 || secrets.length > SIGNATURES_MAX) throw new Error(`signWebhook needs 1 to ${SIGNATURES_MAX} secrets`);
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) throw new Error('timestampSeconds must be a non-negative integer');
-  return [`t=${timestampSeconds}`, ...secrets.map((s) => `v1=${computeSignature(s, rawBody, timestampSeconds)}`)].join(',');
+  if (secrets.length === 0 || secrets.length > SIGNATURES_MAX)
+    throw new Error(`signWebhook needs 1 to ${SIGNATURES_MAX} secrets`);
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0)
+    throw new Error('timestampSeconds must be a non-negative integer');
+  return [
+    `t=${timestampSeconds}`,
+    ...secrets.map((s) => `v1=${computeSignature(s, rawBody, timestampSeconds)}`),
+  ].join(',');
 }
 
 export interface ParsedSignature {
@@ -40,8 +53,11 @@ export interface ParsedSignature {
 }
 
 /** Parses `t=…,v1=…[,v1=…]`; null when the header is missing, too long or malformed. */
-export function parseSignatureHeader(header: string | string[] | undefined | null): ParsedSignature | null {
-  if (typeof header !== 'string' || header.length === 0 || header.length > HEADER_LENGTH_MAX) return null;
+export function parseSignatureHeader(
+  header: string | string[] | undefined | null,
+): ParsedSignature | null {
+  if (typeof header !== 'string' || header.length === 0 || header.length > HEADER_LENGTH_MAX)
+    return null;
   let timestampSeconds: number | null = null;
   const signatures: string[] = [];
   for (const part of header.split(',')) {
@@ -74,9 +90,11 @@ export interface VerifyOptions {
   toleranceSeconds?: number;
 }
 
-export type VerifyFailure = 'header_missing_or_malformed' | 'timestamp_outside_tolerance' | 'signature_mismatch';
+export type VerifyFailure =
+  'header_missing_or_malformed' | 'timestamp_outside_tolerance' | 'signature_mismatch';
 
-export type VerifyResult = { ok: true; timestampSeconds: number } | { ok: false; reason: VerifyFailure };
+export type VerifyResult =
+  { ok: true; timestampSeconds: number } | { ok: false; reason: VerifyFailure };
 
 /**
  * Checks an X-Signature header: well formed, `t` within the tolerance of now (refuses replays of old
@@ -87,14 +105,20 @@ export function verifyWebhook(options: VerifyOptions): VerifyResult {
   if (parsed === null) return { ok: false, reason: 'header_missing_or_malformed' };
   const nowSeconds = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (Math.abs(nowSeconds - parsed.timestampSeconds) > toleranceSeconds) return { ok: false, reason: 'timestamp_outside_tolerance' };
+  if (Math.abs(nowSeconds - parsed.timestampSeconds) > toleranceSeconds)
+    return { ok: false, reason: 'timestamp_outside_tolerance' };
   let matched = false;
   for (const secret of options.secrets) {
-    const expected = Buffer.from(computeSignature(secret, options.rawBody, parsed.timestampSeconds), 'hex');
+    const expected = Buffer.from(
+      computeSignature(secret, options.rawBody, parsed.timestampSeconds),
+      'hex',
+    );
     for (const signature of parsed.signatures) {
       // Both are 32 bytes (the parser accepts only 64 hex digits); no early exit, so timing says nothing.
       if (timingSafeEqual(expected, Buffer.from(signature, 'hex'))) matched = true;
     }
   }
-  return matched ? { ok: true, timestampSeconds: parsed.timestampSeconds } : { ok: false, reason: 'signature_mismatch' };
+  return matched
+    ? { ok: true, timestampSeconds: parsed.timestampSeconds }
+    : { ok: false, reason: 'signature_mismatch' };
 }

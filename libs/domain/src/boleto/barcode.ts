@@ -30,11 +30,20 @@ export interface BarcodeInput {
 export function buildBarcode(input: BarcodeInput): string {
   if (!/^\d{3}$/.test(input.bankCode)) throw new RangeError('bankCode must be 3 digits');
   if (!/^\d{25}$/.test(input.campoLivre)) throw new RangeError('campoLivre must be 25 digits');
-  if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 0 || input.amountCents > BOLETO_AMOUNT_CENTS_MAX) {
+  if (
+    !Number.isSafeInteger(input.amountCents) ||
+    input.amountCents < 0 ||
+    input.amountCents > BOLETO_AMOUNT_CENTS_MAX
+  ) {
     throw new RangeError(`amountCents must be an integer in 0..${BOLETO_AMOUNT_CENTS_MAX}`);
   }
   const factor = String(dueDateFactor(input.dueDate));
-  const withoutDv = input.bankCode + CURRENCY_BRL + factor + String(input.amountCents).padStart(10, '0') + input.campoLivre;
+  const withoutDv =
+    input.bankCode +
+    CURRENCY_BRL +
+    factor +
+    String(input.amountCents).padStart(10, '0') +
+    input.campoLivre;
   return withoutDv.slice(0, 4) + String(boletoMod11(withoutDv)) + withoutDv.slice(4);
 }
 
@@ -72,7 +81,9 @@ export function digitableLine(barcode: string): string {
   const field1 = barcode.slice(0, 4) + barcode.slice(19, 24);
   const field2 = barcode.slice(24, 34);
   const field3 = barcode.slice(34, 44);
-  return withMod10(field1) + withMod10(field2) + withMod10(field3) + barcode[4] + barcode.slice(5, 19);
+  return (
+    withMod10(field1) + withMod10(field2) + withMod10(field3) + barcode[4] + barcode.slice(5, 19)
+  );
 }
 
 /** 'AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE', the way slips print it. */
@@ -94,7 +105,13 @@ export function barcodeFromDigitableLine(line: string): string | null {
     if (Number(line[to - 1]) !== boletoMod10(line.slice(from, to - 1))) return null;
   }
   // Undo the reordering: bank+currency, general DV, factor+amount, then the campo livre split over fields 1–3.
-  const barcode = line.slice(0, 4) + line[32] + line.slice(33, 47) + line.slice(4, 9) + line.slice(10, 20) + line.slice(21, 31);
+  const barcode =
+    line.slice(0, 4) +
+    line[32] +
+    line.slice(33, 47) +
+    line.slice(4, 9) +
+    line.slice(10, 20) +
+    line.slice(21, 31);
   return isValidBarcode(barcode) ? barcode : null;
 }
 

@@ -46,7 +46,10 @@ describe('dateFromFactor', () => {
   });
 
   it('inverts dueDateFactor for every due date inside the window around today', () => {
-    const dayOffset = fc.integer({ min: -BOLETO_FACTOR_PAST_WINDOW_DAYS, max: 9000 - BOLETO_FACTOR_PAST_WINDOW_DAYS - 1 });
+    const dayOffset = fc.integer({
+      min: -BOLETO_FACTOR_PAST_WINDOW_DAYS,
+      max: 9000 - BOLETO_FACTOR_PAST_WINDOW_DAYS - 1,
+    });
     const todayOffset = fc.integer({ min: 3000, max: 25_000 });
     fc.assert(
       fc.property(todayOffset, dayOffset, (t, d) => {

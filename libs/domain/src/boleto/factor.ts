@@ -21,7 +21,8 @@ export const BOLETO_FACTOR_PAST_WINDOW_DAYS = 3000;
 /** The factor printed for a due date from 2000-07-03 on (the first date with a 4-digit factor). */
 export function dueDateFactor(dueDate: string): number {
   const days = daysBetween(FIRST_CYCLE_START, dueDate);
-  if (days < 0) throw new RangeError(`due date before ${FIRST_CYCLE_START} has no 4-digit factor: ${dueDate}`);
+  if (days < 0)
+    throw new RangeError(`due date before ${FIRST_CYCLE_START} has no 4-digit factor: ${dueDate}`);
   return FACTOR_MIN + (days % FACTOR_CYCLE_DAYS);
 }
 

@@ -31,10 +31,14 @@ describe('normalizePhone', () => {
   it('gives the same digits however the number is punctuated', () => {
     const separators = fc.array(fc.constantFrom(' ', '-', '(', ')', '+'), { maxLength: 2 });
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{10,15}$/), fc.array(separators, { minLength: 16, maxLength: 16 }), (digits, seps) => {
-        const formatted = [...digits].map((d, i) => (seps[i] ?? []).join('') + d).join('');
-        expect(normalizePhone(formatted)).toBe(digits);
-      }),
+      fc.property(
+        fc.stringMatching(/^\d{10,15}$/),
+        fc.array(separators, { minLength: 16, maxLength: 16 }),
+        (digits, seps) => {
+          const formatted = [...digits].map((d, i) => (seps[i] ?? []).join('') + d).join('');
+          expect(normalizePhone(formatted)).toBe(digits);
+        },
+      ),
     );
   });
 });

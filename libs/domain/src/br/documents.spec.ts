@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { cnpjCheckDigits, cpfCheckDigits, generateCnpj, generateCpf, isValidCnpj, isValidCpf, normalizeDocument } from './documents';
+import {
+  cnpjCheckDigits,
+  cpfCheckDigits,
+  generateCnpj,
+  generateCpf,
+  isValidCnpj,
+  isValidCpf,
+  normalizeDocument,
+} from './documents';
 
 describe('isValidCpf', () => {
   it('accepts known valid CPFs with or without punctuation', () => {
@@ -37,7 +45,10 @@ describe('isValidCnpj', () => {
 describe('normalizeDocument', () => {
   it('returns digits and type for valid documents and null for anything else', () => {
     expect(normalizeDocument('123.456.789-09')).toEqual({ digits: '12345678909', type: 'cpf' });
-    expect(normalizeDocument(' 12.345.678/0001-95 ')).toEqual({ digits: '12345678000195', type: 'cnpj' });
+    expect(normalizeDocument(' 12.345.678/0001-95 ')).toEqual({
+      digits: '12345678000195',
+      type: 'cnpj',
+    });
     expect(normalizeDocument('123.456.789-00')).toBeNull();
     expect(normalizeDocument('12.345.678/0001-96')).toBeNull();
     expect(normalizeDocument('123456789012')).toBeNull();

@@ -2,7 +2,8 @@
 // look like Visa (4…), Diners (38…) and Discover (65…), so their exact lists are checked first and the
 // broad ranges catch what is left.
 
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'elo' | 'hipercard' | 'diners' | 'discover' | 'jcb' | 'unknown';
+export type CardBrand =
+  'visa' | 'mastercard' | 'amex' | 'elo' | 'hipercard' | 'diners' | 'discover' | 'jcb' | 'unknown';
 
 interface BinRange {
   brand: Exclude<CardBrand, 'unknown'>;
@@ -11,25 +12,44 @@ interface BinRange {
   high: string;
 }
 
-const range = (brand: BinRange['brand'], low: string, high: string = low): BinRange => ({ brand, low, high });
+const range = (brand: BinRange['brand'], low: string, high: string = low): BinRange => ({
+  brand,
+  low,
+  high,
+});
 
 // Elo's published BIN list (the same table card-type libraries such as braintree/credit-card-type carry).
+// Each entry a BIN or an inclusive range of them (`low-high`).
 const ELO: BinRange[] = [
-  ...['401178', '401179', '431274', '438935', '451416', '457393', '457631', '457632', '504175', '627780', '636297', '636368'].map((bin) => range('elo', bin)),
-  range('elo', '506699', '506778'),
-  range('elo', '509000', '509999'),
-  range('elo', '650031', '650033'),
-  range('elo', '650035', '650051'),
-  range('elo', '650405', '650439'),
-  range('elo', '650485', '650538'),
-  range('elo', '650541', '650598'),
-  range('elo', '650700', '650718'),
-  range('elo', '650720', '650727'),
-  range('elo', '650901', '650978'),
-  range('elo', '651652', '651679'),
-  range('elo', '655000', '655019'),
-  range('elo', '655021', '655058'),
-];
+  '401178',
+  '401179',
+  '431274',
+  '438935',
+  '451416',
+  '457393',
+  '457631',
+  '457632',
+  '504175',
+  '627780',
+  '636297',
+  '636368',
+  '506699-506778',
+  '509000-509999',
+  '650031-650033',
+  '650035-650051',
+  '650405-650439',
+  '650485-650538',
+  '650541-650598',
+  '650700-650718',
+  '650720-650727',
+  '650901-650978',
+  '651652-651679',
+  '655000-655019',
+  '655021-655058',
+].map((bins) => {
+  const [low, high] = bins.split('-');
+  return range('elo', low!, high);
+});
 
 const BIN_RANGES: readonly BinRange[] = [
   ...ELO,

@@ -3,7 +3,15 @@ import { luhnCheckDigit, luhnValid } from './luhn';
 
 describe('luhnValid', () => {
   it('accepts the contract test cards and rejects their neighbours', () => {
-    for (const pan of ['4111111111111111', '5555555555554444', '378282246310005', '4000000000000002', '4000000000009995', '4000000000000069', '4000000000000119']) {
+    for (const pan of [
+      '4111111111111111',
+      '5555555555554444',
+      '378282246310005',
+      '4000000000000002',
+      '4000000000009995',
+      '4000000000000069',
+      '4000000000000119',
+    ]) {
       expect(luhnValid(pan)).toBe(true);
     }
     expect(luhnValid('4111111111111112')).toBe(false);
@@ -35,7 +43,8 @@ describe('Luhn properties', () => {
       fc.property(body, fc.nat(), fc.integer({ min: 1, max: 9 }), (partial, position, delta) => {
         const valid = partial + luhnCheckDigit(partial);
         const i = position % valid.length;
-        const changed = valid.slice(0, i) + String((Number(valid[i]) + delta) % 10) + valid.slice(i + 1);
+        const changed =
+          valid.slice(0, i) + String((Number(valid[i]) + delta) % 10) + valid.slice(i + 1);
         expect(luhnValid(changed)).toBe(false);
       }),
     );

@@ -25,10 +25,14 @@ describe('normalizePan', () => {
   it('gives back the same digits however spaces and hyphens are sprinkled in', () => {
     const separators = fc.array(fc.constantFrom(' ', '-'), { maxLength: 3 });
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{12,19}$/), fc.array(separators, { minLength: 20, maxLength: 20 }), (digits, seps) => {
-        const formatted = [...digits].map((d, i) => d + (seps[i] ?? []).join('')).join('');
-        expect(normalizePan(formatted)).toBe(digits);
-      }),
+      fc.property(
+        fc.stringMatching(/^\d{12,19}$/),
+        fc.array(separators, { minLength: 20, maxLength: 20 }),
+        (digits, seps) => {
+          const formatted = [...digits].map((d, i) => d + (seps[i] ?? []).join('')).join('');
+          expect(normalizePan(formatted)).toBe(digits);
+        },
+      ),
     );
   });
 });

@@ -25,7 +25,8 @@ export function last4(pan: string): string {
  * of valid 16-digit numbers is small enough to enumerate). The key must have at least 32 bytes.
  */
 export function fingerprint(pan: string, key: Buffer): string {
-  if (key.length < FINGERPRINT_KEY_BYTES_MIN) throw new RangeError(`fingerprint key must have at least ${FINGERPRINT_KEY_BYTES_MIN} bytes`);
+  if (key.length < FINGERPRINT_KEY_BYTES_MIN)
+    throw new RangeError(`fingerprint key must have at least ${FINGERPRINT_KEY_BYTES_MIN} bytes`);
   const digits = normalizePan(pan);
   if (digits === null) throw new RangeError('fingerprint: not a card number');
   return createHmac('sha256', key).update(digits, 'utf8').digest('hex');

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { addDays, daysBetween, fromEpochDay, isDateString, toDateString, toEpochDay } from './dates';
+import {
+  addDays,
+  daysBetween,
+  fromEpochDay,
+  isDateString,
+  toDateString,
+  toEpochDay,
+} from './dates';
 
 const DAY_MS = 86_400_000;
 

@@ -1,16 +1,67 @@
-import { randomBytes } from 'node:crypto';
-
 // Public ids: a type prefix and 24 base62 characters (≈143 bits), unguessable, so knowing one id tells
-// nothing about another, and url-safe without escaping.
+import { assert } from '../invariants/assert';
+// nothing about another, and url-safe without escaping. Every random id, secret and code of the system is
+// made by randomString below (one generator, issue 19 item 2).
 
-export const ID_PREFIXES = ['ch_', 'rf_', 'tok_', 'recv_', 'set_', 'cb_', 'ant_', 'ldge_', 'seller_', 'ten_', 'key_', 'plan_', 'we_', 'evt_', 'req_'] as const;
+export const ID_PREFIXES = [
+  'ch_',
+  'rf_',
+  'tok_',
+  'recv_',
+  'set_',
+  'cb_',
+  'ant_',
+  'ldge_',
+  'seller_',
+  'ten_',
+  'key_',
+  'plan_',
+  'we_',
+  'evt_',
+  'req_',
+] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_CHARS = 24;
-// 248 = 4 × 62: bytes at or above it are thrown away so that every character is equally likely
-// (byte % 62 on all 256 values would favour the first 8 characters).
-const UNBIASED_BYTE_LIMIT = 248;
+/** Rounds of random bytes (each `length + 16` bytes) before a source that rejects everything is given up on. */
+const ROUNDS_MAX = 16;
+
+/**
+ * The rejection bound for an alphabet of `size` characters: the largest multiple of `size` not above 256.
+ * Bytes at or above it are thrown away, so the bytes kept map onto the alphabet exactly `bound / size` times
+ * each and every character is equally likely (byte % 62 over all 256 values would favour the first 8).
+ */
+export function rejectionBound(size: number): number {
+  if (!Number.isInteger(size) || size < 2 || size > 256)
+    throw new RangeError(`an alphabet of ${size} characters`);
+  return 256 - (256 % size);
+}
+
+/** Fills the array with cryptographically strong random bytes (the Web Crypto API: Node and browsers). */
+export type RandomFill = (bytes: Uint8Array) => Uint8Array;
+const systemRandom: RandomFill = (bytes) => globalThis.crypto.getRandomValues(bytes);
+
+/**
+ * `length` characters of `alphabet` (base62 unless given), each equally likely, from the system's CSPRNG by
+ * rejection sampling. Bounded: a source that keeps returning rejected bytes makes it throw, never spin.
+ */
+export function randomString(
+  length: number,
+  alphabet: string = BASE62,
+  random: RandomFill = systemRandom,
+): string {
+  const bound = rejectionBound(alphabet.length);
+  let out = '';
+  for (let round = 0; round < ROUNDS_MAX && out.length < length; round += 1) {
+    for (const byte of random(new Uint8Array(length + 16))) {
+      if (byte < bound && out.length < length) out += alphabet[byte % alphabet.length];
+    }
+  }
+  // With a uniform source, ROUNDS_MAX rounds all short of `length` is below 2^-100: the source itself is broken.
+  assert(out.length >= length, 'ids.random-source-uniform', { length, got: out.length });
+  return out;
+}
 
 /** api-v1 patterns. Tokens and request ids also allow '_' and '-'; every other id is prefix + alphanumerics. */
 export const ID_PATTERNS: Readonly<Record<IdPrefix, RegExp>> = {
@@ -33,15 +84,7 @@ export const ID_PATTERNS: Readonly<Record<IdPrefix, RegExp>> = {
 
 /** A new random id such as 'ch_3kTMd9Qz0bXhV1aLrP7uYw2E'. */
 export function newId(prefix: IdPrefix): string {
-  let out = '';
-  // Bounded: each round of 32 bytes yields about 31 usable ones, so one round nearly always suffices.
-  for (let round = 0; round < 16 && out.length < RANDOM_CHARS; round += 1) {
-    for (const byte of randomBytes(32)) {
-      if (byte < UNBIASED_BYTE_LIMIT && out.length < RANDOM_CHARS) out += ALPHABET[byte % 62];
-    }
-  }
-  if (out.length < RANDOM_CHARS) throw new Error('newId: random source returned too many rejected bytes');
-  return prefix + out;
+  return prefix + randomString(RANDOM_CHARS);
 }
 
 /** True when `value` is a well-formed id of that type (what a route checks before looking it up). */

@@ -23,20 +23,28 @@ describe('roundHalfUpDiv', () => {
 
   it('is within half a unit of the true quotient, never rounding a half down', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.bigInt({ min: 1n, max: 10n ** 9n }), (n, d) => {
-        const q = BigInt(roundHalfUpDiv(n, d));
-        // diff2 / d = 2 × (q − n/d): it must lie in (−1, 1], the open end excluding a half rounded down.
-        const diff2 = 2n * (q * d - n);
-        expect(diff2 > -d && diff2 <= d).toBe(true);
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        fc.bigInt({ min: 1n, max: 10n ** 9n }),
+        (n, d) => {
+          const q = BigInt(roundHalfUpDiv(n, d));
+          // diff2 / d = 2 × (q − n/d): it must lie in (−1, 1], the open end excluding a half rounded down.
+          const diff2 = 2n * (q * d - n);
+          expect(diff2 > -d && diff2 <= d).toBe(true);
+        },
+      ),
     );
   });
 
   it('sends every k + ½ up to k + 1', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.bigInt({ min: 1n, max: 10n ** 6n }), (k, half) => {
-        expect(roundHalfUpDiv(k * 2n * half + half, 2n * half)).toBe(Number(k + 1n));
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.bigInt({ min: 1n, max: 10n ** 6n }),
+        (k, half) => {
+          expect(roundHalfUpDiv(k * 2n * half + half, 2n * half)).toBe(Number(k + 1n));
+        },
+      ),
     );
   });
 });
@@ -100,7 +108,9 @@ describe('mdrFeeCents', () => {
 
 describe('anticipationFee', () => {
   it('pro-rates the monthly rate per day: 2.5 %/month for 45 days on R$ 1,000.00 is R$ 37.50', () => {
-    expect(anticipationFee({ netCents: 100_000, feeBpsPerMonth: 250, daysAnticipated: 45 })).toBe(3750);
+    expect(anticipationFee({ netCents: 100_000, feeBpsPerMonth: 250, daysAnticipated: 45 })).toBe(
+      3750,
+    );
     // 9700 × 199 × 17 / 300000 = 109.386… → 109
     expect(anticipationFee({ netCents: 9700, feeBpsPerMonth: 199, daysAnticipated: 17 })).toBe(109);
     // 1 × 150 × 100 / 300000 = 0.05 → 0; 3 × 5000 × 10 / 300000 = 0.5 → 1 (half up)
@@ -112,18 +122,29 @@ describe('anticipationFee', () => {
   it('stays exact where a float product would lose a cent', () => {
     // In floats, MAX_SAFE × 10000 × 30 / 300000 comes out as MAX_SAFE − 1; BigInt keeps it exact.
     const netCents = Number.MAX_SAFE_INTEGER;
-    expect(anticipationFee({ netCents, feeBpsPerMonth: 10_000, daysAnticipated: 30 })).toBe(netCents);
+    expect(anticipationFee({ netCents, feeBpsPerMonth: 10_000, daysAnticipated: 30 })).toBe(
+      netCents,
+    );
   });
 
   it('matches the contract formula and never exceeds the net while bps × days ≤ 300000', () => {
     fc.assert(
-      fc.property(cents, fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 300 }), (net, rate, days) => {
-        const fee = anticipationFee({ netCents: net, feeBpsPerMonth: rate, daysAnticipated: days });
-        const exact = (net * rate * days) / 300_000; // a float is a good enough oracle away from .5 ties
-        expect(Math.abs(fee - exact)).toBeLessThanOrEqual(0.5 + 1e-6 * Math.max(1, exact));
-        if (rate * days <= 300_000) expect(fee).toBeLessThanOrEqual(net);
-        expect(fee).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        cents,
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 300 }),
+        (net, rate, days) => {
+          const fee = anticipationFee({
+            netCents: net,
+            feeBpsPerMonth: rate,
+            daysAnticipated: days,
+          });
+          const exact = (net * rate * days) / 300_000; // a float is a good enough oracle away from .5 ties
+          expect(Math.abs(fee - exact)).toBeLessThanOrEqual(0.5 + 1e-6 * Math.max(1, exact));
+          if (rate * days <= 300_000) expect(fee).toBeLessThanOrEqual(net);
+          expect(fee).toBeGreaterThanOrEqual(0);
+        },
+      ),
     );
   });
 });

@@ -27,7 +27,8 @@ export function roundHalfUpDiv(numerator: bigint | number, denominator: bigint |
  */
 export function allocateEvenly(totalCents: number, parts: number): number[] {
   assertNonNegativeInteger(totalCents, 'totalCents');
-  if (!Number.isSafeInteger(parts) || parts < 1) throw new RangeError(`parts must be a positive integer, got ${parts}`);
+  if (!Number.isSafeInteger(parts) || parts < 1)
+    throw new RangeError(`parts must be a positive integer, got ${parts}`);
   const base = Math.floor(totalCents / parts);
   const remainder = totalCents - base * parts;
   const result = new Array<number>(parts).fill(base);
@@ -58,25 +59,30 @@ export function anticipationFee(input: AnticipationFeeInput): number {
   assertNonNegativeInteger(input.netCents, 'netCents');
   assertNonNegativeInteger(input.feeBpsPerMonth, 'feeBpsPerMonth');
   assertNonNegativeInteger(input.daysAnticipated, 'daysAnticipated');
-  const numerator = BigInt(input.netCents) * BigInt(input.feeBpsPerMonth) * BigInt(input.daysAnticipated);
+  const numerator =
+    BigInt(input.netCents) * BigInt(input.feeBpsPerMonth) * BigInt(input.daysAnticipated);
   return roundHalfUpDiv(numerator, BPS_WHOLE * DAYS_PER_MONTH);
 }
 
 function toBigInt(value: bigint | number, name: string): bigint {
   if (typeof value === 'bigint') return value;
-  if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be a safe integer, got ${value}`);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`${name} must be a safe integer, got ${value}`);
   return BigInt(value);
 }
 
 function toSafeNumber(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('result exceeds Number.MAX_SAFE_INTEGER');
+  if (value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RangeError('result exceeds Number.MAX_SAFE_INTEGER');
   return Number(value);
 }
 
 function assertNonNegativeInteger(value: number, name: string): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
 }
 
 function assertBps(value: number, name: string): void {
-  if (!Number.isSafeInteger(value) || value < 0 || value > 10_000) throw new RangeError(`${name} must be an integer in 0..10000, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0 || value > 10_000)
+    throw new RangeError(`${name} must be an integer in 0..10000, got ${value}`);
 }

@@ -32,7 +32,8 @@ export type SplitResult =
  * their share and the rounding cents stay with the charge's seller in `remainderCents`.
  */
 export function allocateSplit(totalCents: number, items: readonly SplitItemInput[]): SplitResult {
-  if (!Number.isSafeInteger(totalCents) || totalCents < 0) throw new RangeError(`totalCents must be a non-negative integer, got ${totalCents}`);
+  if (!Number.isSafeInteger(totalCents) || totalCents < 0)
+    throw new RangeError(`totalCents must be a non-negative integer, got ${totalCents}`);
 
   const seen = new Set<string>();
   let mode: 'amount' | 'percentage' | undefined;
@@ -43,21 +44,25 @@ export function allocateSplit(totalCents: number, items: readonly SplitItemInput
     const hasAmount = item.amountCents !== undefined;
     const hasPercentage = item.percentageBps !== undefined;
     if (hasAmount && hasPercentage) return { ok: false, reason: 'amount_and_percentage', index };
-    if (!hasAmount && !hasPercentage) return { ok: false, reason: 'amount_or_percentage_missing', index };
+    if (!hasAmount && !hasPercentage)
+      return { ok: false, reason: 'amount_or_percentage_missing', index };
 
     const itemMode = hasAmount ? 'amount' : 'percentage';
     mode ??= itemMode;
     if (itemMode !== mode) return { ok: false, reason: 'mixed_modes', index };
-    if (seen.has(item.recipientSellerId)) return { ok: false, reason: 'duplicate_recipient', index };
+    if (seen.has(item.recipientSellerId))
+      return { ok: false, reason: 'duplicate_recipient', index };
     seen.add(item.recipientSellerId);
 
     let amountCents: number;
     if (item.amountCents !== undefined) {
-      if (!Number.isSafeInteger(item.amountCents) || item.amountCents < 1) return { ok: false, reason: 'amount_invalid', index };
+      if (!Number.isSafeInteger(item.amountCents) || item.amountCents < 1)
+        return { ok: false, reason: 'amount_invalid', index };
       amountCents = item.amountCents;
     } else {
       const bps = item.percentageBps;
-      if (bps === undefined || !Number.isSafeInteger(bps) || bps < 1 || bps > 10_000) return { ok: false, reason: 'percentage_invalid', index };
+      if (bps === undefined || !Number.isSafeInteger(bps) || bps < 1 || bps > 10_000)
+        return { ok: false, reason: 'percentage_invalid', index };
       totalBps += bps;
       amountCents = Number((BigInt(totalCents) * BigInt(bps)) / 10_000n);
       if (amountCents === 0) return { ok: false, reason: 'resolves_to_zero', index };

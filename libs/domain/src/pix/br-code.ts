@@ -17,7 +17,8 @@ interface BrCodeCommon {
 }
 
 /** Dynamic (location URL from the PSP, single use) or static (Pix key): exactly one of the two. */
-export type BrCodeInput = BrCodeCommon & ({ locationUrl: string; pixKey?: undefined } | { pixKey: string; locationUrl?: undefined });
+export type BrCodeInput = BrCodeCommon &
+  ({ locationUrl: string; pixKey?: undefined } | { pixKey: string; locationUrl?: undefined });
 
 /**
  * Builds the BR Code. Name and city are reduced to upper-case ASCII because readers count lengths in bytes
@@ -25,11 +26,14 @@ export type BrCodeInput = BrCodeCommon & ({ locationUrl: string; pixKey?: undefi
  * RangeError, since the caller controls every input here.
  */
 export function buildBrCode(input: BrCodeInput): string {
-  if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1) throw new RangeError('amountCents must be a positive integer');
-  if (!TXID_PATTERN.test(input.txid)) throw new RangeError('txid must be 1 to 25 letters and digits, or ***');
+  if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1)
+    throw new RangeError('amountCents must be a positive integer');
+  if (!TXID_PATTERN.test(input.txid))
+    throw new RangeError('txid must be 1 to 25 letters and digits, or ***');
   const name = sanitizeText(input.merchantName, MERCHANT_NAME_CHARS_MAX);
   const city = sanitizeText(input.merchantCity, MERCHANT_CITY_CHARS_MAX);
-  if (name === '' || city === '') throw new RangeError('merchantName and merchantCity need at least one letter or digit');
+  if (name === '' || city === '')
+    throw new RangeError('merchantName and merchantCity need at least one letter or digit');
 
   const account =
     input.locationUrl !== undefined
@@ -59,19 +63,24 @@ export function verifyBrCode(payload: string): BrCodeVerification {
   const parsed = parseTlv(payload);
   if (!parsed.ok) return { ok: false, reason: `malformed TLV: ${parsed.reason}` };
   const { fields } = parsed;
-  if (fields[0]?.id !== '00' || fields[0].value !== '01') return { ok: false, reason: 'must start with 000201' };
+  if (fields[0]?.id !== '00' || fields[0].value !== '01')
+    return { ok: false, reason: 'must start with 000201' };
   const last = fields[fields.length - 1];
-  if (last?.id !== '63' || !/^[0-9A-Fa-f]{4}$/.test(last.value)) return { ok: false, reason: 'must end with field 63 holding 4 hex digits' };
+  if (last?.id !== '63' || !/^[0-9A-Fa-f]{4}$/.test(last.value))
+    return { ok: false, reason: 'must end with field 63 holding 4 hex digits' };
   for (const id of ['26', '52', '53', '58', '59', '60']) {
     if (!fields.some((f) => f.id === id)) return { ok: false, reason: `field ${id} missing` };
   }
   const account = parseTlv(fields.find((f) => f.id === '26')?.value ?? '');
   if (!account.ok) return { ok: false, reason: 'field 26 is not valid TLV' };
-  if (account.fields[0]?.id !== '00' || account.fields[0].value.toLowerCase() !== PIX_GUI) return { ok: false, reason: 'field 26 must start with GUI br.gov.bcb.pix' };
+  if (account.fields[0]?.id !== '00' || account.fields[0].value.toLowerCase() !== PIX_GUI)
+    return { ok: false, reason: 'field 26 must start with GUI br.gov.bcb.pix' };
   const additional = fields.find((f) => f.id === '62');
-  if (additional !== undefined && !parseTlv(additional.value).ok) return { ok: false, reason: 'field 62 is not valid TLV' };
+  if (additional !== undefined && !parseTlv(additional.value).ok)
+    return { ok: false, reason: 'field 62 is not valid TLV' };
   const expectedCrc = crc16CcittFalse(payload.slice(0, -4));
-  if (last.value.toUpperCase() !== expectedCrc) return { ok: false, reason: `CRC mismatch: expected ${expectedCrc}` };
+  if (last.value.toUpperCase() !== expectedCrc)
+    return { ok: false, reason: `CRC mismatch: expected ${expectedCrc}` };
   return { ok: true, fields };
 }
 

@@ -2,7 +2,13 @@ import { parseTlv, tlv } from './tlv';
 
 describe('parseTlv', () => {
   it('splits top-level fields by their declared lengths', () => {
-    expect(parseTlv('000201' + '0503***')).toEqual({ ok: true, fields: [{ id: '00', value: '01' }, { id: '05', value: '***' }] });
+    expect(parseTlv('000201' + '0503***')).toEqual({
+      ok: true,
+      fields: [
+        { id: '00', value: '01' },
+        { id: '05', value: '***' },
+      ],
+    });
     expect(parseTlv('')).toEqual({ ok: true, fields: [] });
   });
 

@@ -6,7 +6,8 @@ export interface TlvField {
   value: string;
 }
 
-export type TlvParseResult = { ok: true; fields: TlvField[] } | { ok: false; reason: string; offset: number };
+export type TlvParseResult =
+  { ok: true; fields: TlvField[] } | { ok: false; reason: string; offset: number };
 
 /** Splits a TLV string into its top-level fields; a template's value can be parsed again for its subfields. */
 export function parseTlv(payload: string): TlvParseResult {
@@ -16,10 +17,12 @@ export function parseTlv(payload: string): TlvParseResult {
   while (offset < bytes.length) {
     if (offset + 4 > bytes.length) return { ok: false, reason: 'truncated header', offset };
     const header = bytes.toString('latin1', offset, offset + 4);
-    if (!/^\d{4}$/.test(header)) return { ok: false, reason: 'id and length must be 4 digits', offset };
+    if (!/^\d{4}$/.test(header))
+      return { ok: false, reason: 'id and length must be 4 digits', offset };
     const length = Number(header.slice(2));
     const start = offset + 4;
-    if (start + length > bytes.length) return { ok: false, reason: `field ${header.slice(0, 2)} runs past the end`, offset };
+    if (start + length > bytes.length)
+      return { ok: false, reason: `field ${header.slice(0, 2)} runs past the end`, offset };
     fields.push({ id: header.slice(0, 2), value: bytes.toString('utf8', start, start + length) });
     offset = start + length;
   }
