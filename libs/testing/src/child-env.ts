@@ -6,7 +6,10 @@
 export const INHERITED_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'] as const;
 
 /** The environment of a child process: the inherited few, then `meant`. */
-export function childEnv(meant: Readonly<Record<string, string>>, parent: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function childEnv(
+  meant: Readonly<Record<string, string>>,
+  parent: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of INHERITED_VARIABLES) {
     const value = parent[name];

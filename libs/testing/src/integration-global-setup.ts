@@ -21,13 +21,17 @@ async function runtimeAvailable(): Promise<boolean> {
 }
 
 export default async function globalSetup(): Promise<void> {
-  const wantsContainers = (process.env.DATABASE_URL ?? '') === '' && (process.env.KAFKA_BROKERS ?? '') === '';
+  const wantsContainers =
+    (process.env.DATABASE_URL ?? '') === '' && (process.env.KAFKA_BROKERS ?? '') === '';
   const choice = chooseServers(process.env, wantsContainers ? await runtimeAvailable() : false);
   if (choice.kind === 'refused') throw new Error(choice.message);
   if (choice.kind === 'given') return;
   const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
   const { KafkaContainer } = await import('@testcontainers/kafka');
-  const [postgres, kafka] = await Promise.all([new PostgreSqlContainer(POSTGRES_IMAGE).start(), new KafkaContainer(KAFKA_IMAGE).withKraft().start()]);
+  const [postgres, kafka] = await Promise.all([
+    new PostgreSqlContainer(POSTGRES_IMAGE).start(),
+    new KafkaContainer(KAFKA_IMAGE).withKraft().start(),
+  ]);
   // The suites read these (integrationEnv); --runInBand keeps them in this process, workers inherit them.
   process.env.DATABASE_URL = postgres.getConnectionUri();
   process.env.KAFKA_BROKERS = `${kafka.getHost()}:${kafka.getMappedPort(9093)}`;

@@ -16,11 +16,18 @@ const HOW =
 export function chooseServers(env: NodeJS.ProcessEnv, runtimeAvailable: boolean): ServersChoice {
   const databaseUrl = env.DATABASE_URL ?? '';
   const kafkaBrokers = env.KAFKA_BROKERS ?? '';
-  if (databaseUrl !== '' && kafkaBrokers !== '') return { kind: 'given', databaseUrl, kafkaBrokers };
+  if (databaseUrl !== '' && kafkaBrokers !== '')
+    return { kind: 'given', databaseUrl, kafkaBrokers };
   if (databaseUrl !== '' || kafkaBrokers !== '') {
     const missing = databaseUrl === '' ? 'DATABASE_URL' : 'KAFKA_BROKERS';
-    return { kind: 'refused', message: `integration tests: ${missing} is not set while the other is; ${HOW}` };
+    return {
+      kind: 'refused',
+      message: `integration tests: ${missing} is not set while the other is; ${HOW}`,
+    };
   }
   if (runtimeAvailable) return { kind: 'containers' };
-  return { kind: 'refused', message: `integration tests: DATABASE_URL and KAFKA_BROKERS are not set and no container runtime answers; ${HOW}` };
+  return {
+    kind: 'refused',
+    message: `integration tests: DATABASE_URL and KAFKA_BROKERS are not set and no container runtime answers; ${HOW}`,
+  };
 }

@@ -10,7 +10,9 @@ export function integrationEnv(): IntegrationEnv {
   const databaseUrl = process.env.DATABASE_URL;
   const brokers = process.env.KAFKA_BROKERS;
   if (!databaseUrl || !brokers) {
-    throw new Error('integration tests need DATABASE_URL and KAFKA_BROKERS (see README: npm run test:integration)');
+    throw new Error(
+      'integration tests need DATABASE_URL and KAFKA_BROKERS (see README: npm run test:integration)',
+    );
   }
   return { databaseUrl, kafkaBrokers: brokers.split(',').map((b) => b.trim()) };
 }
@@ -18,7 +20,10 @@ export function integrationEnv(): IntegrationEnv {
 /** The schema registry (Confluent API) of the suites that run services or the wire format on Kafka; they fail without it. */
 export function schemaRegistryUrl(): string {
   const url = process.env.SCHEMA_REGISTRY_URL;
-  if (!url) throw new Error('this suite needs SCHEMA_REGISTRY_URL (tools/registry/start, then SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7)');
+  if (!url)
+    throw new Error(
+      'this suite needs SCHEMA_REGISTRY_URL (tools/registry/start, then SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7)',
+    );
   return url.replace(/\/+$/, '');
 }
 
@@ -28,7 +33,11 @@ export function uniqueName(prefix: string): string {
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -39,7 +48,9 @@ export async function waitFor<T>(check: () => Promise<T | undefined> | T | undef
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 25));
   }

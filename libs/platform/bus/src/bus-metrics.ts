@@ -1,4 +1,9 @@
-import { CONSUMER_LAG, counter, gauge, MESSAGING_CLIENT_CONSUMED_MESSAGES } from '@pgw/platform-metrics';
+import {
+  CONSUMER_LAG,
+  counter,
+  gauge,
+  MESSAGING_CLIENT_CONSUMED_MESSAGES,
+} from '@pgw/platform-metrics';
 
 const consumedMetric = counter(MESSAGING_CLIENT_CONSUMED_MESSAGES);
 const lagMetric = gauge(CONSUMER_LAG);

@@ -94,10 +94,18 @@ export class DeadLetters {
   }
 
   /** Why this message must be parked instead of applied now, or null to apply it. */
-  verdict(message: BusMessage, eventId: string): { reason: DeadLetterReason; error: string | null } | null {
-    if (!this.options.knows(message.headers[HEADER_EVENT_TYPE])) return { reason: 'unknown_type', error: null };
+  verdict(
+    message: BusMessage,
+    eventId: string,
+  ): { reason: DeadLetterReason; error: string | null } | null {
+    if (!this.options.knows(message.headers[HEADER_EVENT_TYPE]))
+      return { reason: 'unknown_type', error: null };
     const failed = this.failures.get(eventId);
-    if (failed !== undefined && failed.count >= this.poisonAttempts && Date.now() - failed.firstAtMs >= this.poisonAfterMs) {
+    if (
+      failed !== undefined &&
+      failed.count >= this.poisonAttempts &&
+      Date.now() - failed.firstAtMs >= this.poisonAfterMs
+    ) {
       return { reason: 'handler_failed', error: failed.error };
     }
     return null;
@@ -117,7 +125,11 @@ export class DeadLetters {
     }
     const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const previous = this.failures.get(eventId);
-    this.failures.set(eventId, { count: (previous?.count ?? 0) + 1, firstAtMs: previous?.firstAtMs ?? Date.now(), error: text.slice(0, ERROR_TEXT_MAX) });
+    this.failures.set(eventId, {
+      count: (previous?.count ?? 0) + 1,
+      firstAtMs: previous?.firstAtMs ?? Date.now(),
+      error: text.slice(0, ERROR_TEXT_MAX),
+    });
   }
 
   /**
@@ -125,17 +137,32 @@ export class DeadLetters {
    * once: a rolled-back batch copies it again, under the same event id), then its row (once per consumer
    * and event). The inbox does not record it: a replay applies it.
    */
-  async park(trx: Tx, message: BusMessage, eventId: string, reason: DeadLetterReason, error: string | null): Promise<void> {
+  async park(
+    trx: Tx,
+    message: BusMessage,
+    eventId: string,
+    reason: DeadLetterReason,
+    error: string | null,
+  ): Promise<void> {
     const { service, bus, log } = this.options;
     const where = {
       [DEAD_LETTER_HEADERS.reason]: reason,
       [DEAD_LETTER_HEADERS.consumer]: this.consumer,
       [DEAD_LETTER_HEADERS.topic]: message.topic,
-      ...(message.partition !== undefined ? { [DEAD_LETTER_HEADERS.partition]: String(message.partition) } : {}),
+      ...(message.partition !== undefined
+        ? { [DEAD_LETTER_HEADERS.partition]: String(message.partition) }
+        : {}),
       ...(message.offset !== undefined ? { [DEAD_LETTER_HEADERS.offset]: message.offset } : {}),
       ...(error !== null ? { [DEAD_LETTER_HEADERS.error]: error } : {}),
     };
-    await bus.publish([{ topic: deadLetterTopic(service), key: message.key, value: message.value, headers: { ...message.headers, ...where } }]);
+    await bus.publish([
+      {
+        topic: deadLetterTopic(service),
+        key: message.key,
+        value: message.value,
+        headers: { ...message.headers, ...where },
+      },
+    ]);
     const inserted = await trx('dead_letters')
       .insert({
         id: `dlq_${randomUUID().replaceAll('-', '')}`,
@@ -159,7 +186,16 @@ export class DeadLetters {
       if (inserted.length === 0) return;
       deadLettersMetric.add(1, { service, consumer: this.consumer, reason });
       log?.warn(
-        { event_id: eventId, event_type: message.headers[HEADER_EVENT_TYPE] ?? null, reason, error, consumer: this.consumer, topic: message.topic, partition: message.partition ?? null, offset: message.offset ?? null },
+        {
+          event_id: eventId,
+          event_type: message.headers[HEADER_EVENT_TYPE] ?? null,
+          reason,
+          error,
+          consumer: this.consumer,
+          topic: message.topic,
+          partition: message.partition ?? null,
+          offset: message.offset ?? null,
+        },
         'event parked in the dead-letter topic',
       );
     });

@@ -1,3 +1,5 @@
+import { assert } from '@pgw/domain';
+import { retry, type RetryPolicy } from '@pgw/platform-db';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
 import { recordDelivered } from './bus-metrics';
 import { publishWithSpans, withMessagingSystem } from './messaging-spans';
@@ -8,8 +10,8 @@ interface Delivery {
   reject: (error: unknown) => void;
 }
 
-const ATTEMPTS_MAX = 3;
-const RETRY_DELAY_MS = 50;
+/** A delivery whose handler throws is tried again, as a Kafka consumer would, then rejected to its publisher. */
+const DELIVERY_RETRY: RetryPolicy = { attemptsMax: 3, baseMs: 50, capMs: 200, totalMs: 1_000 };
 /** The `messaging.system` of its spans: not a broker of the conventions' list, and not to be taken for Kafka. */
 const MESSAGING_SYSTEM = 'in-process';
 
@@ -32,25 +34,21 @@ class Group {
     if (this.running) return;
     this.running = true;
     try {
-      for (let delivery = this.queue.shift(); delivery !== undefined; delivery = this.queue.shift()) {
+      for (
+        let delivery = this.queue.shift();
+        delivery !== undefined;
+        delivery = this.queue.shift()
+      ) {
         if (this.stopped) {
           delivery.reject(new Error(`subscription ${this.options.groupId} stopped`));
           continue;
         }
         this.recordDelivered(delivery);
-        let lastError: unknown;
-        let delivered = false;
-        for (let attempt = 1; attempt <= ATTEMPTS_MAX && !delivered; attempt++) {
-          try {
-            await withMessagingSystem(MESSAGING_SYSTEM, () => this.options.handle(delivery.messages));
-            delivered = true;
-          } catch (error) {
-            lastError = error;
-            if (attempt < ATTEMPTS_MAX) await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempt));
-          }
-        }
-        if (delivered) delivery.resolve();
-        else delivery.reject(lastError);
+        await retry(
+          DELIVERY_RETRY,
+          () => withMessagingSystem(MESSAGING_SYSTEM, () => this.options.handle(delivery.messages)),
+          { retryable: () => true },
+        ).then(delivery.resolve, delivery.reject);
       }
     } finally {
       this.running = false;
@@ -62,8 +60,18 @@ class Group {
     const sizes = new Map<string, number>();
     for (const m of delivery.messages) sizes.set(m.topic, (sizes.get(m.topic) ?? 0) + 1);
     for (const [topic, size] of sizes) {
-      const lag = this.queue.reduce((n, queued) => n + queued.messages.filter((m) => m.topic === topic).length, 0);
-      recordDelivered({ system: MESSAGING_SYSTEM, group: this.options.groupId, topic, partition: 0, size, lag });
+      const lag = this.queue.reduce(
+        (n, queued) => n + queued.messages.filter((m) => m.topic === topic).length,
+        0,
+      );
+      recordDelivered({
+        system: MESSAGING_SYSTEM,
+        group: this.options.groupId,
+        topic,
+        partition: 0,
+        size,
+        lag,
+      });
     }
   }
 }
@@ -104,7 +112,9 @@ export class InProcessBus implements Bus {
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
-    if (this.groups.has(options.groupId)) throw new Error(`group ${options.groupId} already subscribed`);
+    assert(!this.groups.has(options.groupId), 'in-process-bus.group-subscribed-once', {
+      group: options.groupId,
+    });
     const group = new Group(options);
     this.groups.set(options.groupId, group);
     return {

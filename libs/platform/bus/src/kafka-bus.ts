@@ -1,6 +1,13 @@
-import { context } from '@opentelemetry/api';
-import { suppressTracing } from '@opentelemetry/core';
-import { Kafka, logLevel, Partitioners, type Consumer, type ICustomPartitioner, type Producer, type IHeaders } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Consumer,
+  type ICustomPartitioner,
+  type Producer,
+  type IHeaders,
+} from 'kafkajs';
+import { backoffMs, retry, type RetryPolicy } from '@pgw/platform-db';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
 import { recordDelivered } from './bus-metrics';
 import { publishWithSpans, withMessagingSystem } from './messaging-spans';
@@ -20,6 +27,10 @@ export interface KafkaBusOptions {
    */
   compactedTopics?: readonly string[];
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** How long one request to a broker may take, in ms (10 000); a test that pauses a broker shortens it. */
+  requestTimeoutMs?: number;
+  /** How many times the client retries a failed request before the call fails (5). */
+  retries?: number;
 }
 
 // Every timeout and retry is set here, not taken on trust from the client's defaults: a publish fails
@@ -29,7 +40,15 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const SEND_TIMEOUT_MS = 10_000;
 const HEALTH_CACHE_MS = 5_000;
 const RETRY = { initialRetryTime: 200, maxRetryTime: 5_000, retries: 5 };
-const TOPIC_ATTEMPTS_MAX = 10;
+/** A topic's creation, while the broker's metadata lags behind its controller (see ensureTopics). */
+const TOPIC_RETRY: RetryPolicy = { attemptsMax: 10, baseMs: 200, capMs: 2_000, totalMs: 10_000 };
+/** A consumer kafkajs gave up on is started again until it runs or the subscription stops: no bound, by design. */
+const CONSUMER_RESTART: RetryPolicy = {
+  attemptsMax: Infinity,
+  baseMs: 400,
+  capMs: RETRY.maxRetryTime,
+  totalMs: Infinity,
+};
 const SESSION_TIMEOUT_MS = 10_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 const STALE_METADATA = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
@@ -39,7 +58,8 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (value === undefined) continue;
     const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) out[name] = Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
+    if (first !== undefined)
+      out[name] = Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
   }
   return out;
 }
@@ -48,8 +68,11 @@ function headersToStrings(headers: IHeaders | undefined): Record<string, string>
 function stderrLog(service: string): NonNullable<KafkaBusOptions['log']> {
   const line = (level: number) => (obj: object, msg: string) => {
     const err = (obj as { err?: unknown }).err;
-    const fields = err instanceof Error ? { ...obj, err: { type: err.name, message: err.message } } : obj;
-    process.stderr.write(`${JSON.stringify({ level, time: Date.now(), service, ...fields, msg })}\n`);
+    const fields =
+      err instanceof Error ? { ...obj, err: { type: err.name, message: err.message } } : obj;
+    process.stderr.write(
+      `${JSON.stringify({ level, time: Date.now(), service, ...fields, msg })}\n`,
+    );
   };
   return { warn: line(40), error: line(50) };
 }
@@ -68,7 +91,10 @@ export function partitionKeyOf(key: string): string {
 const partitionByKeyPrefix: ICustomPartitioner = () => {
   const byKey = Partitioners.DefaultPartitioner();
   return ({ topic, partitionMetadata, message }) => {
-    const key = message.key === null || message.key === undefined ? message.key : partitionKeyOf(message.key.toString());
+    const key =
+      message.key === null || message.key === undefined
+        ? message.key
+        : partitionKeyOf(message.key.toString());
     return byKey({ topic, partitionMetadata, message: { ...message, key } });
   };
 };
@@ -77,11 +103,20 @@ const partitionByKeyPrefix: ICustomPartitioner = () => {
  * The existing topics whose replication factor (the fewest replicas of any partition) is below the configured
  * one, as one line each: a service refuses to use them rather than run on fewer copies than it was told.
  */
-export function topicsBelowReplication(existing: ReadonlyArray<{ name: string; partitions: ReadonlyArray<{ replicas: readonly number[] }> }>, wanted: number): string[] {
+export function topicsBelowReplication(
+  existing: ReadonlyArray<{
+    name: string;
+    partitions: ReadonlyArray<{ replicas: readonly number[] }>;
+  }>,
+  wanted: number,
+): string[] {
   const lines: string[] = [];
   for (const topic of existing) {
     const factor = Math.min(...topic.partitions.map((p) => p.replicas.length));
-    if (topic.partitions.length > 0 && factor < wanted) lines.push(`topic ${topic.name} has replication factor ${factor}, below the configured ${wanted} (KAFKA_REPLICATION_FACTOR)`);
+    if (topic.partitions.length > 0 && factor < wanted)
+      lines.push(
+        `topic ${topic.name} has replication factor ${factor}, below the configured ${wanted} (KAFKA_REPLICATION_FACTOR)`,
+      );
   }
   return lines;
 }
@@ -93,15 +128,17 @@ export class KafkaBus implements Bus {
   private readonly subscriptions = new Set<Subscription>();
   private readonly knownTopics = new Set<string>();
   private readonly log: NonNullable<KafkaBusOptions['log']>;
+  private readonly retry: typeof RETRY;
 
   constructor(private readonly options: KafkaBusOptions) {
     this.log = options.log ?? stderrLog(options.clientId);
+    this.retry = { ...RETRY, retries: options.retries ?? RETRY.retries };
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
       connectionTimeout: CONNECTION_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      retry: RETRY,
+      requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      retry: this.retry,
       logLevel: logLevel.NOTHING,
     });
   }
@@ -113,13 +150,20 @@ export class KafkaBus implements Bus {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      for (let attempt = 1; ; attempt++) {
-        try {
+      await retry(
+        TOPIC_RETRY,
+        async () => {
           const existing = new Set(await admin.listTopics());
           const present = missing.filter((t) => existing.has(t));
           if (present.length > 0) {
-            const below = topicsBelowReplication((await admin.fetchTopicMetadata({ topics: present })).topics, this.options.replicationFactor ?? 1);
-            if (below.length > 0) throw new Error(`${below.join('; ')}: raise it (kafka-reassign-partitions) or lower the setting`);
+            const below = topicsBelowReplication(
+              (await admin.fetchTopicMetadata({ topics: present })).topics,
+              this.options.replicationFactor ?? 1,
+            );
+            if (below.length > 0)
+              throw new Error(
+                `${below.join('; ')}: raise it (kafka-reassign-partitions) or lower the setting`,
+              );
           }
           const create = missing.filter((t) => !existing.has(t));
           if (create.length > 0) {
@@ -130,20 +174,22 @@ export class KafkaBus implements Bus {
                 numPartitions: this.options.partitions ?? 3,
                 replicationFactor: this.options.replicationFactor ?? 1,
                 configEntries: [
-                  { name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) },
-                  ...((this.options.compactedTopics ?? []).includes(topic) ? [{ name: 'cleanup.policy', value: 'compact' }] : []),
+                  {
+                    name: 'min.insync.replicas',
+                    value: String(this.options.minInsyncReplicas ?? 1),
+                  },
+                  ...((this.options.compactedTopics ?? []).includes(topic)
+                    ? [{ name: 'cleanup.policy', value: 'compact' }]
+                    : []),
                 ],
               })),
             });
           }
-          break;
-        } catch (error) {
-          // On a KRaft broker the controller acknowledges a new topic before the broker's metadata has it:
-          // kafkajs's wait for the leaders then gets "does not host this topic-partition" and gives up.
-          if (attempt >= TOPIC_ATTEMPTS_MAX || !STALE_METADATA.has((error as { type?: string }).type ?? '')) throw error;
-          await new Promise((r) => setTimeout(r, 100 * attempt));
-        }
-      }
+        },
+        // On a KRaft broker the controller acknowledges a new topic before the broker's metadata has it:
+        // kafkajs's wait for the leaders then gets "does not host this topic-partition" and gives up.
+        { retryable: (error) => STALE_METADATA.has((error as { type?: string }).type ?? '') },
+      );
       for (const t of missing) this.knownTopics.add(t);
     } finally {
       await admin.disconnect();
@@ -157,7 +203,7 @@ export class KafkaBus implements Bus {
         createPartitioner: partitionByKeyPrefix,
         maxInFlightRequests: 1,
         allowAutoTopicCreation: false,
-        retry: RETRY,
+        retry: this.retry,
       });
       this.producerReady = producer.connect().then(
         () => {
@@ -195,22 +241,38 @@ export class KafkaBus implements Bus {
     if (messages.length === 0) return;
     await this.ensureTopics([...new Set(messages.map((m) => m.topic))]);
     const producer = await this.getProducer();
-    await publishWithSpans('kafka', messages, async (traced) => {
-      const byTopic = new Map<string, BusMessage[]>();
-      for (const m of traced) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
-      // Our send spans stand for these messages: the kafkajs instrumentation would add one more per message,
-      // each the root of a trace of its own, and overwrite their traceparent with it.
-      await context.with(suppressTracing(context.active()), () =>
-        producer.sendBatch({
+    try {
+      await publishWithSpans('kafka', messages, async (traced) => {
+        const byTopic = new Map<string, BusMessage[]>();
+        for (const m of traced) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+        await producer.sendBatch({
           acks: -1,
           timeout: SEND_TIMEOUT_MS,
           topicMessages: [...byTopic].map(([topic, list]) => ({
             topic,
             messages: list.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
           })),
-        }),
-      );
-    });
+        });
+      });
+    } catch (error) {
+      this.dropProducer(producer);
+      throw error;
+    }
+  }
+
+  /**
+   * A failed send ends the producer's session: the next publish starts one with a new producer id. kafkajs
+   * gives a failed batch's sequence numbers back even when the broker wrote it (a send that timed out, the
+   * broker paused or stopping): the session's next batch then starts below the broker's last sequence and
+   * is refused with OUT_OF_ORDER_SEQUENCE_NUMBER, as is every one after it, and kafkajs never renews the
+   * id (nor after UNKNOWN_PRODUCER_ID). The outbox relay sends the failed batch again in the new session;
+   * what the broker had written of it arrives twice and the consumers' inboxes drop the repeat.
+   */
+  private dropProducer(producer: Producer): void {
+    if (this.producer !== producer) return; // a concurrent failure dropped it already
+    this.producer = null;
+    this.producerReady = null;
+    void producer.disconnect().catch(() => undefined);
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
@@ -222,28 +284,44 @@ export class KafkaBus implements Bus {
     // (a non-retriable error, or one without cause, after a broker stop) leaves the group without this
     // member for good, and its events unread. This consumer is then replaced, until it starts again.
     const supervise = (consumer: Consumer) => {
-      consumer.on(consumer.events.CRASH, (event: { payload: { error: Error; restart: boolean } }) => {
-        const { error, restart } = event.payload;
-        this.log.warn({ err: error, group: options.groupId, restart }, restart ? 'kafka consumer crashed, kafkajs restarts it' : 'kafka consumer crashed, replacing it');
-        if (restart || stopped || restarting !== null) return;
-        restarting = (async () => {
-          await consumer.disconnect().catch(() => undefined);
-          for (let attempt = 1; !stopped; attempt++) {
-            await new Promise((r) => setTimeout(r, Math.min(RETRY.maxRetryTime, RETRY.initialRetryTime * 2 ** attempt)));
-            if (stopped) break;
-            try {
-              current = await this.startConsumer(options);
-              supervise(current);
-              if (stopped) await current.disconnect();
-              break;
-            } catch (err) {
-              this.log.warn({ err, group: options.groupId, attempt }, 'kafka consumer could not start again, retrying');
-            }
-          }
-        })().finally(() => {
-          restarting = null;
-        });
-      });
+      consumer.on(
+        consumer.events.CRASH,
+        (event: { payload: { error: Error; restart: boolean } }) => {
+          const { error, restart } = event.payload;
+          this.log.warn(
+            { err: error, group: options.groupId, restart },
+            restart
+              ? 'kafka consumer crashed, kafkajs restarts it'
+              : 'kafka consumer crashed, replacing it',
+          );
+          if (restart || stopped || restarting !== null) return;
+          restarting = (async () => {
+            await consumer.disconnect().catch(() => undefined);
+            await new Promise((r) => setTimeout(r, backoffMs(CONSUMER_RESTART, 0)));
+            if (stopped) return;
+            await retry(
+              CONSUMER_RESTART,
+              async () => {
+                current = await this.startConsumer(options);
+                supervise(current);
+                if (stopped) await current.disconnect();
+              },
+              {
+                retryable: () => !stopped,
+                stopped: () => stopped,
+                onRetry: (err, attempt) =>
+                  this.log.warn(
+                    { err, group: options.groupId, attempt },
+                    'kafka consumer could not start again, retrying',
+                  ),
+              },
+              // It ends in an error only once the subscription stopped: nothing is left to start.
+            ).catch(() => undefined);
+          })().finally(() => {
+            restarting = null;
+          });
+        },
+      );
     };
     supervise(current);
     const subscription: Subscription = {
@@ -272,7 +350,7 @@ export class KafkaBus implements Bus {
       allowAutoTopicCreation: false,
       // A consumer that crashed (broker gone, handler failing) restarts after the back-off above; the
       // offsets it did not commit are read again and the inbox drops what was already applied.
-      retry: RETRY,
+      retry: this.retry,
     });
     try {
       await consumer.connect();
@@ -280,7 +358,14 @@ export class KafkaBus implements Bus {
       await consumer.run({
         autoCommit: true,
         eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+        eachBatch: async ({
+          batch,
+          resolveOffset,
+          heartbeat,
+          commitOffsetsIfNecessary,
+          isRunning,
+          isStale,
+        }) => {
           if (!isRunning() || isStale() || batch.messages.length === 0) return;
           const messages: BusMessage[] = batch.messages.map((m) => ({
             topic: batch.topic,
@@ -291,7 +376,14 @@ export class KafkaBus implements Bus {
             offset: m.offset,
           }));
           // Growing lag means the group cannot keep up, or is stuck on a failing event.
-          recordDelivered({ system: 'kafka', group: options.groupId, topic: batch.topic, partition: batch.partition, size: messages.length, lag: Number(batch.offsetLag()) });
+          recordDelivered({
+            system: 'kafka',
+            group: options.groupId,
+            topic: batch.topic,
+            partition: batch.partition,
+            size: messages.length,
+            lag: Number(batch.offsetLag()),
+          });
           await withMessagingSystem('kafka', () => options.handle(messages));
           const last = batch.messages[batch.messages.length - 1];
           if (last !== undefined) resolveOffset(last.offset);

@@ -1,5 +1,25 @@
-import { context, createContextKey, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
-import { counter, histogram, MESSAGING_CLIENT_OPERATION_DURATION, MESSAGING_CLIENT_SENT_MESSAGES, MESSAGING_PROCESS_DURATION, secondsSince } from '@pgw/platform-metrics';
+import {
+  context,
+  createContextKey,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
+import {
+  counter,
+  histogram,
+  MESSAGING_CLIENT_OPERATION_DURATION,
+  MESSAGING_CLIENT_SENT_MESSAGES,
+  MESSAGING_PROCESS_DURATION,
+  secondsSince,
+} from '@pgw/platform-metrics';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
 import { ORIGIN_PREFIX } from './outbox';
 
@@ -9,7 +29,11 @@ import { ORIGIN_PREFIX } from './outbox';
 //   ack; the message carries it as `traceparent`, its creation context;
 // - `process <topic>` (CONSUMER), one per message a consumer applies (inbox.ts): a child of that same request,
 //   so each hop hangs under the work that caused it, with a link to the `send` span, which shows when the
-//   relay got it out. The kafkajs instrumentation's own per-batch `poll` traces stay apart from these.
+//   relay got it out.
+// Reading a batch opens no trace of its own: the OpenTelemetry kafkajs instrumentation, which made a
+// `poll <topic>` root span per batch (and a send span per message, the root of another trace), is not
+// registered (libs/platform/telemetry). What it recorded that matters is here: partition, offset and key on
+// each span; the batch's size and the group's lag are metrics (recordDelivered, docs/metrics.md).
 
 const tracer = trace.getTracer('@pgw/platform-bus');
 const sentMetric = counter(MESSAGING_CLIENT_SENT_MESSAGES);
@@ -24,7 +48,12 @@ function recordSent(system: string, messages: BusMessage[], startMs: number, err
   const sizes = new Map<string, number>();
   for (const m of messages) sizes.set(m.topic, (sizes.get(m.topic) ?? 0) + 1);
   for (const [topic, size] of sizes) {
-    const attributes = { 'messaging.system': system, 'messaging.destination.name': topic, 'messaging.operation.name': 'send', ...(error !== undefined ? { 'error.type': errorType(error) } : {}) };
+    const attributes = {
+      'messaging.system': system,
+      'messaging.destination.name': topic,
+      'messaging.operation.name': 'send',
+      ...(error !== undefined ? { 'error.type': errorType(error) } : {}),
+    };
     sentMetric.add(size, attributes);
     sendDurationMetric.record(seconds, attributes);
   }
@@ -35,7 +64,10 @@ const MESSAGING_SYSTEM = createContextKey('@pgw/platform-bus messaging.system');
 
 // Reads the producer's trace context, which the outbox stored under `origin-` header names.
 const originGetter = {
-  keys: (carrier: Record<string, string>) => Object.keys(carrier).filter((k) => k.startsWith(ORIGIN_PREFIX)).map((k) => k.slice(ORIGIN_PREFIX.length)),
+  keys: (carrier: Record<string, string>) =>
+    Object.keys(carrier)
+      .filter((k) => k.startsWith(ORIGIN_PREFIX))
+      .map((k) => k.slice(ORIGIN_PREFIX.length)),
   get: (carrier: Record<string, string>, key: string) => carrier[`${ORIGIN_PREFIX}${key}`],
 };
 
@@ -44,7 +76,11 @@ function originContext(message: BusMessage): Context {
   return propagation.extract(ROOT_CONTEXT, message.headers, originGetter);
 }
 
-function messageAttributes(system: string | undefined, message: BusMessage, operation: 'send' | 'process'): Attributes {
+function messageAttributes(
+  system: string | undefined,
+  message: BusMessage,
+  operation: 'send' | 'process',
+): Attributes {
   const eventId = message.headers[HEADER_EVENT_ID];
   const eventType = message.headers[HEADER_EVENT_TYPE];
   return {
@@ -54,8 +90,12 @@ function messageAttributes(system: string | undefined, message: BusMessage, oper
     'messaging.operation.name': operation,
     ...(eventId !== undefined ? { 'messaging.message.id': eventId } : {}),
     ...(system === 'kafka' ? { 'messaging.kafka.message.key': message.key } : {}),
-    ...(message.partition !== undefined ? { 'messaging.destination.partition.id': String(message.partition) } : {}),
-    ...(system === 'kafka' && message.offset !== undefined ? { 'messaging.kafka.offset': Number(message.offset) } : {}),
+    ...(message.partition !== undefined
+      ? { 'messaging.destination.partition.id': String(message.partition) }
+      : {}),
+    ...(system === 'kafka' && message.offset !== undefined
+      ? { 'messaging.kafka.offset': Number(message.offset) }
+      : {}),
     // Not a convention: the versioned event type, which says more than the topic to whoever reads the trace.
     ...(eventType !== undefined ? { 'pgw.event.type': eventType } : {}),
   };
@@ -65,10 +105,18 @@ function messageAttributes(system: string | undefined, message: BusMessage, oper
  * Publishes `messages` with a `send <topic>` span each: the returned messages carry the span as `traceparent`
  * for `publish` to put on the wire. The spans end when `publish` settles, in error if it failed.
  */
-export async function publishWithSpans(system: string, messages: BusMessage[], publish: (messages: BusMessage[]) => Promise<void>): Promise<void> {
+export async function publishWithSpans(
+  system: string,
+  messages: BusMessage[],
+  publish: (messages: BusMessage[]) => Promise<void>,
+): Promise<void> {
   const spans: Span[] = [];
   const traced = messages.map((message) => {
-    const span = tracer.startSpan(`send ${message.topic}`, { kind: SpanKind.PRODUCER, attributes: messageAttributes(system, message, 'send') }, originContext(message));
+    const span = tracer.startSpan(
+      `send ${message.topic}`,
+      { kind: SpanKind.PRODUCER, attributes: messageAttributes(system, message, 'send') },
+      originContext(message),
+    );
     spans.push(span);
     const headers = { ...message.headers };
     propagation.inject(trace.setSpan(ROOT_CONTEXT, span), headers);
@@ -82,7 +130,10 @@ export async function publishWithSpans(system: string, messages: BusMessage[], p
     recordSent(system, messages, startMs, error);
     for (const span of spans) {
       span.setAttribute('error.type', errorType(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
     }
     throw error;
   } finally {
@@ -96,31 +147,46 @@ export function withMessagingSystem<T>(system: string, handle: () => Promise<T>)
 }
 
 /** Runs `apply` in a `process <topic>` span: a child of the request that wrote the event, linked to its send span. */
-export function processSpan<T>(message: BusMessage, consumerGroup: string, apply: () => Promise<T>): Promise<T> {
+export function processSpan<T>(
+  message: BusMessage,
+  consumerGroup: string,
+  apply: () => Promise<T>,
+): Promise<T> {
   const system = context.active().getValue(MESSAGING_SYSTEM) as string | undefined;
   const sent = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, message.headers));
   const links: Link[] = sent !== undefined && isSpanContextValid(sent) ? [{ context: sent }] : [];
-  const attributes = { ...messageAttributes(system, message, 'process'), 'messaging.consumer.group.name': consumerGroup };
+  const attributes = {
+    ...messageAttributes(system, message, 'process'),
+    'messaging.consumer.group.name': consumerGroup,
+  };
   const measured = {
     'messaging.system': system ?? 'unknown',
     'messaging.destination.name': message.topic,
     'messaging.consumer.group.name': consumerGroup,
     'messaging.operation.name': 'process',
   };
-  return tracer.startActiveSpan(`process ${message.topic}`, { kind: SpanKind.CONSUMER, attributes, links }, originContext(message), async (span) => {
-    const startMs = performance.now();
-    try {
-      const result = await apply();
-      processDurationMetric.record(secondsSince(startMs), measured);
-      return result;
-    } catch (error) {
-      processDurationMetric.record(secondsSince(startMs), { ...measured, 'error.type': errorType(error) });
-      // The type only: a database error's message can quote the event's data.
-      span.setAttribute('error.type', errorType(error));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    `process ${message.topic}`,
+    { kind: SpanKind.CONSUMER, attributes, links },
+    originContext(message),
+    async (span) => {
+      const startMs = performance.now();
+      try {
+        const result = await apply();
+        processDurationMetric.record(secondsSince(startMs), measured);
+        return result;
+      } catch (error) {
+        processDurationMetric.record(secondsSince(startMs), {
+          ...measured,
+          'error.type': errorType(error),
+        });
+        // The type only: a database error's message can quote the event's data.
+        span.setAttribute('error.type', errorType(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

@@ -7,7 +7,17 @@ import { integrationEnv, uniqueName } from '@pgw/testing';
 import type { BusMessage } from './bus';
 import { KafkaBus } from './kafka-bus';
 import { enqueue, OutboxRelay } from './outbox';
-import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
+import {
+  appliedCount,
+  consumerHandler,
+  crashAfterPublish,
+  prepare,
+  relay,
+  tenantEvent,
+  unsentCount,
+  waitFor,
+  writeEvent,
+} from './outbox.scenarios';
 
 const env = integrationEnv();
 const KAFKA_TOOLS = join(__dirname, '..', '..', '..', '..', 'tools', 'kafka');
@@ -27,7 +37,11 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     consumerBus = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-consumer' });
     await prepare({ producer, consumer, bus, topicSuffix: '' });
     await bus.ensureTopics([topic]);
-    await consumerBus.subscribe({ groupId: uniqueName('it-group'), topics: [topic], handle: consumerHandler(consumer, deliveries) });
+    await consumerBus.subscribe({
+      groupId: uniqueName('it-group'),
+      topics: [topic],
+      handle: consumerHandler(consumer, deliveries),
+    });
   });
 
   afterAll(async () => {
@@ -49,7 +63,8 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     // there ("This server does not host this topic-partition"), and the service with it.
     const fresh = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-topics' });
     try {
-      for (let i = 0; i < 15; i++) await fresh.ensureTopics([uniqueName(`it.fresh${i}`), uniqueName(`it.fresh${i}b`)]);
+      for (let i = 0; i < 15; i++)
+        await fresh.ensureTopics([uniqueName(`it.fresh${i}`), uniqueName(`it.fresh${i}b`)]);
     } finally {
       await fresh.close();
     }
@@ -59,7 +74,11 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     // Proves a crash without a retriable cause (as after a broker stop) does not leave the group without
     // its consumer for good: the first delivery fails with such an error, the replaced consumer applies it.
     const crashTopic = uniqueName('it.crash');
-    const crashBus = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-crash', log: { warn: () => undefined, error: () => undefined } });
+    const crashBus = new KafkaBus({
+      brokers: env.kafkaBrokers,
+      clientId: 'it-crash',
+      log: { warn: () => undefined, error: () => undefined },
+    });
     let failures = 0;
     const applied: string[] = [];
     try {
@@ -72,7 +91,13 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
         },
       });
       await bus.publish([{ topic: crashTopic, key: 'k1', value: Buffer.from('v'), headers: {} }]);
-      expect(await waitFor(() => (applied.includes('k1') ? applied.length : undefined), 60_000, 'the replaced consumer to apply k1')).toBe(1);
+      expect(
+        await waitFor(
+          () => (applied.includes('k1') ? applied.length : undefined),
+          60_000,
+          'the replaced consumer to apply k1',
+        ),
+      ).toBe(1);
       expect(failures).toBe(2);
     } finally {
       await crashBus.close();
@@ -95,7 +120,11 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     const r = relay(producer, crashAfterPublish(bus));
     await expect(r.runOnce()).rejects.toThrow('relay crashed');
     expect(await r.runOnce()).toBe(1);
-    await waitFor(() => (deliveries.filter((m) => m.key === 'ten_k2').length >= 2 ? true : undefined), 30_000, 'the second delivery');
+    await waitFor(
+      () => (deliveries.filter((m) => m.key === 'ten_k2').length >= 2 ? true : undefined),
+      30_000,
+      'the second delivery',
+    );
     expect(await appliedCount(consumer, 'ten_k2')).toBe(1);
     await r.stop();
   });
@@ -103,7 +132,12 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
   it('publishes nothing for a rolled-back transaction', async () => {
     await expect(
       producer.tx(async (trx) => {
-        await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_k3', tenantEvent('ten_k3', 'x')), topic }]);
+        await enqueue(producer, trx, [
+          {
+            ...outboxMessage('gateway.tenant-changed.v1', 'ten_k3', tenantEvent('ten_k3', 'x')),
+            topic,
+          },
+        ]);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -120,7 +154,16 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     let aWritten!: () => void;
     const aHasWritten = new Promise<void>((resolve) => (aWritten = resolve));
     const a = producer.tx(async (trx) => {
-      await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_late', tenantEvent('ten_late', 'late')), topic }]);
+      await enqueue(producer, trx, [
+        {
+          ...outboxMessage(
+            'gateway.tenant-changed.v1',
+            'ten_late',
+            tenantEvent('ten_late', 'late'),
+          ),
+          topic,
+        },
+      ]);
       aWritten();
       await aOpen;
     });
@@ -144,7 +187,11 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     const published: string[] = [];
     const observed = Object.create(bus) as KafkaBus;
     observed.publish = async (messages) => {
-      published.push(...messages.filter((m) => m.key === 'ten_order').map((m) => decodeEvent('gateway.tenant-changed.v1', m.value).name));
+      published.push(
+        ...messages
+          .filter((m) => m.key === 'ten_order')
+          .map((m) => decodeEvent('gateway.tenant-changed.v1', m.value).name),
+      );
       return bus.publish(messages);
     };
     const r = relay(producer, observed);
@@ -161,7 +208,16 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
       await trx.raw('select pg_current_xact_id()');
       t1HasXid.open();
       await t1Write.opened;
-      await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_order', tenantEvent('ten_order', 'second')), topic }]);
+      await enqueue(producer, trx, [
+        {
+          ...outboxMessage(
+            'gateway.tenant-changed.v1',
+            'ten_order',
+            tenantEvent('ten_order', 'second'),
+          ),
+          topic,
+        },
+      ]);
     });
     await t1HasXid.opened;
     const t2 = producer.tx(async (trx) => {
@@ -216,15 +272,21 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     r.start();
     try {
       const ids = Array.from({ length: 30 }, (_, i) => `ten_bounce_${i}`);
-      for (const id of ids.slice(0, 10)) await writeEvent(producer, tenantEvent(id, 'before'), topic);
+      for (const id of ids.slice(0, 10))
+        await writeEvent(producer, tenantEvent(id, 'before'), topic);
       execFileSync(join(KAFKA_TOOLS, 'stop'), { stdio: 'inherit' });
       try {
-        for (const id of ids.slice(10, 20)) await writeEvent(producer, tenantEvent(id, 'while down'), topic);
+        for (const id of ids.slice(10, 20))
+          await writeEvent(producer, tenantEvent(id, 'while down'), topic);
       } finally {
-        execFileSync(join(KAFKA_TOOLS, 'start'), { stdio: 'inherit', env: { ...process.env, KAFKA_KEEP_DATA: '1' } });
+        execFileSync(join(KAFKA_TOOLS, 'start'), {
+          stdio: 'inherit',
+          env: { ...process.env, KAFKA_KEEP_DATA: '1' },
+        });
       }
       for (const id of ids.slice(20)) await writeEvent(producer, tenantEvent(id, 'after'), topic);
-      for (const id of ids) expect(await waitFor(() => appliedCount(consumer, id), 90_000, `event of ${id}`)).toBe(1);
+      for (const id of ids)
+        expect(await waitFor(() => appliedCount(consumer, id), 90_000, `event of ${id}`)).toBe(1);
     } finally {
       await r.stop();
     }

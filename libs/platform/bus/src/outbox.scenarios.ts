@@ -9,12 +9,19 @@ import { busMigration, enqueue, OutboxRelay } from './outbox';
 
 export const consumerMigration: Migration = {
   name: '0001_tenants',
-  up: async (trx) => void (await trx.raw('create table tenants (tenant_id text primary key, name text not null, applied int not null default 1)')),
+  up: async (trx) =>
+    void (await trx.raw(
+      'create table tenants (tenant_id text primary key, name text not null, applied int not null default 1)',
+    )),
 };
 
 export function tenantEvent(tenantId: string, name: string): TenantChanged {
   return {
-    envelope: newEnvelope('gateway.tenant-changed.v1', { producer: 'test', tenantId, livemode: null }),
+    envelope: newEnvelope('gateway.tenant-changed.v1', {
+      producer: 'test',
+      tenantId,
+      livemode: null,
+    }),
     tenant_id: tenantId,
     name,
     treasury_available_cash_cents: 0,
@@ -37,16 +44,22 @@ export async function prepare(services: Services): Promise<void> {
 /** Writes the event in a producer transaction, exactly as a service does. */
 export async function writeEvent(db: Db, event: TenantChanged, topic: string): Promise<void> {
   await db.tx(async (trx) => {
-    await enqueue(db, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', event.tenant_id, event), topic }]);
+    await enqueue(db, trx, [
+      { ...outboxMessage('gateway.tenant-changed.v1', event.tenant_id, event), topic },
+    ]);
   });
 }
 
 /** The consumer service: decodes the Avro bytes and applies each event to its own table, in its inbox transaction. */
 export function consumerHandler(db: Db, deliveries: BusMessage[]) {
   const apply = inboxHandler(db, 'tenants-consumer', async (trx, message) => {
-    if (message.headers[HEADER_EVENT_TYPE] !== 'gateway.tenant-changed.v1') throw new Error('unexpected type');
+    if (message.headers[HEADER_EVENT_TYPE] !== 'gateway.tenant-changed.v1')
+      throw new Error('unexpected type');
     const event = decodeEvent('gateway.tenant-changed.v1', message.value);
-    await trx.raw('insert into tenants (tenant_id, name) values (?, ?) on conflict (tenant_id) do update set applied = tenants.applied + 1', [event.tenant_id, event.name]);
+    await trx.raw(
+      'insert into tenants (tenant_id, name) values (?, ?) on conflict (tenant_id) do update set applied = tenants.applied + 1',
+      [event.tenant_id, event.name],
+    );
   });
   return async (batch: BusMessage[]) => {
     deliveries.push(...batch);
@@ -55,12 +68,16 @@ export function consumerHandler(db: Db, deliveries: BusMessage[]) {
 }
 
 export async function appliedCount(db: Db, tenantId: string): Promise<number | undefined> {
-  const rows = await db.read((q) => q('tenants').where({ tenant_id: tenantId }).select<{ applied: number }[]>('applied'));
+  const rows = await db.read((q) =>
+    q('tenants').where({ tenant_id: tenantId }).select<{ applied: number }[]>('applied'),
+  );
   return rows[0]?.applied;
 }
 
 export async function unsentCount(db: Db): Promise<number> {
-  const rows = await db.read((q) => q('outbox').whereNull('sent_at').count<{ count: string | number }[]>('* as count'));
+  const rows = await db.read((q) =>
+    q('outbox').whereNull('sent_at').count<{ count: string | number }[]>('* as count'),
+  );
   return Number(rows[0]?.count ?? 0);
 }
 

@@ -1,12 +1,28 @@
 import { metrics } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { outboxMessage } from '@pgw/contracts';
-import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
+import { assert, observeBrokenInvariants } from '@pgw/domain';
+import { createPgliteKnex, replaceHalt, sharedDb } from '@pgw/platform-db';
 import { uniqueName } from '@pgw/testing';
 import type { Bus, BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { enqueue, OutboxRelay } from './outbox';
-import { appliedCount, consumerHandler, crashAfterPublish, prepare, relay, tenantEvent, unsentCount, waitFor, writeEvent } from './outbox.scenarios';
+import {
+  appliedCount,
+  consumerHandler,
+  crashAfterPublish,
+  prepare,
+  relay,
+  tenantEvent,
+  unsentCount,
+  waitFor,
+  writeEvent,
+} from './outbox.scenarios';
 
 describe('outbox, relay and inbox on the embedded database with the in-process bus', () => {
   const knex = createPgliteKnex(null);
@@ -19,7 +35,11 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     await prepare({ producer, consumer, bus, topicSuffix: '' });
     const deliveries: BusMessage[] = [];
     const topic = uniqueName('topic');
-    await bus.subscribe({ groupId: 'tenants', topics: [topic], handle: consumerHandler(consumer, deliveries) });
+    await bus.subscribe({
+      groupId: 'tenants',
+      topics: [topic],
+      handle: consumerHandler(consumer, deliveries),
+    });
     return { producer, consumer, bus, deliveries, topic };
   }
 
@@ -45,15 +65,47 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(await r.runOnce()).toBe(1);
     expect(deliveries).toHaveLength(2); // delivered twice...
     expect(await appliedCount(consumer, 'ten_2')).toBe(1); // ...applied once
-    expect(await unsentCount(producer)).toBe(0);
     await r.stop();
+    expect(await unsentCount(producer)).toBe(0);
+  });
+
+  it('marks a round’s rows sent in the next round’s transaction, or at stop, never publishing them twice', async () => {
+    // Proves the relay's one transaction per round (issue 18): what a round published is marked by the next.
+    const { producer, bus, deliveries, topic } = await setup();
+    const r = relay(producer, bus);
+    const sentFlags = async () =>
+      (
+        await producer.read((q) =>
+          q('outbox').orderBy('id').select<{ sent_at: Date | null }[]>('sent_at'),
+        )
+      ).map((row) => row.sent_at !== null);
+    await writeEvent(producer, tenantEvent('ten_fold_1', 'Acme'), topic);
+    expect(await r.runOnce()).toBe(1);
+    expect(await sentFlags()).toEqual([false]); // published, marked by the next round
+    await writeEvent(producer, tenantEvent('ten_fold_2', 'Acme'), topic);
+    expect(await r.runOnce()).toBe(1);
+    expect(await sentFlags()).toEqual([true, false]);
+    expect(await r.runOnce()).toBe(0);
+    expect(await sentFlags()).toEqual([true, true]);
+    await writeEvent(producer, tenantEvent('ten_fold_3', 'Acme'), topic);
+    expect(await r.runOnce()).toBe(1);
+    await r.stop();
+    expect(await sentFlags()).toEqual([true, true, true]);
+    expect(deliveries.map((m) => m.key)).toEqual(['ten_fold_1', 'ten_fold_2', 'ten_fold_3']);
   });
 
   it('lets one relay at a time publish, renews its lease without a write every round, and hands it over on stop', async () => {
     const { producer, consumer, bus, topic } = await setup();
     const a = new OutboxRelay({ db: producer, bus, leaseMs: 60_000 });
     const b = new OutboxRelay({ db: producer, bus, leaseMs: 60_000 });
-    const leaseExpiry = async () => String((await producer.read((q) => q('outbox_lease').where({ id: 1 }).first<{ expires_at: Date }>()))?.expires_at);
+    const leaseExpiry = async () =>
+      String(
+        (
+          await producer.read((q) =>
+            q('outbox_lease').where({ id: 1 }).first<{ expires_at: Date }>(),
+          )
+        )?.expires_at,
+      );
     await writeEvent(producer, tenantEvent('ten_lease_1', 'Acme'), topic);
     expect(await a.runOnce()).toBe(1);
     const firstExpiry = await leaseExpiry();
@@ -65,7 +117,8 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     await writeEvent(producer, tenantEvent('ten_lease_3', 'Acme'), topic);
     expect(await b.runOnce()).toBe(1); // a's stop handed the lease over without waiting for it to expire
     await b.stop();
-    for (const id of ['ten_lease_1', 'ten_lease_2', 'ten_lease_3']) expect(await appliedCount(consumer, id)).toBe(1);
+    for (const id of ['ten_lease_1', 'ten_lease_2', 'ten_lease_3'])
+      expect(await appliedCount(consumer, id)).toBe(1);
   });
 
   it('reports the backlog of unsent rows from the relay holding the lease only, while the broker refuses them', async () => {
@@ -85,13 +138,19 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     const backlog = async () => {
       exporter.reset();
       await reader.forceFlush();
-      const metric = exporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics)).find((m) => m.descriptor.name === 'outbox.backlog');
-      return (metric?.dataPoints ?? []).filter((p) => p.attributes.service === producer.schema).map((p) => p.value);
+      const metric = exporter
+        .getMetrics()
+        .flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics))
+        .find((m) => m.descriptor.name === 'outbox.backlog');
+      return (metric?.dataPoints ?? [])
+        .filter((p) => p.attributes.service === producer.schema)
+        .map((p) => p.value);
     };
     const first = relay(producer, down);
     const second = relay(producer, down);
     try {
-      for (const name of ['Acme', 'Beta', 'Gama']) await writeEvent(producer, tenantEvent(uniqueName('ten'), name), topic);
+      for (const name of ['Acme', 'Beta', 'Gama'])
+        await writeEvent(producer, tenantEvent(uniqueName('ten'), name), topic);
       first.start();
       await waitFor(async () => ((await backlog()).length > 0 ? true : undefined));
       second.start();
@@ -106,12 +165,46 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     }
   });
 
+  it('halts the process, and publishes no more, when a round meets a broken invariant', async () => {
+    // Proves the relay follows the policy of docs/engineering.md: a broken invariant stops the process
+    // (haltProcess) instead of being logged and tried again next round; the row stays unsent for the next one.
+    const { producer, bus, topic } = await setup();
+    const halted: unknown[] = [];
+    const restoreHalt = replaceHalt((error) => halted.push(error));
+    const restoreObserver = observeBrokenInvariants(() => undefined);
+    let attempts = 0;
+    const broken: Bus = {
+      publish: async () => {
+        attempts++;
+        assert(false, 'test.relay-state');
+      },
+      subscribe: bus.subscribe.bind(bus),
+      close: bus.close.bind(bus),
+    };
+    const r = relay(producer, broken);
+    try {
+      await writeEvent(producer, tenantEvent('ten_9', 'Acme'), topic);
+      r.start();
+      await waitFor(async () => (halted.length > 0 ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // five poll intervals
+      expect(halted).toEqual([expect.objectContaining({ invariant: 'test.relay-state' })]);
+      expect(attempts).toBe(1);
+      expect(await unsentCount(producer)).toBe(1);
+    } finally {
+      await r.stop();
+      restoreObserver();
+      restoreHalt();
+    }
+  });
+
   it('publishes nothing for a transaction that rolled back', async () => {
     const { producer, bus, deliveries, topic } = await setup();
     await expect(
       producer.tx(async (trx) => {
         const event = tenantEvent('ten_3', 'Nope');
-        await enqueue(producer, trx, [{ ...outboxMessage('gateway.tenant-changed.v1', 'ten_3', event), topic }]);
+        await enqueue(producer, trx, [
+          { ...outboxMessage('gateway.tenant-changed.v1', 'ten_3', event), topic },
+        ]);
         throw new Error('business rule failed');
       }),
     ).rejects.toThrow('business rule failed');

@@ -1,7 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
-import { afterCommit, type Db, type Migration, type Tx } from '@pgw/platform-db';
-import { counter, histogram, observeGauge, OUTBOX_BACKLOG, OUTBOX_LAG, OUTBOX_PUBLISHED, OUTBOX_RELAY_FAILURES } from '@pgw/platform-metrics';
+import {
+  afterCommit,
+  claimLease,
+  releaseLease,
+  startLoop,
+  type Db,
+  type Lease,
+  type Loop,
+  type Migration,
+  type Tx,
+} from '@pgw/platform-db';
+import {
+  counter,
+  histogram,
+  observeGauge,
+  OUTBOX_BACKLOG,
+  OUTBOX_LAG,
+  OUTBOX_PUBLISHED,
+  OUTBOX_RELAY_FAILURES,
+} from '@pgw/platform-metrics';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
 
 /** The tables every service with events needs: its outbox, the relay's lease, and its inbox. */
@@ -23,7 +41,9 @@ export const busMigration: Migration = {
         sent_at timestamptz
       )`);
     await trx.raw('create index outbox_unsent on outbox (id) where sent_at is null');
-    await trx.raw('create table outbox_lease (id int primary key, holder text not null, expires_at timestamptz not null)');
+    await trx.raw(
+      'create table outbox_lease (id int primary key, holder text not null, expires_at timestamptz not null)',
+    );
     await trx.raw(`
       create table inbox (
         consumer text not null,
@@ -56,7 +76,9 @@ export async function enqueue(db: Db, trx: Tx, messages: OutboxMessage[]): Promi
   // relay's send span) on publish, and the send and process spans are children of this one (messaging-spans.ts).
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
-  const headers = Object.fromEntries(Object.entries(carrier).map(([name, value]) => [`${ORIGIN_PREFIX}${name}`, value]));
+  const headers = Object.fromEntries(
+    Object.entries(carrier).map(([name, value]) => [`${ORIGIN_PREFIX}${name}`, value]),
+  );
   await trx('outbox').insert(
     messages.map((m) => ({
       topic: m.topic,
@@ -93,7 +115,8 @@ interface OutboxRow {
   visible: boolean;
 }
 
-const BACKOFF_MAX_MS = 5_000;
+/** After failed rounds: waits that grow from twice the poll interval up to 5 s, jittered; rounds go on for good. */
+const FAILED_ROUND_BACKOFF_CAP_MS = 5_000;
 /** First wait after a round that found rows not yet visible; doubles up to the poll interval. */
 const HORIZON_RETRY_MS = 5;
 
@@ -111,78 +134,111 @@ const BACKLOG_COUNT_MAX = 100_000;
  * than the oldest running one (`pg_snapshot_xmin`) are published, and only up to the first row that is not,
  * so a transaction that commits late, with a lower id than rows already visible, is never skipped nor
  * overtaken. One replica at a time holds the lease, which keeps
- * the order; a relay that dies between publishing and marking rows sent publishes them again, and the
- * consumers' inboxes drop the repeats.
+ * the order. Rows are marked sent by the next round's transaction (or by stop), not by one of their own: a
+ * transaction less per round. A relay that dies between publishing and marking rows sent publishes them
+ * again, and the consumers' inboxes drop the repeats.
  */
 export class OutboxRelay {
-  private readonly holder = randomUUID();
   private readonly batchSizeMax: number;
   private readonly pollIntervalMs: number;
-  private readonly leaseMs: number;
+  /** The relay's lease row (one per service), claimed and given back with the job leases' primitive. */
+  private readonly lease: Lease;
   /** Until this moment (performance.now()) the lease is surely ours: rounds before it skip renewing it. */
   private leaseHeldUntil = 0;
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private kicked = false;
+  private loop: Loop | null = null;
+  /** The wait after a round that found rows not yet visible; doubles up to the poll interval. */
+  private horizonRetryMs = HORIZON_RETRY_MS;
   /** Unsent rows exist that a running transaction keeps from being published yet. */
   private waiting = false;
   /** Unsent rows at the last round (up to BACKLOG_COUNT_MAX), reported while this relay holds the lease. */
   private backlog = 0;
   private stopObservingBacklog: (() => void) | null = null;
+  /** Ids published by the last round and not marked sent yet: the next round's transaction marks them. */
+  private publishedIds: string[] = [];
 
   constructor(private readonly options: RelayOptions) {
     this.batchSizeMax = options.batchSizeMax ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
-    this.leaseMs = options.leaseMs ?? 10_000;
+    this.lease = {
+      table: 'outbox_lease',
+      key: { column: 'id', value: 1 },
+      holder: randomUUID(),
+      leaseMs: options.leaseMs ?? 10_000,
+    };
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.loop !== null) return;
     kickers.set(this.options.db, () => this.kick());
     // Only the lease holder reports: a replica that lost the lease would otherwise go on reporting its last count.
-    this.stopObservingBacklog = observeGauge(OUTBOX_BACKLOG, () => (performance.now() < this.leaseHeldUntil ? [{ value: this.backlog, attributes: { service: this.options.db.schema } }] : []));
-    this.loop = this.run();
+    this.stopObservingBacklog = observeGauge(OUTBOX_BACKLOG, () =>
+      performance.now() < this.leaseHeldUntil
+        ? [{ value: this.backlog, attributes: { service: this.options.db.schema } }]
+        : [],
+    );
+    this.loop = startLoop({
+      name: 'outbox relay',
+      intervalMs: this.pollIntervalMs,
+      runAtStart: true,
+      ref: true,
+      round: () => this.round(),
+      failureBackoff: { baseMs: this.pollIntervalMs * 2, capMs: FAILED_ROUND_BACKOFF_CAP_MS },
+      onFailure: () => {
+        failuresMetric.add(1, { service: this.options.db.schema });
+        this.horizonRetryMs = HORIZON_RETRY_MS;
+      },
+      log: this.options.log ?? { warn: () => undefined },
+    });
   }
 
+  /** Publishes at once: ends the relay's wait, or has it run again as soon as its round ends. */
   kick(): void {
-    this.kicked = true;
-    this.wake?.();
+    this.loop?.kick();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
+    const loop = this.loop;
+    this.loop = null;
     kickers.delete(this.options.db);
     this.stopObservingBacklog?.();
     this.stopObservingBacklog = null;
-    this.wake?.();
-    await this.loop;
+    await loop?.stop();
     this.leaseHeldUntil = 0;
-    // Hand the lease over at once rather than make the next relay wait for it to expire.
+    // Mark the last round's rows, and hand the lease over at once rather than make the next relay wait for it.
     await this.options.db
-      .tx((trx) => trx('outbox_lease').where({ id: 1, holder: this.holder }).update({ expires_at: trx.raw('now()') }))
-      .catch((error: unknown) => this.options.log?.warn({ err: error }, 'outbox relay could not release its lease'));
+      .tx(async (trx) => {
+        await this.markSent(trx);
+        await releaseLease(trx, this.lease);
+      })
+      .then(() => {
+        this.publishedIds = [];
+      })
+      .catch((error: unknown) =>
+        this.options.log?.warn({ err: error }, 'outbox relay could not release its lease'),
+      );
   }
 
-  /** One round: take the lease, publish up to a batch, mark it sent. Returns how many were published. */
+  /** Marks the last round's rows sent, in the caller's transaction. */
+  private async markSent(trx: Tx): Promise<void> {
+    if (this.publishedIds.length === 0) return;
+    await trx('outbox').whereIn('id', this.publishedIds).update({ sent_at: trx.fn.now() });
+  }
+
+  /**
+   * One round: mark the last round's rows sent, take the lease, publish up to a batch. Returns how many were
+   * published; they are marked sent by the next round (or stop).
+   */
   async runOnce(): Promise<number> {
     const { db, bus } = this.options;
     let renewedAt: number | null = null;
     const rows = await db.tx(async (trx) => {
+      await this.markSent(trx);
       // The lease is renewed at half its life, not every round: a renewal is a write (a WAL flush at commit),
       // and rounds run several times a second per service. The database's now() at renewal is not earlier
       // than `asked`, so the lease surely lasts until asked + leaseMs; we stop relying on it at half of that.
       if (performance.now() >= this.leaseHeldUntil) {
         const asked = performance.now();
-        const lease = await trx.raw(
-          `insert into outbox_lease (id, holder, expires_at) values (1, ?, now() + (? * interval '1 millisecond'))
-           on conflict (id) do update set holder = excluded.holder, expires_at = excluded.expires_at
-           where outbox_lease.holder = excluded.holder or outbox_lease.expires_at < now()
-           returning holder`,
-          [this.holder, this.leaseMs],
-        );
-        if (lease.rows.length === 0) {
+        if (!(await claimLease(trx, this.lease))) {
           this.leaseHeldUntil = 0;
           return [];
         }
@@ -197,13 +253,17 @@ export class OutboxRelay {
       const found = result.rows as OutboxRow[];
       if (found.length < this.batchSizeMax) this.backlog = found.length;
       else {
-        const counted = await trx.raw('select count(*)::int as n from (select 1 from outbox where sent_at is null limit ?) unsent', [BACKLOG_COUNT_MAX]);
+        const counted = await trx.raw(
+          'select count(*)::int as n from (select 1 from outbox where sent_at is null limit ?) unsent',
+          [BACKLOG_COUNT_MAX],
+        );
         this.backlog = Number(counted.rows[0].n);
       }
       return found;
     });
+    this.publishedIds = [];
     // Only a committed renewal counts.
-    if (renewedAt !== null) this.leaseHeldUntil = renewedAt + this.leaseMs / 2;
+    if (renewedAt !== null) this.leaseHeldUntil = renewedAt + this.lease.leaseMs / 2;
     // A row committed while an older transaction (of any session) is still running waits for it: the relay
     // comes back within milliseconds rather than after the poll interval (see run()).
     // Only the unbroken run at the head: a row after one not yet visible waits with it, or a later event of
@@ -218,47 +278,34 @@ export class OutboxRelay {
       key: row.key,
       value: Buffer.from(row.payload),
       headers: {
-        ...(typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : row.headers),
+        ...(typeof row.headers === 'string'
+          ? (JSON.parse(row.headers) as Record<string, string>)
+          : row.headers),
         [HEADER_EVENT_ID]: row.event_id,
         [HEADER_EVENT_TYPE]: row.event_type,
       },
     }));
     await bus.publish(messages);
-    await db.tx((trx) => trx('outbox').whereIn('id', visible.map((r) => r.id)).update({ sent_at: trx.fn.now() }));
+    this.publishedIds = visible.map((r) => r.id);
     publishedMetric.add(visible.length, { service: db.schema });
     this.backlog = Math.max(0, this.backlog - visible.length);
     return visible.length;
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    let horizonRetryMs = HORIZON_RETRY_MS;
-    while (this.running) {
-      this.kicked = false;
-      let published = 0;
-      try {
-        published = await this.runOnce();
-        failures = 0;
-      } catch (error) {
-        failures++;
-        failuresMetric.add(1, { service: this.options.db.schema });
-        this.options.log?.warn({ err: error, failures }, 'outbox relay round failed');
-      }
-      if (!this.running) break;
-      if (published === this.batchSizeMax || (this.kicked && failures === 0)) continue;
-      let delayMs = failures === 0 ? this.pollIntervalMs : Math.min(BACKOFF_MAX_MS, this.pollIntervalMs * 2 ** failures);
-      if (failures === 0 && this.waiting) {
-        delayMs = Math.min(delayMs, horizonRetryMs);
-        horizonRetryMs = Math.min(horizonRetryMs * 2, this.pollIntervalMs);
-      } else horizonRetryMs = HORIZON_RETRY_MS;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delayMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+  /**
+   * One round of the loop, and how long to wait before the next: none after a full batch; a short and
+   * growing wait while unsent rows wait for an older transaction (pg_snapshot_xmin); else the poll interval.
+   * A round that throws is the loop's to log, count (outbox.relay.failures) and back off from.
+   */
+  private async round(): Promise<number> {
+    const published = await this.runOnce();
+    if (published === this.batchSizeMax) return 0;
+    if (!this.waiting) {
+      this.horizonRetryMs = HORIZON_RETRY_MS;
+      return this.pollIntervalMs;
     }
+    const delayMs = Math.min(this.pollIntervalMs, this.horizonRetryMs);
+    this.horizonRetryMs = Math.min(this.horizonRetryMs * 2, this.pollIntervalMs);
+    return delayMs;
   }
 }

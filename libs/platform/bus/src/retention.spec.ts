@@ -30,22 +30,58 @@ describe('pruning the outbox, the inbox and replayed dead letters', () => {
       sent_at: sentDaysAgo === null ? null : daysAgo(sentDaysAgo),
     });
     await db.tx(async (trx) => {
-      await trx('outbox').insert([...Array.from({ length: 25 }, (_, i) => row(i, 10)), row(100, 1), row(101, null)]);
+      await trx('outbox').insert([
+        ...Array.from({ length: 25 }, (_, i) => row(i, 10)),
+        row(100, 1),
+        row(101, null),
+      ]);
       await trx('inbox').insert([
-        ...Array.from({ length: 12 }, (_, i) => ({ consumer: 'c', event_id: `old_${i}`, received_at: daysAgo(40) })),
+        ...Array.from({ length: 12 }, (_, i) => ({
+          consumer: 'c',
+          event_id: `old_${i}`,
+          received_at: daysAgo(40),
+        })),
         { consumer: 'c', event_id: 'recent', received_at: daysAgo(3) },
       ]);
-      const parked = (id: string, replayedDaysAgo: number | null) => ({ id, consumer: 'c', event_id: `evt_${id}`, topic: 't', key: 'k', payload: Buffer.from('buyer data'), headers: '{}', reason: 'unknown_type', parked_at: daysAgo(20), replayed_at: replayedDaysAgo === null ? null : daysAgo(replayedDaysAgo) });
-      await trx('dead_letters').insert([parked('replayed_long_ago', 10), parked('replayed_yesterday', 1), parked('still_parked', null)]);
+      const parked = (id: string, replayedDaysAgo: number | null) => ({
+        id,
+        consumer: 'c',
+        event_id: `evt_${id}`,
+        topic: 't',
+        key: 'k',
+        payload: Buffer.from('buyer data'),
+        headers: '{}',
+        reason: 'unknown_type',
+        parked_at: daysAgo(20),
+        replayed_at: replayedDaysAgo === null ? null : daysAgo(replayedDaysAgo),
+      });
+      await trx('dead_letters').insert([
+        parked('replayed_long_ago', 10),
+        parked('replayed_yesterday', 1),
+        parked('still_parked', null),
+      ]);
     });
-    const pruned = await pruneBusTables(db, { outboxRetentionMs: 7 * DAY_MS, inboxRetentionMs: 30 * DAY_MS, batchSizeMax: 10 });
+    const pruned = await pruneBusTables(db, {
+      outboxRetentionMs: 7 * DAY_MS,
+      inboxRetentionMs: 30 * DAY_MS,
+      batchSizeMax: 10,
+    });
     expect(pruned).toEqual({ outbox: 25, inbox: 12, deadLetters: 1 });
     // A parked event is work for an operator, whatever its age; a replayed one goes after the outbox's retention.
-    expect(await db.read((q) => q('dead_letters').orderBy('id').pluck('id'))).toEqual(['replayed_yesterday', 'still_parked']);
+    expect(await db.read((q) => q('dead_letters').orderBy('id').pluck('id'))).toEqual([
+      'replayed_yesterday',
+      'still_parked',
+    ]);
     const left = await db.read((q) => q('outbox').orderBy('event_id').pluck('event_id'));
     expect(left).toEqual(['evt_100', 'evt_101']);
     expect(await db.read((q) => q('inbox').pluck('event_id'))).toEqual(['recent']);
     // A second run finds nothing more: the job is idempotent.
-    expect(await pruneBusTables(db, { outboxRetentionMs: 7 * DAY_MS, inboxRetentionMs: 30 * DAY_MS, batchSizeMax: 10 })).toEqual({ outbox: 0, inbox: 0, deadLetters: 0 });
+    expect(
+      await pruneBusTables(db, {
+        outboxRetentionMs: 7 * DAY_MS,
+        inboxRetentionMs: 30 * DAY_MS,
+        batchSizeMax: 10,
+      }),
+    ).toEqual({ outbox: 0, inbox: 0, deadLetters: 0 });
   });
 });

@@ -37,37 +37,40 @@ export const busRetentionMigration: Migration = {
  * sent outbox row (their events are applied; a parked one stays until an operator replays it). Returns how
  * many of each went.
  */
-export async function pruneBusTables(db: Db, options: RetentionOptions): Promise<{ outbox: number; inbox: number; deadLetters: number }> {
+export async function pruneBusTables(
+  db: Db,
+  options: RetentionOptions,
+): Promise<{ outbox: number; inbox: number; deadLetters: number }> {
   const batch = options.batchSizeMax ?? 1_000;
-  const outbox = await deleteInBatches(
-    db,
-    `delete from outbox where id in (
-       select id from outbox where sent_at is not null and sent_at < now() - (? * interval '1 millisecond') order by sent_at limit ?)`,
-    [options.outboxRetentionMs, batch],
-    batch,
-  );
-  const inbox = await deleteInBatches(
-    db,
-    `delete from inbox where (consumer, event_id) in (
-       select consumer, event_id from inbox where received_at < now() - (? * interval '1 millisecond') order by received_at limit ?)`,
-    [options.inboxRetentionMs, batch],
-    batch,
-  );
-  const deadLetters = await deleteInBatches(
-    db,
-    `delete from dead_letters where id in (
-       select id from dead_letters where replayed_at is not null and replayed_at < now() - (? * interval '1 millisecond') order by replayed_at limit ?)`,
-    [options.outboxRetentionMs, batch],
-    batch,
-  );
+  // The rows of `table` (keyed by `key`) whose `at` is set and older than `retentionMs`, a batch at a time.
+  const prune = (table: string, key: string, at: string, retentionMs: number) =>
+    deleteInBatches(
+      db,
+      `delete from ${table} where (${key}) in (
+         select ${key} from ${table} where ${at} is not null and ${at} < now() - (? * interval '1 millisecond') order by ${at} limit ?)`,
+      [retentionMs, batch],
+      batch,
+    );
+  const outbox = await prune('outbox', 'id', 'sent_at', options.outboxRetentionMs);
+  const inbox = await prune('inbox', 'consumer, event_id', 'received_at', options.inboxRetentionMs);
+  const deadLetters = await prune('dead_letters', 'id', 'replayed_at', options.outboxRetentionMs);
   return { outbox, inbox, deadLetters };
 }
 
-async function deleteInBatches(db: Db, sql: string, bindings: readonly (string | number)[], batch: number): Promise<number> {
+async function deleteInBatches(
+  db: Db,
+  sql: string,
+  bindings: readonly (string | number)[],
+  batch: number,
+): Promise<number> {
   let deleted = 0;
   for (let round = 0; round < BATCHES_MAX; round++) {
     const result = await db.tx((trx) => trx.raw(sql, bindings));
-    const count = Number((result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0);
+    const count = Number(
+      (result as { rowCount?: number; affectedRows?: number }).rowCount ??
+        (result as { affectedRows?: number }).affectedRows ??
+        0,
+    );
     deleted += count;
     if (count < batch) break;
   }

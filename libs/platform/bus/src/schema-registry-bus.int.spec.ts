@@ -1,5 +1,16 @@
 import * as avro from 'avsc';
-import { COMPACTED_TOPICS, EventWire, eventTypeSchema, HttpSchemaRegistry, newEventId, outboxMessage, subjectOf, TOPICS, type EventMap, type EventType } from '@pgw/contracts';
+import {
+  COMPACTED_TOPICS,
+  EventWire,
+  eventTypeSchema,
+  HttpSchemaRegistry,
+  newEventId,
+  outboxMessage,
+  subjectOf,
+  TOPICS,
+  type EventMap,
+  type EventType,
+} from '@pgw/contracts';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
@@ -25,7 +36,8 @@ async function foreignDecode(registryUrl: string, value: Buffer): Promise<unknow
   if (value.length < 5 || value[0] !== 0) throw new Error('not a Confluent-framed message');
   const id = value.readUInt32BE(1);
   const response = await fetch(`${registryUrl}/schemas/ids/${id}`);
-  if (response.status !== 200) throw new Error(`GET /schemas/ids/${id} answered ${response.status}`);
+  if (response.status !== 200)
+    throw new Error(`GET /schemas/ids/${id} answered ${response.status}`);
   const { schema } = (await response.json()) as { schema: string };
   return avro.Type.forSchema(JSON.parse(schema) as avro.Schema).fromBuffer(value.subarray(5));
 }
@@ -58,10 +70,22 @@ describe('the Confluent wire format on Kafka with the schema registry', () => {
     db = createPgDb({ url: env.databaseUrl, schema: uniqueName('wire') });
     await db.migrate([busMigration]);
     const compacted = COMPACTED_TOPICS.map(copyOf);
-    kafka = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-producer', compactedTopics: compacted });
-    reader = new KafkaBus({ brokers: env.kafkaBrokers, clientId: 'it-wire-reader', compactedTopics: compacted });
+    kafka = new KafkaBus({
+      brokers: env.kafkaBrokers,
+      clientId: 'it-wire-producer',
+      compactedTopics: compacted,
+    });
+    reader = new KafkaBus({
+      brokers: env.kafkaBrokers,
+      clientId: 'it-wire-reader',
+      compactedTopics: compacted,
+    });
     // The raw bytes on the topics, as any Kafka client sees them.
-    await reader.subscribe({ groupId: uniqueName('it-wire'), topics: Object.values(TOPICS).map(copyOf), handle: async (batch) => void received.push(...batch) });
+    await reader.subscribe({
+      groupId: uniqueName('it-wire'),
+      topics: Object.values(TOPICS).map(copyOf),
+      handle: async (batch) => void received.push(...batch),
+    });
   });
 
   afterAll(async () => {
@@ -76,18 +100,32 @@ describe('the Confluent wire format on Kafka with the schema registry', () => {
       const type = ONE_PER_TOPIC[topic]!;
       return { topic, type, event: sampleEvent(type) };
     });
-    await db.tx((trx) => enqueue(db, trx, events.map(({ topic, type, event }) => ({ ...outboxMessage(type, uniqueName('key'), event as never), topic: copyOf(topic) }))));
+    await db.tx((trx) =>
+      enqueue(
+        db,
+        trx,
+        events.map(({ topic, type, event }) => ({
+          ...outboxMessage(type, uniqueName('key'), event as never),
+          topic: copyOf(topic),
+        })),
+      ),
+    );
     // The outbox keeps the plain body: the schema id is the relay's business, at publish time.
     const stored = await db.tx((trx) => trx('outbox').select('event_type', 'payload'));
-    for (const row of stored as Array<{ event_type: EventType; payload: Buffer }>) expect(eventTypeSchema(row.event_type).fromBuffer(Buffer.from(row.payload))).toBeDefined();
+    for (const row of stored as Array<{ event_type: EventType; payload: Buffer }>)
+      expect(eventTypeSchema(row.event_type).fromBuffer(Buffer.from(row.payload))).toBeDefined();
 
     expect(await new OutboxRelay({ db, bus }).runOnce()).toBe(events.length);
 
     const ours = new Set(events.map((e) => e.event.envelope.event_id));
-    const messages = await waitFor(() => {
-      const found = received.filter((m) => ours.has(m.headers[HEADER_EVENT_ID] ?? ''));
-      return found.length === events.length ? found : undefined;
-    }, 30_000, 'the published events on every topic');
+    const messages = await waitFor(
+      () => {
+        const found = received.filter((m) => ours.has(m.headers[HEADER_EVENT_ID] ?? ''));
+        return found.length === events.length ? found : undefined;
+      },
+      30_000,
+      'the published events on every topic',
+    );
 
     for (const { topic, type, event } of events) {
       const message = messages.find((m) => m.headers[HEADER_EVENT_ID] === event.envelope.event_id)!;
@@ -101,17 +139,25 @@ describe('the Confluent wire format on Kafka with the schema registry', () => {
       const subject = `${REGISTRY_URL}/subjects/${encodeURIComponent(subjectOf(type))}/versions`;
       expect(subjectOf(type)).toBe(`${topic}-${eventTypeSchema(type).name}`);
       const versions = (await (await fetch(subject)).json()) as number[];
-      const ids = await Promise.all(versions.map(async (v) => ((await (await fetch(`${subject}/${v}`)).json()) as { id: number }).id));
+      const ids = await Promise.all(
+        versions.map(
+          async (v) => ((await (await fetch(`${subject}/${v}`)).json()) as { id: number }).id,
+        ),
+      );
       expect(ids).toContain(id);
       expect(await foreignDecode(REGISTRY_URL, message.value)).toEqual(event);
       // A consumer of another process finds the writer's schema by id and reads it with its own schema.
-      expect(await new EventWire(new HttpSchemaRegistry(REGISTRY_URL)).decode(type, message.value)).toEqual(event);
+      expect(
+        await new EventWire(new HttpSchemaRegistry(REGISTRY_URL)).decode(type, message.value),
+      ).toEqual(event);
     }
   }, 90_000);
 
   it('gives a consumer a clear error for a schema id the registry does not know', async () => {
     const wire = new EventWire(new HttpSchemaRegistry(REGISTRY_URL));
     const framed = Buffer.concat([Buffer.from([0, 0x7f, 0xff, 0xff, 0xf0]), Buffer.from('x')]);
-    await expect(wire.decode('gateway.tenant-changed.v1', framed)).rejects.toThrow(`schema id ${0x7ffffff0} is not in the schema registry at ${REGISTRY_URL}`);
+    await expect(wire.decode('gateway.tenant-changed.v1', framed)).rejects.toThrow(
+      `schema id ${0x7ffffff0} is not in the schema registry at ${REGISTRY_URL}`,
+    );
   });
 });

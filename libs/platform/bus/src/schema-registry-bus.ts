@@ -1,5 +1,11 @@
 import { isFramed, WireFormatError, type EventWire } from '@pgw/contracts';
-import { HEADER_EVENT_TYPE, type Bus, type BusMessage, type SubscribeOptions, type Subscription } from './bus';
+import {
+  HEADER_EVENT_TYPE,
+  type Bus,
+  type BusMessage,
+  type SubscribeOptions,
+  type Subscription,
+} from './bus';
 
 /**
  * A bus that speaks the Confluent wire format (see @pgw/contracts' wire.ts) over another bus, Kafka's or the
@@ -28,7 +34,11 @@ export class SchemaRegistryBus implements Bus {
   }
 
   subscribe(options: SubscribeOptions): Promise<Subscription> {
-    return this.inner.subscribe({ ...options, handle: async (batch) => options.handle(await Promise.all(batch.map((m) => this.received(m)))) });
+    return this.inner.subscribe({
+      ...options,
+      handle: async (batch) =>
+        options.handle(await Promise.all(batch.map((m) => this.received(m)))),
+    });
   }
 
   async checkHealth(): Promise<void> {
@@ -41,9 +51,12 @@ export class SchemaRegistryBus implements Bus {
 
   private async frame(message: BusMessage): Promise<BusMessage> {
     const type = message.headers[HEADER_EVENT_TYPE];
-    if (this.wire.knows(type)) return { ...message, value: await this.wire.frame(type, message.value) };
+    if (this.wire.knows(type))
+      return { ...message, value: await this.wire.frame(type, message.value) };
     if (isFramed(message.value)) return message;
-    throw new Error(`cannot publish a message of event type ${type ?? '(none)'} to ${message.topic}: no schema for it in this build`);
+    throw new Error(
+      `cannot publish a message of event type ${type ?? '(none)'} to ${message.topic}: no schema for it in this build`,
+    );
   }
 
   /**
@@ -58,7 +71,9 @@ export class SchemaRegistryBus implements Bus {
     if (reader === undefined || !isFramed(message.value)) return message;
     try {
       const value = await this.wire.readerBody(reader, message.value);
-      return reader === written ? { ...message, value } : { ...message, value, headers: { ...message.headers, [HEADER_EVENT_TYPE]: reader } };
+      return reader === written
+        ? { ...message, value }
+        : { ...message, value, headers: { ...message.headers, [HEADER_EVENT_TYPE]: reader } };
     } catch (error) {
       if (error instanceof WireFormatError) return message;
       throw error;

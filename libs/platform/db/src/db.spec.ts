@@ -1,7 +1,11 @@
 import { createPgliteKnex, sharedDb, afterCommit, type Migration } from './db';
 
 const migrations: Migration[] = [
-  { name: '0001_things', up: async (trx) => void (await trx.raw('create table things (id text primary key, n int not null)')) },
+  {
+    name: '0001_things',
+    up: async (trx) =>
+      void (await trx.raw('create table things (id text primary key, n int not null)')),
+  },
 ];
 
 describe('Db on the embedded database', () => {
@@ -15,8 +19,12 @@ describe('Db on the embedded database', () => {
     await b.migrate(migrations);
     await a.migrate(migrations); // a second run applies nothing and fails on nothing
     await a.tx((trx) => trx('things').insert({ id: 'x', n: 1 }));
-    expect(await a.read((q) => q('things').count<{ count: number }[]>('* as count'))).toEqual([{ count: 1 }]);
-    expect(await b.read((q) => q('things').count<{ count: number }[]>('* as count'))).toEqual([{ count: 0 }]);
+    expect(await a.read((q) => q('things').count<{ count: number }[]>('* as count'))).toEqual([
+      { count: 1 },
+    ]);
+    expect(await b.read((q) => q('things').count<{ count: number }[]>('* as count'))).toEqual([
+      { count: 0 },
+    ]);
   });
 
   it('runs after-commit hooks only when the transaction commits', async () => {

@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
+import { types as pgTypes } from 'pg';
+import { TYPE_PARSERS } from './types';
+import { retry, type RetryPolicy } from './retry';
+import { assert } from '@pgw/domain';
 
 export type Tx = Knex.Transaction;
 
@@ -10,14 +15,18 @@ export interface Migration {
 
 const SCHEMA_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
-const TX_ATTEMPTS_MAX = 3;
+/**
+ * A transaction that lost a serialization check or a deadlock runs again, after a short jittered wait: at
+ * once, it would meet the transaction it collided with still holding its locks, and collide again.
+ */
+export const TX_RETRY: RetryPolicy = { attemptsMax: 3, baseMs: 10, capMs: 100, totalMs: 250 };
 
 const afterCommitHooks = new WeakMap<Tx, Array<() => void>>();
 
 /** Runs `hook` once the transaction commits; never if it rolls back. */
 export function afterCommit(trx: Tx, hook: () => void): void {
   const hooks = afterCommitHooks.get(trx);
-  if (hooks === undefined) throw new Error('afterCommit needs a transaction opened by Db.tx');
+  assert(hooks !== undefined, 'db.after-commit-in-db-tx');
   hooks.push(hook);
 }
 
@@ -27,6 +36,12 @@ function pgCode(error: unknown): string | undefined {
     return typeof code === 'string' ? code : undefined;
   }
   return undefined;
+}
+
+/** A serialization failure or a deadlock: the transaction rolled back whole and may simply run again. */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = pgCode(error);
+  return code !== undefined && RETRYABLE.has(code);
 }
 
 /**
@@ -48,27 +63,29 @@ export class Db {
     return this.pathPerTransaction ? 'pglite' : 'pg';
   }
 
-  /** Runs `fn` in a transaction; retries it on serialization failures and deadlocks, a bounded number of times. */
-  async tx<T>(fn: (trx: Tx) => Promise<T>, options: { isolationLevel?: Knex.IsolationLevels } = {}): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const hooks: Array<() => void> = [];
-      try {
+  /** Runs `fn` in a transaction; retries it on serialization failures and deadlocks, by TX_RETRY. */
+  async tx<T>(
+    fn: (trx: Tx) => Promise<T>,
+    options: { isolationLevel?: Knex.IsolationLevels } = {},
+  ): Promise<T> {
+    return retry(
+      TX_RETRY,
+      async () => {
+        const hooks: Array<() => void> = [];
         const result = await this.knex.transaction(
           async (trx) => {
             afterCommitHooks.set(trx, hooks);
-            if (this.pathPerTransaction) await trx.raw(`set local search_path to "${this.schema}", public`);
+            if (this.pathPerTransaction)
+              await trx.raw(`set local search_path to "${this.schema}", public`);
             return fn(trx);
           },
           options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
         );
         for (const hook of hooks) hook();
         return result;
-      } catch (error) {
-        const code = pgCode(error);
-        if (attempt < TX_ATTEMPTS_MAX && code !== undefined && RETRYABLE.has(code)) continue;
-        throw error;
-      }
-    }
+      },
+      { retryable: isRetryableConflict },
+    );
   }
 
   /** For reads that need no transaction on PostgreSQL (one round trip); a transaction on the shared database. */
@@ -86,7 +103,9 @@ export class Db {
         `create table if not exists "${this.schema}".schema_migrations (name text primary key, applied_at timestamptz not null default now())`,
       );
       const done = new Set(
-        (await trx(`${this.schema}.schema_migrations`).select<{ name: string }[]>('name')).map((row) => row.name),
+        (await trx(`${this.schema}.schema_migrations`).select<{ name: string }[]>('name')).map(
+          (row) => row.name,
+        ),
       );
       for (const migration of migrations) {
         if (done.has(migration.name)) continue;
@@ -110,16 +129,30 @@ export interface PgDbOptions {
 
 /** A service's own pool on PostgreSQL, with its schema on every connection's search_path. */
 export function createPgDb(options: PgDbOptions): Db {
-  if (!SCHEMA_PATTERN.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
+  if (!SCHEMA_PATTERN.test(options.schema))
+    throw new Error(`invalid schema name ${options.schema}`);
   const knex = knexFactory({
     client: 'pg',
-    connection: options.url,
+    connection: {
+      connectionString: options.url,
+      // The same column types as the embedded database (types.ts).
+      types: {
+        getTypeParser: (oid: number, format?: string) =>
+          TYPE_PARSERS[oid] ?? pgTypes.getTypeParser(oid, format as 'text'),
+      },
+    } as Knex.PgConnectionConfig,
     pool: {
       min: 0,
       max: options.poolMax ?? 10,
-      afterCreate: (conn: { query: (sql: string, cb: (err: Error | null) => void) => void }, done: (err: Error | null, conn: unknown) => void) => {
+      afterCreate: (
+        conn: { query: (sql: string, cb: (err: Error | null) => void) => void },
+        done: (err: Error | null, conn: unknown) => void,
+      ) => {
         const timeout = options.statementTimeoutMs ?? 30_000;
-        conn.query(`set search_path to "${options.schema}", public; set statement_timeout = ${timeout}`, (err) => done(err, conn));
+        conn.query(
+          `set search_path to "${options.schema}", public; set statement_timeout = ${timeout}`,
+          (err) => done(err, conn),
+        );
       },
     },
     acquireConnectionTimeout: 10_000,
@@ -134,10 +167,22 @@ export function createPgDb(options: PgDbOptions): Db {
 export function createPgliteKnex(dataDir: string | null): Knex {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  // The same column types as PostgreSQL through node-postgres (types.ts). In memory, the tests start from a
+  // copy of an initialised data directory when PGLITE_TEMPLATE names one (libs/testing unit-global-setup.ts).
+  const template = dataDir === null ? process.env.PGLITE_TEMPLATE : undefined;
+  const pglite = new PGlite(
+    dataDir !== null
+      ? { dataDir, parsers: TYPE_PARSERS }
+      : template !== undefined && template !== ''
+        ? { loadDataDir: new Blob([readFileSync(template)]), parsers: TYPE_PARSERS }
+        : { parsers: TYPE_PARSERS },
+  );
   return knexFactory({
     client: ClientPgLite,
     dialect: 'postgres',
-    connection: dataDir === null ? {} : { filename: dataDir },
+    connection: { pglite },
   } as Knex.Config);
 }
 

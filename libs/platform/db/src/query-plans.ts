@@ -29,12 +29,16 @@ function walk(node: PlanNode, visit: (node: PlanNode) => void): void {
  * large one would be: through the index that serves the query's WHERE and ORDER BY if there is one,
  * else through a sort.
  */
-export async function orderedQueryPlans(db: Db, work: (trx: Tx) => Promise<unknown>): Promise<OrderedQueryPlan[]> {
+export async function orderedQueryPlans(
+  db: Db,
+  work: (trx: Tx) => Promise<unknown>,
+): Promise<OrderedQueryPlan[]> {
   return db.tx(async (trx) => {
     await trx.raw('set local enable_seqscan = off');
     const issued: Array<{ sql: string; bindings: readonly Knex.RawBinding[] }> = [];
     const listener = (query: { sql: string; bindings?: readonly Knex.RawBinding[] }) => {
-      if (/^\s*(select|with)\b/i.test(query.sql) && /\border by\b/i.test(query.sql)) issued.push({ sql: query.sql, bindings: query.bindings ?? [] });
+      if (/^\s*(select|with)\b/i.test(query.sql) && /\border by\b/i.test(query.sql))
+        issued.push({ sql: query.sql, bindings: query.bindings ?? [] });
     };
     db.knex.on('query', listener);
     try {
@@ -45,8 +49,12 @@ export async function orderedQueryPlans(db: Db, work: (trx: Tx) => Promise<unkno
     const plans: OrderedQueryPlan[] = [];
     for (const query of issued) {
       // The driver's $n placeholders back to knex's, in order (knex numbered them in order).
-      const result = await trx.raw(`explain (format json) ${query.sql.replace(/\$\d+/g, '?')}`, query.bindings);
-      const plan = (result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]!.Plan;
+      const result = await trx.raw(
+        `explain (format json) ${query.sql.replace(/\$\d+/g, '?')}`,
+        query.bindings,
+      );
+      const plan = (result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]!
+        .Plan;
       const names: string[] = [];
       let sorts = false;
       walk(plan, (node) => {
@@ -54,7 +62,8 @@ export async function orderedQueryPlans(db: Db, work: (trx: Tx) => Promise<unkno
         if (node['Node Type'].endsWith('Sort')) sorts = true;
       });
       const indexes = [];
-      for (const name of names) indexes.push({ name, columns: await indexColumns(trx, db.schema, name) });
+      for (const name of names)
+        indexes.push({ name, columns: await indexColumns(trx, db.schema, name) });
       plans.push({ sql: query.sql, indexes, sorts });
     }
     return plans;

@@ -26,7 +26,10 @@ async function testApp() {
           {
             amount: Type.Integer({ minimum: 1 }),
             buyer: Type.Object(
-              { name: Type.String({ minLength: 2 }), address: Type.Object({ zip: Type.String() }, { additionalProperties: false }) },
+              {
+                name: Type.String({ minLength: 2 }),
+                address: Type.Object({ zip: Type.String() }, { additionalProperties: false }),
+              },
               { additionalProperties: false },
             ),
           },
@@ -45,7 +48,11 @@ async function testApp() {
   });
   app.get(
     '/paged',
-    { schema: { querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })) }) } },
+    {
+      schema: {
+        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })) }),
+      },
+    },
     async (request) => ({ page: (request.query as { page: number }).page }),
   );
   await app.ready();
@@ -60,16 +67,34 @@ describe('buildApp', () => {
     const res = await app.inject({ method: 'POST', url: '/things', payload: valid });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toEqual({ id: 'thing_1', request_id: expect.stringMatching(/^req_[A-Za-z0-9]{24}$/) });
+    expect(body).toEqual({
+      id: 'thing_1',
+      request_id: expect.stringMatching(/^req_[A-Za-z0-9]{24}$/),
+    });
     expect(res.headers['x-request-id']).toBe(body.request_id);
     await app.close();
   });
 
   it.each([
-    ['a missing nested field', { amount: 1, buyer: { name: 'Ana', address: {} } }, 'parameter_missing', 'buyer.address.zip'],
-    ['an unknown nested field', { ...valid, buyer: { ...valid.buyer, age: 3 } }, 'parameter_unknown', 'buyer.age'],
+    [
+      'a missing nested field',
+      { amount: 1, buyer: { name: 'Ana', address: {} } },
+      'parameter_missing',
+      'buyer.address.zip',
+    ],
+    [
+      'an unknown nested field',
+      { ...valid, buyer: { ...valid.buyer, age: 3 } },
+      'parameter_unknown',
+      'buyer.age',
+    ],
     ['an unknown top-level field', { ...valid, extra: true }, 'parameter_unknown', 'extra'],
-    ['a string where an integer goes (no coercion)', { ...valid, amount: '100' }, 'parameter_invalid', 'amount'],
+    [
+      'a string where an integer goes (no coercion)',
+      { ...valid, amount: '100' },
+      'parameter_invalid',
+      'amount',
+    ],
     ['a value under its minimum', { ...valid, amount: 0 }, 'parameter_invalid', 'amount'],
   ])('answers 422 with the error body for %s', async (_name, payload, code, param) => {
     const { app } = await testApp();
@@ -86,12 +111,24 @@ describe('buildApp', () => {
 
   it('answers 422 invalid_json for a malformed body and 413 for one above the limit', async () => {
     const { app } = await testApp();
-    const bad = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '{"amount": 1,' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"amount": 1,',
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.code).toBe('invalid_json');
-    const big = await app.inject({ method: 'POST', url: '/things', payload: { ...valid, pad: 'x'.repeat(1000) } });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { ...valid, pad: 'x'.repeat(1000) },
+    });
     expect(big.statusCode).toBe(413);
-    expect(big.json().error).toMatchObject({ type: 'invalid_request_error', code: 'request_too_large' });
+    expect(big.json().error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'request_too_large',
+    });
     await app.close();
   });
 
@@ -102,7 +139,12 @@ describe('buildApp', () => {
     expect(declined.json().error.code).toBe('charge_not_refundable');
     const missing = await app.inject({ method: 'GET', url: '/nowhere' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().error).toEqual({ type: 'not_found_error', code: 'resource_not_found', message: expect.any(String), param: null });
+    expect(missing.json().error).toEqual({
+      type: 'not_found_error',
+      code: 'resource_not_found',
+      message: expect.any(String),
+      param: null,
+    });
     await app.close();
   });
 
@@ -110,7 +152,12 @@ describe('buildApp', () => {
     const { app } = await testApp();
     const res = await app.inject({ method: 'GET', url: '/boom' });
     expect(res.statusCode).toBe(500);
-    expect(res.json().error).toEqual({ type: 'api_error', code: 'internal_error', message: 'An internal error occurred.', param: null });
+    expect(res.json().error).toEqual({
+      type: 'api_error',
+      code: 'internal_error',
+      message: 'An internal error occurred.',
+      param: null,
+    });
     expect(res.body).not.toMatch(/SELECT|4111|at .*\.ts/);
     await app.close();
   });
@@ -118,14 +165,28 @@ describe('buildApp', () => {
   it('answers a database it cannot reach (refused connection, knex out of pooled connections) with 503 and Retry-After, not 500', async () => {
     const app = buildApp({ name: 'test', log: { stream: capture().stream } });
     // Nothing listens on port 1: the real error pg and knex raise when PostgreSQL is down or restarting.
-    const refused = knex({ client: 'pg', connection: { host: '127.0.0.1', port: 1, user: 'postgres' }, pool: { min: 0, max: 1 } });
-    const starved = knex({ client: 'pg', connection: { host: '127.0.0.1', port: 1, user: 'postgres' }, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 50 });
+    const refused = knex({
+      client: 'pg',
+      connection: { host: '127.0.0.1', port: 1, user: 'postgres' },
+      pool: { min: 0, max: 1 },
+    });
+    const starved = knex({
+      client: 'pg',
+      connection: { host: '127.0.0.1', port: 1, user: 'postgres' },
+      pool: { min: 0, max: 1 },
+      acquireConnectionTimeout: 50,
+    });
     app.get('/refused', async () => refused.raw('select 1'));
     app.get('/starved', async () => starved.raw('select 1'));
     try {
       for (const url of ['/refused', '/starved']) {
         const res = await app.inject({ method: 'GET', url });
-        expect([url, res.statusCode, res.headers['retry-after'], res.json().error.code]).toEqual([url, 503, '1', 'service_unavailable']);
+        expect([url, res.statusCode, res.headers['retry-after'], res.json().error.code]).toEqual([
+          url,
+          503,
+          '1',
+          'service_unavailable',
+        ]);
       }
     } finally {
       await refused.destroy();
@@ -136,9 +197,21 @@ describe('buildApp', () => {
 
   it.each([
     ['pg lost its socket', 'Connection terminated unexpectedly', true],
-    ['a query knex ran when pg lost its socket (seen under PostgreSQL restart -m immediate)', 'select "id" from "sellers" where "tenant_id" = $1 - Connection terminated unexpectedly', true],
-    ['a broken pooled client', 'select 1 - Client has encountered a connection error and is not queryable', true],
-    ['a bug whose message merely mentions a connection', 'select 1 - column "connection terminated" does not exist', false],
+    [
+      'a query knex ran when pg lost its socket (seen under PostgreSQL restart -m immediate)',
+      'select "id" from "sellers" where "tenant_id" = $1 - Connection terminated unexpectedly',
+      true,
+    ],
+    [
+      'a broken pooled client',
+      'select 1 - Client has encountered a connection error and is not queryable',
+      true,
+    ],
+    [
+      'a bug whose message merely mentions a connection',
+      'select 1 - column "connection terminated" does not exist',
+      false,
+    ],
   ])('classifies %s as the database being unavailable: %s', (_what, message, expected) => {
     expect(isDatabaseUnavailable(new Error(message))).toBe(expected);
   });
@@ -155,7 +228,11 @@ describe('buildApp', () => {
   it('never writes the Authorization header into a log line', async () => {
     const { app, log } = await testApp();
     app.log.info({ req: { headers: { authorization: 'Bearer sk_test_supersecret' } } }, 'probe');
-    await app.inject({ method: 'GET', url: '/declined', headers: { authorization: 'Bearer sk_test_supersecret' } });
+    await app.inject({
+      method: 'GET',
+      url: '/declined',
+      headers: { authorization: 'Bearer sk_test_supersecret' },
+    });
     expect(log.lines.length).toBeGreaterThan(0);
     expect(log.lines.join('\n')).not.toContain('sk_test_supersecret');
     await app.close();

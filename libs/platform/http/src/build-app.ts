@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import { ApiError, errorBody, notFound } from './errors';
@@ -46,7 +52,9 @@ const REDACT = [
 ];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value)
+  );
 }
 
 function toApiError(error: FastifyError): ApiError | null {
@@ -75,7 +83,10 @@ function toApiError(error: FastifyError): ApiError | null {
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, reply.request.id));
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(error, reply.request.id));
 }
 
 /**
@@ -95,10 +106,17 @@ export function buildApp(options: AppOptions): App {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
-    trustProxy: options.trustProxy !== undefined && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
+    trustProxy:
+      options.trustProxy !== undefined && options.trustProxy.length > 0
+        ? [...options.trustProxy]
+        : false,
     genReqId: (req) => {
       const header = req.headers['x-request-id'];
-      if (options.trustRequestIdHeader === true && typeof header === 'string' && REQUEST_ID_PATTERN.test(header)) {
+      if (
+        options.trustRequestIdHeader === true &&
+        typeof header === 'string' &&
+        REQUEST_ID_PATTERN.test(header)
+      ) {
         return header;
       }
       return newRequestId();
@@ -123,12 +141,15 @@ export function buildApp(options: AppOptions): App {
 
   // Every success body carries request_id (api-v1 §2); response schemas declare it so it survives
   // serialization. Items inside lists are arrays' members and are left alone.
-  app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
-    if (isPlainObject(payload) && !('request_id' in payload)) {
-      return { ...payload, request_id: request.id };
-    }
-    return payload;
-  });
+  app.addHook(
+    'preSerialization',
+    async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+      if (isPlainObject(payload) && !('request_id' in payload)) {
+        return { ...payload, request_id: request.id };
+      }
+      return payload;
+    },
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
@@ -140,7 +161,15 @@ export function buildApp(options: AppOptions): App {
     // 503 with Retry-After tells the client to retry, with the same Idempotency-Key, a moment later.
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return sendError(reply, new ApiError('service_unavailable', 'The service cannot reach its database; retry shortly.', null, { 'Retry-After': '1' }));
+      return sendError(
+        reply,
+        new ApiError(
+          'service_unavailable',
+          'The service cannot reach its database; retry shortly.',
+          null,
+          { 'Retry-After': '1' },
+        ),
+      );
     }
     // A bug, not an operating error: log it with its stack for us, answer without any of it.
     request.log.error({ err: error }, 'unhandled error');

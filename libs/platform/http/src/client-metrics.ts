@@ -14,7 +14,10 @@ export interface ClientRequestTimer {
 }
 
 function errorType(error: unknown): string {
-  const { code, name } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; name?: unknown };
+  const { code, name } = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    name?: unknown;
+  };
   return typeof code === 'string' ? code : typeof name === 'string' ? name : 'unknown';
 }
 
@@ -34,5 +37,8 @@ export function timeClientRequest(method: string, url: string | URL): ClientRequ
     recorded = true;
     durationMetric.record(secondsSince(startMs), { ...attributes, ...outcome });
   };
-  return { answered: (statusCode) => record({ 'http.response.status_code': statusCode }), failed: (error) => record({ 'error.type': errorType(error) }) };
+  return {
+    answered: (statusCode) => record({ 'http.response.status_code': statusCode }),
+    failed: (error) => record({ 'error.type': errorType(error) }),
+  };
 }

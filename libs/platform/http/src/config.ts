@@ -19,7 +19,11 @@ export function envSecret(env: NodeJS.ProcessEnv, name: string, minLength = 16):
 }
 
 /** A secret that may be absent (unset or empty: undefined); when present, held to the same length rule. */
-export function envOptionalSecret(env: NodeJS.ProcessEnv, name: string, minLength = 16): string | undefined {
+export function envOptionalSecret(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  minLength = 16,
+): string | undefined {
   const value = env[name];
   if (value === undefined || value === '') return undefined;
   return envSecret(env, name, minLength);

@@ -79,7 +79,12 @@ export class ApiError extends Error {
   readonly param: string | null;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, param: string | null = null, headers: Record<string, string> = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    param: string | null = null,
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;

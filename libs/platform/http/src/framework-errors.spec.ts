@@ -10,7 +10,15 @@ describe('buildApp: the router refuses a path', () => {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(404);
       const body = res.json();
-      expect(body).toEqual({ error: { type: 'not_found_error', code: 'resource_not_found', message: expect.any(String), param: null }, request_id: expect.stringMatching(/^req_/) });
+      expect(body).toEqual({
+        error: {
+          type: 'not_found_error',
+          code: 'resource_not_found',
+          message: expect.any(String),
+          param: null,
+        },
+        request_id: expect.stringMatching(/^req_/),
+      });
       expect(res.headers['x-request-id']).toBe(body.request_id);
     }
     await app.close();

@@ -1,6 +1,14 @@
 export { buildApp, isDatabaseUnavailable, sendError } from './build-app';
 export type { App, AppOptions } from './build-app';
-export { ApiError, errorBody, errorStatus, errorType, isErrorCode, notFound, ERROR_TYPES } from './errors';
+export {
+  ApiError,
+  errorBody,
+  errorStatus,
+  errorType,
+  isErrorCode,
+  notFound,
+  ERROR_TYPES,
+} from './errors';
 export type { ErrorBody, ErrorCode, ErrorType } from './errors';
 export { newRequestId, REQUEST_ID_PATTERN } from './ids';
 export { exportLogLines } from './log-export';
@@ -22,13 +30,39 @@ export {
   signPrincipal,
   verifyPrincipal,
 } from './principal';
-export type { ApiKeyPrincipal, OperatorPrincipal, Principal, PrincipalBinding, PrincipalKeyPair, VerifiedPrincipal } from './principal';
+export type {
+  ApiKeyPrincipal,
+  OperatorPrincipal,
+  Principal,
+  PrincipalBinding,
+  PrincipalKeyPair,
+  VerifiedPrincipal,
+} from './principal';
 export { TestPrincipals } from './principal-testing';
-export { apiPrincipal, principalPlugin, requireOperator, sellerPrincipal } from './principal-plugin';
-export type { PrincipalPluginOptions } from './principal-plugin';
-export { ErrorBodySchema, ListEnvelope, listPage, Nullable, PagingQuery, RequestIdSchema } from './schemas';
+export {
+  apiPrincipal,
+  apiScope,
+  principalPlugin,
+  requireOperator,
+  scopeOf,
+  sellerPrincipal,
+} from './principal-plugin';
+export type { PrincipalPluginOptions, PrincipalScope } from './principal-plugin';
+export {
+  ErrorBodySchema,
+  ListEnvelope,
+  listPage,
+  literals,
+  Nullable,
+  PagingQuery,
+  RequestIdSchema,
+} from './schemas';
 export type { ListPage } from './schemas';
 export { ConfigError, envInt, envOptionalSecret, envSecret, envString } from './config';
+export { readEnv } from './env';
+export { checkedOptionalBody, emptyBodyAsObject } from './optional-body';
 export { validationToApiError } from './validation';
-export { nestsDeeperThan, serializesLongerThan } from './json-depth';
+// Pure, so they live in @pgw/domain (charges' domain checks metadata with them); re-exported for the routes.
+export { nestsDeeperThan, serializesLongerThan } from '@pgw/domain';
 export { allowsPrivateWebhookTargets, isBlockedAddress, webhookUrlProblem } from './webhook-target';
+export { JobResultSchema } from './job-result';

@@ -10,8 +10,13 @@ import type { App } from './build-app';
  * the caller's `http.server.request.duration` is counted under the called route, e.g. the gateway's
  * `POST /api/v1/charges` under `/acquirer/v1/authorizations`.
  */
-export function injectAsOwnRequest(app: App, options: InjectOptions): Promise<LightMyRequestResponse> {
+export function injectAsOwnRequest(
+  app: App,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
   // `then` now, inside the context: inject's result starts the request only when first awaited, which an
   // async caller would do outside it.
-  return context.with(deleteRPCMetadata(context.active()), () => app.inject(options).then((response) => response));
+  return context.with(deleteRPCMetadata(context.active()), () =>
+    app.inject(options).then((response) => response),
+  );
 }

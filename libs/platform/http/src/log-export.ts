@@ -25,8 +25,18 @@ const SEVERITY: Record<number, [SeverityNumber, string]> = {
 export function exportLogLine(line: string): string {
   if (!exporting) return line;
   // pino writes one JSON object per line; its level, time and message become the record's own fields.
-  const { level, time, msg, trace_id: _traceId, span_id: _spanId, ...attributes } = JSON.parse(line) as Record<string, unknown>;
-  const [severityNumber, severityText] = SEVERITY[Number(level)] ?? [SeverityNumber.UNSPECIFIED, String(level)];
+  const {
+    level,
+    time,
+    msg,
+    trace_id: _traceId,
+    span_id: _spanId,
+    ...attributes
+  } = JSON.parse(line) as Record<string, unknown>;
+  const [severityNumber, severityText] = SEVERITY[Number(level)] ?? [
+    SeverityNumber.UNSPECIFIED,
+    String(level),
+  ];
   logs.getLogger('@pgw/platform-http').emit({
     ...(typeof time === 'number' ? { timestamp: time } : {}),
     severityNumber,

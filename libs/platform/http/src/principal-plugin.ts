@@ -2,7 +2,16 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import type { KeyObject } from 'node:crypto';
-import { PRINCIPAL_HEADER, principalPublicKey, requestBinding, sameRequest, verifyPrincipal, type ApiKeyPrincipal, type Principal, type PrincipalBinding } from './principal';
+import {
+  PRINCIPAL_HEADER,
+  principalPublicKey,
+  requestBinding,
+  sameRequest,
+  verifyPrincipal,
+  type ApiKeyPrincipal,
+  type Principal,
+  type PrincipalBinding,
+} from './principal';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,16 +52,28 @@ export const principalPlugin = fp(
     const publicRoutes = new Set(options.publicRoutes ?? []);
     const nowMs = options.nowMs ?? Date.now;
     // Parsed once: a PEM per request would cost more than the signature check itself.
-    const keys = [principalPublicKey(options.publicKey), ...(options.previousPublicKey === undefined ? [] : [principalPublicKey(options.previousPublicKey, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS')])];
+    const keys = [
+      principalPublicKey(options.publicKey),
+      ...(options.previousPublicKey === undefined
+        ? []
+        : [principalPublicKey(options.previousPublicKey, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS')]),
+    ];
     app.decorateRequest('principal', null);
     app.addHook('onRequest', async (request: FastifyRequest) => {
       if (publicRoutes.has(request.routeOptions.url ?? '')) return;
       const header = request.headers[PRINCIPAL_HEADER];
-      const verified = verifyPrincipal(typeof header === 'string' ? header : undefined, keys, nowMs());
+      const verified = verifyPrincipal(
+        typeof header === 'string' ? header : undefined,
+        keys,
+        nowMs(),
+      );
       if (verified === null) {
         throw new ApiError('principal_invalid', 'The request did not come through the gateway.');
       }
-      if (!sameRequest(verified.request, requestBinding(request.method, request.url)) && !delegated(verified.request, request.routeOptions.config.principalFrom)) {
+      if (
+        !sameRequest(verified.request, requestBinding(request.method, request.url)) &&
+        !delegated(verified.request, request.routeOptions.config.principalFrom)
+      ) {
         throw new ApiError('principal_invalid', 'The principal was issued for another request.');
       }
       request.principal = verified.principal;
@@ -74,12 +95,40 @@ export function apiPrincipal(request: FastifyRequest, permission: string): ApiKe
 }
 
 /** As apiPrincipal, for the routes that need a seller-scoped key. */
-export function sellerPrincipal(request: FastifyRequest, permission: string): ApiKeyPrincipal & { sellerId: string } {
+export function sellerPrincipal(
+  request: FastifyRequest,
+  permission: string,
+): ApiKeyPrincipal & { sellerId: string } {
   const principal = apiPrincipal(request, permission);
   if (principal.sellerId === null) {
     throw new ApiError('seller_scope_required', 'This route needs a seller-scoped API key.');
   }
   return { ...principal, sellerId: principal.sellerId };
+}
+
+/** What a key sees: its tenant's rows in its environment, and only its seller's when it has one. */
+export interface PrincipalScope<SellerId extends string | null = string | null> {
+  tenantId: string;
+  livemode: boolean;
+  sellerId: SellerId;
+}
+
+/** The scope of a principal (a seller principal's scope has its seller). */
+export function scopeOf<SellerId extends string | null>(principal: {
+  tenantId: string;
+  livemode: boolean;
+  sellerId: SellerId;
+}): PrincipalScope<SellerId> {
+  return {
+    tenantId: principal.tenantId,
+    livemode: principal.livemode,
+    sellerId: principal.sellerId,
+  };
+}
+
+/** The scope of the API key principal of a public route, with the permission it needs (apiPrincipal). */
+export function apiScope(request: FastifyRequest, permission: string): PrincipalScope {
+  return scopeOf(apiPrincipal(request, permission));
 }
 
 export function requireOperator(request: FastifyRequest): void {

@@ -1,4 +1,11 @@
-import { PRINCIPAL_HEADER, generatePrincipalKeys, requestBinding, signPrincipal, type Principal, type PrincipalKeyPair } from './principal';
+import {
+  PRINCIPAL_HEADER,
+  generatePrincipalKeys,
+  requestBinding,
+  signPrincipal,
+  type Principal,
+  type PrincipalKeyPair,
+} from './principal';
 
 // Test support (no shipped code path uses it): specs that call a service directly play the gateway's
 // part. A spec writes the principal it wants once (`header`), as an integrator holds one API key for
@@ -60,7 +67,8 @@ export class TestPrincipals {
   /** Makes `app.inject` sign every unbound header for the request it carries it on. */
   bind<A extends { inject: unknown }>(app: A): A {
     const original = (app.inject as (opts?: unknown, cb?: unknown) => unknown).bind(app);
-    (app as { inject: unknown }).inject = (opts?: unknown, cb?: unknown) => original(this.signed(opts), cb);
+    (app as { inject: unknown }).inject = (opts?: unknown, cb?: unknown) =>
+      original(this.signed(opts), cb);
     return app;
   }
 
@@ -68,9 +76,16 @@ export class TestPrincipals {
     if (typeof opts !== 'object' || opts === null) return opts;
     const options = opts as InjectOptions;
     const value = options.headers?.[PRINCIPAL_HEADER];
-    if (typeof value !== 'string' || !value.startsWith(UNBOUND) || typeof options.url !== 'string') return opts;
-    const principal = JSON.parse(Buffer.from(value.slice(UNBOUND.length), 'base64url').toString('utf8')) as Principal;
-    const token = this.sign(principal, options.method ?? 'GET', deliveredUrl(options.url, options.query));
+    if (typeof value !== 'string' || !value.startsWith(UNBOUND) || typeof options.url !== 'string')
+      return opts;
+    const principal = JSON.parse(
+      Buffer.from(value.slice(UNBOUND.length), 'base64url').toString('utf8'),
+    ) as Principal;
+    const token = this.sign(
+      principal,
+      options.method ?? 'GET',
+      deliveredUrl(options.url, options.query),
+    );
     return { ...options, headers: { ...options.headers, [PRINCIPAL_HEADER]: token } };
   }
 }

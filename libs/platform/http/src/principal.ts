@@ -1,4 +1,11 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  KeyObject,
+  sign,
+  verify,
+} from 'node:crypto';
 import { ConfigError } from './config';
 
 // The gateway authenticates the integrator and hands each service a signed principal: who is calling,
@@ -103,14 +110,20 @@ export function sameRequest(a: PrincipalBinding, b: PrincipalBinding): boolean {
 const pemText = (pem: string): string => (pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem);
 
 /** The gateway's signing key from a PEM (PRINCIPAL_PRIVATE_KEY) or a KeyObject; anything but an Ed25519 private key is refused. */
-export function principalPrivateKey(key: string | KeyObject, name = 'PRINCIPAL_PRIVATE_KEY'): KeyObject {
+export function principalPrivateKey(
+  key: string | KeyObject,
+  name = 'PRINCIPAL_PRIVATE_KEY',
+): KeyObject {
   let parsed: KeyObject;
   try {
     parsed = key instanceof KeyObject ? key : createPrivateKey(pemText(key));
   } catch {
-    throw new ConfigError(`${name} must be an Ed25519 private key in PEM (openssl genpkey -algorithm ed25519)`);
+    throw new ConfigError(
+      `${name} must be an Ed25519 private key in PEM (openssl genpkey -algorithm ed25519)`,
+    );
   }
-  if (parsed.type !== 'private' || parsed.asymmetricKeyType !== 'ed25519') throw new ConfigError(`${name} must be an Ed25519 private key`);
+  if (parsed.type !== 'private' || parsed.asymmetricKeyType !== 'ed25519')
+    throw new ConfigError(`${name} must be an Ed25519 private key`);
   return parsed;
 }
 
@@ -118,9 +131,14 @@ export function principalPrivateKey(key: string | KeyObject, name = 'PRINCIPAL_P
  * A service's verifying key from a PEM (PRINCIPAL_PUBLIC_KEY) or a KeyObject. A private key is refused,
  * although the public key could be derived from it: a service must not hold anything that can sign.
  */
-export function principalPublicKey(key: string | KeyObject, name = 'PRINCIPAL_PUBLIC_KEY'): KeyObject {
+export function principalPublicKey(
+  key: string | KeyObject,
+  name = 'PRINCIPAL_PUBLIC_KEY',
+): KeyObject {
   if (key instanceof KeyObject ? key.type !== 'public' : /PRIVATE KEY/.test(key)) {
-    throw new ConfigError(`${name} must be the public key only: a service must hold nothing that can sign principals`);
+    throw new ConfigError(
+      `${name} must be the public key only: a service must hold nothing that can sign principals`,
+    );
   }
   let parsed: KeyObject;
   try {
@@ -128,25 +146,35 @@ export function principalPublicKey(key: string | KeyObject, name = 'PRINCIPAL_PU
   } catch {
     throw new ConfigError(`${name} must be an Ed25519 public key in PEM (openssl pkey -pubout)`);
   }
-  if (parsed.type !== 'public' || parsed.asymmetricKeyType !== 'ed25519') throw new ConfigError(`${name} must be an Ed25519 public key`);
+  if (parsed.type !== 'public' || parsed.asymmetricKeyType !== 'ed25519')
+    throw new ConfigError(`${name} must be an Ed25519 public key`);
   return parsed;
 }
 
 /** The gateway's PRINCIPAL_PRIVATE_KEY, required. */
 export function envPrincipalPrivateKey(env: NodeJS.ProcessEnv): KeyObject {
   const pem = env.PRINCIPAL_PRIVATE_KEY;
-  if (pem === undefined || pem === '') throw new ConfigError('PRINCIPAL_PRIVATE_KEY is required (an Ed25519 private key in PEM)');
+  if (pem === undefined || pem === '')
+    throw new ConfigError('PRINCIPAL_PRIVATE_KEY is required (an Ed25519 private key in PEM)');
   return principalPrivateKey(pem);
 }
 
 /** A service's PRINCIPAL_PUBLIC_KEY (required) and PRINCIPAL_PUBLIC_KEY_PREVIOUS (set only during a rotation). */
-export function envPrincipalPublicKeys(env: NodeJS.ProcessEnv): { publicKey: KeyObject; previousPublicKey?: KeyObject } {
+export function envPrincipalPublicKeys(env: NodeJS.ProcessEnv): {
+  publicKey: KeyObject;
+  previousPublicKey?: KeyObject;
+} {
   const pem = env.PRINCIPAL_PUBLIC_KEY;
-  if (pem === undefined || pem === '') throw new ConfigError('PRINCIPAL_PUBLIC_KEY is required (the gateway\'s Ed25519 public key in PEM)');
+  if (pem === undefined || pem === '')
+    throw new ConfigError(
+      "PRINCIPAL_PUBLIC_KEY is required (the gateway's Ed25519 public key in PEM)",
+    );
   const previous = env.PRINCIPAL_PUBLIC_KEY_PREVIOUS;
   return {
     publicKey: principalPublicKey(pem),
-    ...(previous !== undefined && previous !== '' ? { previousPublicKey: principalPublicKey(previous, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS') } : {}),
+    ...(previous !== undefined && previous !== ''
+      ? { previousPublicKey: principalPublicKey(previous, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS') }
+      : {}),
   };
 }
 
@@ -168,8 +196,17 @@ export function generatePrincipalKeys(): PrincipalKeyPair {
   };
 }
 
-export function signPrincipal(principal: Principal, request: PrincipalBinding, privateKey: KeyObject): string {
-  const data = Buffer.from(JSON.stringify({ ...principal, request: { method: request.method, path: request.path, query: request.query } })).toString('base64url');
+export function signPrincipal(
+  principal: Principal,
+  request: PrincipalBinding,
+  privateKey: KeyObject,
+): string {
+  const data = Buffer.from(
+    JSON.stringify({
+      ...principal,
+      request: { method: request.method, path: request.path, query: request.query },
+    }),
+  ).toString('base64url');
   return `${data}.${sign(null, Buffer.from(data), privateKey).toString('base64url')}`;
 }
 
@@ -180,7 +217,8 @@ function isStringArray(value: unknown): value is string[] {
 function parseBinding(json: unknown): PrincipalBinding | null {
   if (typeof json !== 'object' || json === null) return null;
   const r = json as Record<string, unknown>;
-  if (typeof r.method !== 'string' || typeof r.path !== 'string' || typeof r.query !== 'string') return null;
+  if (typeof r.method !== 'string' || typeof r.path !== 'string' || typeof r.query !== 'string')
+    return null;
   return { method: r.method, path: r.path, query: r.query };
 }
 
@@ -188,7 +226,8 @@ function parse(json: unknown): Principal | null {
   if (typeof json !== 'object' || json === null) return null;
   const p = json as Record<string, unknown>;
   if (typeof p.requestId !== 'string' || typeof p.expiresAtMs !== 'number') return null;
-  if (p.kind === 'operator') return { kind: 'operator', requestId: p.requestId, expiresAtMs: p.expiresAtMs };
+  if (p.kind === 'operator')
+    return { kind: 'operator', requestId: p.requestId, expiresAtMs: p.expiresAtMs };
   if (
     p.kind === 'api_key' &&
     typeof p.tenantId === 'string' &&
@@ -219,7 +258,11 @@ function parse(json: unknown): Principal | null {
  * previous one (PRINCIPAL_PUBLIC_KEY and PRINCIPAL_PUBLIC_KEY_PREVIOUS), so that a gateway still signing
  * with either is believed. The caller compares the binding with the request (see `principalPlugin`).
  */
-export function verifyPrincipal(token: string | undefined, publicKeys: readonly KeyObject[], nowMs: number): VerifiedPrincipal | null {
+export function verifyPrincipal(
+  token: string | undefined,
+  publicKeys: readonly KeyObject[],
+  nowMs: number,
+): VerifiedPrincipal | null {
   if (typeof token !== 'string' || token.length > TOKEN_LENGTH_MAX) return null;
   const dot = token.indexOf('.');
   if (dot <= 0) return null;

@@ -1,6 +1,21 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TLiteral, type TSchema, type TUnion } from '@sinclair/typebox';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A union of `T`'s literals. A list built at run time (Object.values) is an array, not a tuple, and
+ * StaticDecode walks a union as a tuple: typed as one literal of the whole union, not never.
+ */
+type Literals<T extends readonly string[]> = number extends T['length']
+  ? TUnion<[TLiteral<T[number]>]>
+  : TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
+
+/**
+ * One of `values`: a union of their literals, typed as such, so that a typed route's query or reply
+ * (Static, StaticDecode) reads the union of the strings, not never.
+ */
+export const literals = <const T extends readonly string[]>(values: T): Literals<T> =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as Literals<T>;
 
 export const RequestIdSchema = Type.String({ pattern: '^req_[A-Za-z0-9_\\-]+$' });
 

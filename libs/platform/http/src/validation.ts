@@ -29,7 +29,8 @@ type Validate = ReturnType<FastifySchemaCompiler<unknown>> & { errors?: ErrorObj
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
 function integerProperties(schema: unknown): string[] {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const properties =
+    (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
   return Object.keys(properties).filter((name) => {
     const type = properties[name]?.type;
     return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
@@ -44,10 +45,19 @@ function notDecimal(value: unknown): boolean {
 /** Wraps a coercing validator so that its integer properties accept only decimal digits. */
 function decimalIntegersOnly(validate: Validate, integers: string[]): Validate {
   const checked: Validate = (data: unknown) => {
-    const given = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+    const given =
+      typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
     const wrong = integers.find((name) => Object.hasOwn(given, name) && notDecimal(given[name]));
     if (wrong !== undefined) {
-      checked.errors = [{ keyword: 'decimal', instancePath: `/${wrong}`, schemaPath: `#/properties/${wrong}`, params: {}, message: 'must be an integer written in decimal digits' }];
+      checked.errors = [
+        {
+          keyword: 'decimal',
+          instancePath: `/${wrong}`,
+          schemaPath: `#/properties/${wrong}`,
+          params: {},
+          message: 'must be an integer written in decimal digits',
+        },
+      ];
       return false;
     }
     const ok = validate(data);
@@ -60,13 +70,17 @@ function decimalIntegersOnly(validate: Validate, integers: string[]): Validate {
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return strictAjv.compile(schema as object) as Validate;
   const validate = coercingAjv.compile(schema as object) as Validate;
-  const integers = httpPart === 'querystring' || httpPart === 'params' ? integerProperties(schema) : [];
+  const integers =
+    httpPart === 'querystring' || httpPart === 'params' ? integerProperties(schema) : [];
   return integers.length === 0 ? validate : decimalIntegersOnly(validate, integers);
 };
 
 // `/buyer/address/zip_code` → `buyer.address.zip_code`; `/split/1/amount_cents` → `split.1.amount_cents`.
 function dotted(instancePath: string, child?: string): string | null {
-  const parts = instancePath.split('/').filter((p) => p !== '').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .filter((p) => p !== '')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.length === 0 ? null : parts.join('.');
 }

@@ -35,14 +35,28 @@ describe('webhook targets (contract §7)', () => {
   // Proves registration refuses what the URL itself says, allows it when the deployment allows private targets, and live needs https.
   it('judges a URL at registration', () => {
     const strict = { livemode: false, allowPrivateTargets: false };
-    expect(webhookUrlProblem('http://127.0.0.1:3000/hooks', strict)).toMatch(/127\.0\.0\.1 is a loopback, private/);
+    expect(webhookUrlProblem('http://127.0.0.1:3000/hooks', strict)).toMatch(
+      /127\.0\.0\.1 is a loopback, private/,
+    );
     expect(webhookUrlProblem('http://[::1]/hooks', strict)).toMatch(/is a loopback/);
-    expect(webhookUrlProblem('http://169.254.169.254/latest/meta-data', strict)).toMatch(/metadata/);
+    expect(webhookUrlProblem('http://169.254.169.254/latest/meta-data', strict)).toMatch(
+      /metadata/,
+    );
     expect(webhookUrlProblem('http://localhost:3000/', strict)).toMatch(/localhost is a loopback/);
     expect(webhookUrlProblem('http://api.localhost/', strict)).toMatch(/is a loopback/);
     expect(webhookUrlProblem('http://2130706433/', strict)).toMatch(/127\.0\.0\.1 is a loopback/);
     expect(webhookUrlProblem('https://hooks.example.com/x', strict)).toBeNull();
-    expect(webhookUrlProblem('http://127.0.0.1:3000/hooks', { livemode: false, allowPrivateTargets: true })).toBeNull();
-    expect(webhookUrlProblem('http://hooks.example.com/x', { livemode: true, allowPrivateTargets: true })).toBe('a live endpoint must use https://');
+    expect(
+      webhookUrlProblem('http://127.0.0.1:3000/hooks', {
+        livemode: false,
+        allowPrivateTargets: true,
+      }),
+    ).toBeNull();
+    expect(
+      webhookUrlProblem('http://hooks.example.com/x', {
+        livemode: true,
+        allowPrivateTargets: true,
+      }),
+    ).toBe('a live endpoint must use https://');
   });
 });

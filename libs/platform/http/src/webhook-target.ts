@@ -58,13 +58,17 @@ export function isBlockedAddress(raw: string): boolean {
 }
 
 /** Host names that are the local machine or a cloud's metadata service by definition. */
-const BLOCKED_NAMES = /^(localhost|localhost\.localdomain|metadata\.google\.internal|metadata)\.?$|\.localhost\.?$/i;
+const BLOCKED_NAMES =
+  /^(localhost|localhost\.localdomain|metadata\.google\.internal|metadata)\.?$|\.localhost\.?$/i;
 
 /**
  * Why a webhook URL may not be registered, or null. Checks what the URL itself says (an address literal,
  * a local name, the scheme a live endpoint needs); a name's addresses are checked when it is delivered to.
  */
-export function webhookUrlProblem(url: string, options: { livemode: boolean; allowPrivateTargets: boolean }): string | null {
+export function webhookUrlProblem(
+  url: string,
+  options: { livemode: boolean; allowPrivateTargets: boolean },
+): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);

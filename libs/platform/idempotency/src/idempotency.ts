@@ -16,6 +16,7 @@
 // (`lease_owner`). A twin takes over only a key whose lease ran out with nothing attached (its owner died
 // before saving anything); should the owner still be alive after all, its next write to the key fails
 // and rolls its work back, so the work never commits twice.
+import { assert } from '@pgw/domain';
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
@@ -73,7 +74,10 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export const requestHash = (body: unknown): string => createHash('sha256').update(canonicalJson(body ?? {})).digest('hex');
+export const requestHash = (body: unknown): string =>
+  createHash('sha256')
+    .update(canonicalJson(body ?? {}))
+    .digest('hex');
 
 /**
  * Whether the caller may read the resource a stored 2xx answer names (its body), asked with the query
@@ -82,7 +86,8 @@ export const requestHash = (body: unknown): string => createHash('sha256').updat
 export type MayRead = (q: Knex | Tx, body: Record<string, unknown>) => Promise<boolean>;
 
 /** What a key already held answers for this request. */
-type Found = { kind: 'replay'; status: number; body: object } | { kind: 'reused' } | { kind: 'in_use' };
+type Found =
+  { kind: 'replay'; status: number; body: object } | { kind: 'reused' } | { kind: 'in_use' };
 
 /** Thrown by `IdempotencySession.claim` when the key is not free: it rolls the work's transaction back. */
 class KeyTaken extends Error {
@@ -122,7 +127,11 @@ export class IdempotencySession {
     private readonly hash: string,
     private readonly now: () => Date,
     claimed: boolean,
-    private readonly lease: { db: Db; renewMs: number; onError(error: unknown): void } | null = null,
+    private readonly lease: {
+      db: Db;
+      renewMs: number;
+      onError(error: unknown): void;
+    } | null = null,
     private readonly mayRead?: MayRead,
   ) {
     this.claimedKey = claimed;
@@ -172,8 +181,12 @@ export class IdempotencySession {
   /** Stores the answer, in the transaction of the outcome it reports. 5xx answers are never kept. */
   async complete(trx: Tx, outcome: Outcome): Promise<void> {
     if (this.id === null) return;
-    if (outcome.status >= 500) throw new Error('5xx answers are not kept under an idempotency key');
-    await this.write(trx, { state: 'completed', response_status: outcome.status, response_json: JSON.stringify(outcome.body) });
+    assert(outcome.status < 500, 'idempotency.keeps-no-5xx', { status: outcome.status });
+    await this.write(trx, {
+      state: 'completed',
+      response_status: outcome.status,
+      response_json: JSON.stringify(outcome.body),
+    });
     afterCommit(trx, () => this.finish());
   }
 
@@ -194,7 +207,7 @@ export class IdempotencySession {
   /** Writes to the key this request holds, if its lease is still this request's; otherwise throws LeaseLost. */
   private async write(trx: Tx, change: Record<string, unknown> | 'delete'): Promise<void> {
     // Writing to a key this request does not hold would change another request's answer.
-    if (!this.claimedKey && this.claiming !== trx) throw new Error('the Idempotency-Key must be claimed (session.claim) before it is written');
+    assert(this.claimedKey || this.claiming === trx, 'idempotency.key-claimed-before-write');
     const key = trx('idempotency_keys').where({ ...this.id, lease_owner: this.owner });
     const changed = change === 'delete' ? await key.delete() : await key.update(change);
     if (changed === 0) throw new LeaseLost();
@@ -215,7 +228,11 @@ export class IdempotencySession {
       if (renewing) return;
       renewing = true;
       lease.db
-        .tx((trx) => trx('idempotency_keys').where({ ...id, lease_owner: this.owner, state: 'in_progress' }).update({ locked_at: this.now() }))
+        .tx((trx) =>
+          trx('idempotency_keys')
+            .where({ ...id, lease_owner: this.owner, state: 'in_progress' })
+            .update({ locked_at: this.now() }),
+        )
         .then((renewed: number) => {
           if (renewed === 0) this.finish();
         })
@@ -234,10 +251,21 @@ function judge(row: KeyRow, hash: string, now: Date): Found | 'expired' | 'stale
   if (new Date(row.created_at).getTime() <= now.getTime() - KEY_TTL_MS) return 'expired';
   if (row.request_hash !== hash) return { kind: 'reused' };
   if (row.state === 'completed') {
-    if (row.response_status === null || row.response_json === null) throw new Error('completed idempotency key without its answer');
-    return { kind: 'replay', status: row.response_status, body: JSON.parse(row.response_json) as object };
+    assert(
+      row.response_status !== null && row.response_json !== null,
+      'idempotency.completed-key-has-answer',
+    );
+    return {
+      kind: 'replay',
+      status: row.response_status,
+      body: JSON.parse(row.response_json) as object,
+    };
   }
-  if (row.resource_id === null && new Date(row.locked_at).getTime() <= now.getTime() - STALE_IN_PROGRESS_MS) return 'stale';
+  if (
+    row.resource_id === null &&
+    new Date(row.locked_at).getTime() <= now.getTime() - STALE_IN_PROGRESS_MS
+  )
+    return 'stale';
   return { kind: 'in_use' };
 }
 
@@ -245,12 +273,33 @@ function judge(row: KeyRow, hash: string, now: Date): Found | 'expired' | 'stale
  * Takes the key, or says why not. A twin's uncommitted claim makes the insert wait for it (PostgreSQL's
  * unique index), then the row is read as that twin left it.
  */
-async function begin(trx: Tx, id: KeyId, hash: string, now: Date, owner: string, mayRead: MayRead | undefined): Promise<Begin> {
-  const fresh = { ...id, request_hash: hash, state: 'in_progress', response_status: null, response_json: null, resource_id: null, lease_owner: owner, locked_at: now, created_at: now };
-  const inserted = await trx('idempotency_keys').insert(fresh).onConflict(['tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key']).ignore().returning('key');
+async function begin(
+  trx: Tx,
+  id: KeyId,
+  hash: string,
+  now: Date,
+  owner: string,
+  mayRead: MayRead | undefined,
+): Promise<Begin> {
+  const fresh = {
+    ...id,
+    request_hash: hash,
+    state: 'in_progress',
+    response_status: null,
+    response_json: null,
+    resource_id: null,
+    lease_owner: owner,
+    locked_at: now,
+    created_at: now,
+  };
+  const inserted = await trx('idempotency_keys')
+    .insert(fresh)
+    .onConflict(['tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key'])
+    .ignore()
+    .returning('key');
   if (inserted.length > 0) return { kind: 'new' };
   const row = await trx('idempotency_keys').where(id).forUpdate().first<KeyRow | undefined>();
-  if (row === undefined) throw new Error('idempotency key row vanished between insert and select');
+  assert(row !== undefined, 'idempotency.key-row-present-under-lock');
   const found = judge(row, hash, now);
   if (found === 'expired') {
     await trx('idempotency_keys').where(id).update(fresh);
@@ -269,13 +318,23 @@ async function begin(trx: Tx, id: KeyId, hash: string, now: Date, owner: string,
  * A stored 2xx answer names a resource: it is replayed only to a caller that may read it, and is
  * otherwise answered as a key used for another request, telling nothing about it (contract §3).
  */
-async function readableBy(q: Knex | Tx, found: Found, mayRead: MayRead | undefined): Promise<Found> {
+async function readableBy(
+  q: Knex | Tx,
+  found: Found,
+  mayRead: MayRead | undefined,
+): Promise<Found> {
   if (found.kind !== 'replay' || found.status >= 300 || mayRead === undefined) return found;
   return (await mayRead(q, found.body as Record<string, unknown>)) ? found : { kind: 'reused' };
 }
 
 /** What the key answers without taking it (one read): null when it is free. */
-async function peek(db: Db, id: KeyId, hash: string, now: Date, mayRead: MayRead | undefined): Promise<Found | null> {
+async function peek(
+  db: Db,
+  id: KeyId,
+  hash: string,
+  now: Date,
+  mayRead: MayRead | undefined,
+): Promise<Found | null> {
   return db.read(async (q) => {
     const row = await q('idempotency_keys').where(id).first<KeyRow | undefined>();
     if (row === undefined) return null;
@@ -291,13 +350,20 @@ async function peek(db: Db, id: KeyId, hash: string, now: Date, mayRead: MayRead
 export async function completeKeysOf(trx: Tx, resourceId: string, outcome: Outcome): Promise<void> {
   await trx('idempotency_keys')
     .where({ resource_id: resourceId, state: 'in_progress' })
-    .update({ state: 'completed', response_status: outcome.status, response_json: JSON.stringify(outcome.body) });
+    .update({
+      state: 'completed',
+      response_status: outcome.status,
+      response_json: JSON.stringify(outcome.body),
+    });
 }
 
 /** Deletes up to `limit` keys older than 24 hours; returns how many. */
 export async function purgeExpiredKeys(db: Db, now: Date, limit: number): Promise<number> {
   return db.tx(async (trx) => {
-    const old = await trx('idempotency_keys').where('created_at', '<=', new Date(now.getTime() - KEY_TTL_MS)).limit(limit).select<KeyId[]>('tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key');
+    const old = await trx('idempotency_keys')
+      .where('created_at', '<=', new Date(now.getTime() - KEY_TTL_MS))
+      .limit(limit)
+      .select<KeyId[]>('tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key');
     for (const id of old) await trx('idempotency_keys').where(id).delete();
     return old.length;
   });
@@ -337,7 +403,8 @@ export interface IdempotentOptions {
 }
 
 /**
- * Runs `work` under the request's Idempotency-Key, if it has one, and sends its answer. A replay answers
+ * Runs `work` under the request's Idempotency-Key, if it has one, and sends its answer (`work` last, so
+ * that a call reads as a block; `options` may be {}). A replay answers
  * the stored status and body with `Idempotent-Replayed: true`; a key in use or reused answers 409. A 4xx
  * is kept (the same request would fail the same way); a 5xx or a bug gives the key back, unless a
  * resource was attached, whose outcome recovery will store. With `claim: 'with-work'`, a request that
@@ -349,8 +416,8 @@ export async function idempotent(
   reply: FastifyReply,
   deps: IdempotencyDeps,
   scope: IdempotencyScope,
+  options: IdempotentOptions,
   work: (session: IdempotencySession) => Promise<Outcome>,
-  options: IdempotentOptions = {},
 ): Promise<FastifyReply> {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   const now = () => deps.clock.now();
@@ -360,7 +427,11 @@ export async function idempotent(
   }
   const key = Array.isArray(header) ? header.join(', ') : header;
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_CHARS_MAX) {
-    throw new ApiError('parameter_invalid', `Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_CHARS_MAX} characters`, 'Idempotency-Key');
+    throw new ApiError(
+      'parameter_invalid',
+      `Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_CHARS_MAX} characters`,
+      'Idempotency-Key',
+    );
   }
   const id: KeyId = {
     tenant_id: scope.tenantId,
@@ -377,17 +448,31 @@ export async function idempotent(
       case 'replay':
         return reply.code(found.status).header(REPLAYED_HEADER, 'true').send(found.body);
       case 'reused':
-        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+        throw new ApiError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with a different request.',
+        );
       case 'in_use':
-        throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
+        throw new ApiError(
+          'idempotency_key_in_use',
+          'A request with this Idempotency-Key is still being processed; retry later.',
+        );
     }
   };
 
-  const session = new IdempotencySession(id, hash, now, false, {
-    db: deps.db,
-    renewMs: deps.leaseRenewMs ?? LEASE_RENEW_MS,
-    onError: (error) => request.log.warn({ err: error }, 'idempotency: the lease of the key could not be renewed'),
-  }, options.mayRead);
+  const session = new IdempotencySession(
+    id,
+    hash,
+    now,
+    false,
+    {
+      db: deps.db,
+      renewMs: deps.leaseRenewMs ?? LEASE_RENEW_MS,
+      onError: (error) =>
+        request.log.warn({ err: error }, 'idempotency: the lease of the key could not be renewed'),
+    },
+    options.mayRead,
+  );
   try {
     if (options.claim !== 'with-work') {
       try {
@@ -419,7 +504,14 @@ export async function idempotent(
       if (error instanceof KeyTaken) return answerFromKey(error.found);
       if (!session.completed && !(error instanceof LeaseLost)) {
         if (error instanceof ApiError && error.status < 500) {
-          const body = { error: { type: error.type, code: error.code, message: error.message, param: error.param } };
+          const body = {
+            error: {
+              type: error.type,
+              code: error.code,
+              message: error.message,
+              param: error.param,
+            },
+          };
           if (session.claimed) {
             await deps.db.tx((trx) => session.complete(trx, { status: error.status, body }));
           } else {
@@ -437,10 +529,15 @@ export async function idempotent(
     }
     if (!session.completed) {
       if (!session.claimed) {
-        const found = outcome.status < 500 ? await keepUnclaimed(outcome) : await peek(deps.db, id, hash, now(), options.mayRead);
+        const found =
+          outcome.status < 500
+            ? await keepUnclaimed(outcome)
+            : await peek(deps.db, id, hash, now(), options.mayRead);
         if (found !== null) return answerFromKey(found);
       } else {
-        await deps.db.tx((trx) => (outcome.status < 500 ? session.complete(trx, outcome) : session.release(trx)));
+        await deps.db.tx((trx) =>
+          outcome.status < 500 ? session.complete(trx, outcome) : session.release(trx),
+        );
       }
     }
     return reply.code(outcome.status).send(outcome.body);

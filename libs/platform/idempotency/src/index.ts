@@ -12,5 +12,11 @@ export {
   requestHash,
   STALE_IN_PROGRESS_MS,
 } from './idempotency';
-export type { IdempotencyDeps, IdempotencyScope, IdempotentOptions, MayRead, Outcome } from './idempotency';
+export type {
+  IdempotencyDeps,
+  IdempotencyScope,
+  IdempotentOptions,
+  MayRead,
+  Outcome,
+} from './idempotency';
 export { createIdempotencyKeysTable, scopeIdempotencyKeysBySeller } from './migration';

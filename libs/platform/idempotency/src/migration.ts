@@ -23,7 +23,9 @@ export async function createIdempotencyKeysTable(trx: Tx): Promise<void> {
       primary key (tenant_id, livemode, method, path, key)
     )`);
   // The recovery's way from a resource to the keys waiting on it (completeKeysOf).
-  await trx.raw('create index idempotency_keys_resource on idempotency_keys (resource_id) where resource_id is not null');
+  await trx.raw(
+    'create index idempotency_keys_resource on idempotency_keys (resource_id) where resource_id is not null',
+  );
   // The purge's way to keys past their 24 hours (purgeExpiredKeys).
   await trx.raw('create index idempotency_keys_age on idempotency_keys (created_at)');
 }
@@ -41,5 +43,7 @@ export async function scopeIdempotencyKeysBySeller(trx: Tx): Promise<void> {
   // Which request holds an in-progress key's lease (idempotency.ts): null on keys written before it.
   await trx.raw('alter table idempotency_keys add column lease_owner text');
   await trx.raw('alter table idempotency_keys drop constraint idempotency_keys_pkey');
-  await trx.raw('alter table idempotency_keys add constraint idempotency_keys_pkey primary key (tenant_id, livemode, seller_scope, method, path, key)');
+  await trx.raw(
+    'alter table idempotency_keys add constraint idempotency_keys_pkey primary key (tenant_id, livemode, seller_scope, method, path, key)',
+  );
 }

@@ -6,7 +6,8 @@
 export type MetricKind = 'counter' | 'histogram' | 'gauge' | 'observable_gauge';
 
 /** Which table of docs/metrics.md a metric is listed in. */
-export type MetricGroup = 'http' | 'messaging' | 'bus' | 'webhooks' | 'gateway' | 'business';
+export type MetricGroup =
+  'http' | 'messaging' | 'bus' | 'webhooks' | 'gateway' | 'invariants' | 'business';
 
 export interface MetricDefinition<A extends string = string, C extends string = never> {
   name: string;
@@ -30,15 +31,23 @@ export interface MetricDefinition<A extends string = string, C extends string = 
 }
 
 /** The semantic conventions' advice for HTTP and messaging durations, in seconds. */
-export const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10] as const;
+export const DURATION_BUCKETS_S = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
+] as const;
 /** An outbox row's wait reaches minutes when the broker is down: the buckets go to 10 minutes. */
-const OUTBOX_LAG_BUCKETS_S = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600] as const;
+const OUTBOX_LAG_BUCKETS_S = [
+  0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600,
+] as const;
 
-const define = <A extends string, C extends string = never>(definition: MetricDefinition<A, C>): MetricDefinition<A, C> => definition;
+const define = <A extends string, C extends string = never>(
+  definition: MetricDefinition<A, C>,
+): MetricDefinition<A, C> => definition;
 
-const LIVEMODE = '`true` for live traffic, `false` for test mode (keep test traffic out of business dashboards)';
+const LIVEMODE =
+  '`true` for live traffic, `false` for test mode (keep test traffic out of business dashboards)';
 const PAYMENT_METHOD = '`credit_card`, `debit_card`, `pix` or `boleto`';
-const SERVICE_SCHEMA = "the service, by its database schema (`charges`, `ledger`, …; `gateway` for the gateway's own outbox)";
+const SERVICE_SCHEMA =
+  "the service, by its database schema (`charges`, `ledger`, …; `gateway` for the gateway's own outbox)";
 
 // --- The OpenTelemetry semantic conventions ------------------------------------------------------------
 
@@ -46,7 +55,8 @@ export const HTTP_SERVER_REQUEST_DURATION = define({
   name: 'http.server.request.duration',
   kind: 'histogram',
   unit: 's',
-  description: 'Time to answer each HTTP request a server received: the rate, errors and latency of every route (RED).',
+  description:
+    'Time to answer each HTTP request a server received: the rate, errors and latency of every route (RED).',
   meter: '@opentelemetry/instrumentation-http',
   recordedBy: '@opentelemetry/instrumentation-http, in every service (telemetry.ts)',
   group: 'http',
@@ -57,7 +67,8 @@ export const HTTP_SERVER_REQUEST_DURATION = define({
     'network.protocol.version': '`1.1`',
   },
   conditionalAttributes: {
-    'http.route': 'the route template (`/api/v1/charges/:id`), never the raw path; absent when no route matched (a 404)',
+    'http.route':
+      'the route template (`/api/v1/charges/:id`), never the raw path; absent when no route matched (a 404)',
     'error.type': 'the status on a 5xx answer, or the error when the request failed without one',
   },
   buckets: DURATION_BUCKETS_S,
@@ -92,7 +103,8 @@ export const MESSAGING_CLIENT_SENT_MESSAGES = define({
   name: 'messaging.client.sent.messages',
   kind: 'counter',
   unit: '{message}',
-  description: 'Messages the outbox relays handed to the broker (counted once the broker acknowledged them, or failed).',
+  description:
+    'Messages the outbox relays handed to the broker (counted once the broker acknowledged them, or failed).',
   meter: '@pgw/platform-bus',
   recordedBy: 'libs/platform/bus messaging-spans.ts, for both buses',
   group: 'messaging',
@@ -108,7 +120,8 @@ export const MESSAGING_CLIENT_OPERATION_DURATION = define({
   name: 'messaging.client.operation.duration',
   kind: 'histogram',
   unit: 's',
-  description: "Time of each send to the broker, until its acknowledgement (acks=all): the relay's view of the broker's health.",
+  description:
+    "Time of each send to the broker, until its acknowledgement (acks=all): the relay's view of the broker's health.",
   meter: '@pgw/platform-bus',
   recordedBy: 'libs/platform/bus messaging-spans.ts, for both buses',
   group: 'messaging',
@@ -125,7 +138,8 @@ export const MESSAGING_CLIENT_CONSUMED_MESSAGES = define({
   name: 'messaging.client.consumed.messages',
   kind: 'counter',
   unit: '{message}',
-  description: 'Messages delivered to a consumer group (a redelivery counts again; the inbox makes it harmless).',
+  description:
+    'Messages delivered to a consumer group (a redelivery counts again; the inbox makes it harmless).',
   meter: '@pgw/platform-bus',
   recordedBy: 'libs/platform/bus kafka-bus.ts and in-process-bus.ts',
   group: 'messaging',
@@ -152,7 +166,9 @@ export const MESSAGING_PROCESS_DURATION = define({
     'messaging.consumer.group.name': 'the group, `<schema>.<consumer>`',
     'messaging.operation.name': '`process`',
   },
-  conditionalAttributes: { 'error.type': 'when applying it threw; the batch is retried, then the event parked' },
+  conditionalAttributes: {
+    'error.type': 'when applying it threw; the batch is retried, then the event parked',
+  },
   buckets: DURATION_BUCKETS_S,
 });
 
@@ -162,7 +178,8 @@ export const OUTBOX_LAG = define({
   name: 'outbox.lag',
   kind: 'histogram',
   unit: 's',
-  description: "Age of the oldest unsent outbox row, at each relay round that found rows to send: how late events leave the service.",
+  description:
+    'Age of the oldest unsent outbox row, at each relay round that found rows to send: how late events leave the service.',
   meter: '@pgw/platform-bus',
   recordedBy: 'libs/platform/bus outbox.ts (OutboxRelay)',
   group: 'bus',
@@ -186,7 +203,8 @@ export const OUTBOX_PUBLISHED = define({
   name: 'outbox.published',
   kind: 'counter',
   unit: '{event}',
-  description: 'Outbox rows published and marked sent. Flat while the backlog grows: the relay is stalled.',
+  description:
+    'Outbox rows published (acknowledged by the broker; the relay marks them sent in its next round). Flat while the backlog grows: the relay is stalled.',
   meter: '@pgw/platform-bus',
   recordedBy: 'libs/platform/bus outbox.ts (OutboxRelay)',
   group: 'bus',
@@ -197,7 +215,8 @@ export const OUTBOX_RELAY_FAILURES = define({
   name: 'outbox.relay.failures',
   kind: 'counter',
   unit: '{round}',
-  description: 'Relay rounds that failed (broker or database unreachable); the relay backs off up to 5 s and tries again.',
+  description:
+    'Relay rounds that failed (broker or database unreachable); the relay backs off up to 5 s and tries again.',
   meter: '@pgw/platform-bus',
   recordedBy: 'libs/platform/bus outbox.ts (OutboxRelay)',
   group: 'bus',
@@ -225,14 +244,36 @@ export const CONSUMER_DEAD_LETTERS = define({
   name: 'consumer.dead_letters',
   kind: 'counter',
   unit: '{event}',
-  description: 'Events a consumer parked in its dead-letter table instead of applying (docs/runbook.md, "Parked events").',
+  description:
+    'Events a consumer parked in its dead-letter table instead of applying (docs/runbook.md, "Parked events").',
   meter: '@pgw/platform-bus',
   recordedBy: 'libs/platform/bus dead-letters.ts',
   group: 'bus',
   attributes: {
     service: 'the service that parked it',
     consumer: 'its consumer',
-    reason: '`unknown_type` (a producer is ahead of this consumer) or `handler_failed` (a bug or bad data)',
+    reason:
+      '`unknown_type` (a producer is ahead of this consumer) or `handler_failed` (a bug or bad data)',
+  },
+});
+
+// --- Invariants -----------------------------------------------------------------------------------------
+
+export const INVARIANTS_BROKEN = define({
+  name: 'invariants.broken',
+  kind: 'counter',
+  unit: '{failure}',
+  description:
+    'Broken invariants (a bug or state not to be trusted, never an operating error): each failed `assert` of ' +
+    '@pgw/domain. Any one is worth a page (docs/engineering.md, "Broken invariants").',
+  meter: '@pgw/platform-service',
+  recordedBy:
+    'libs/platform/service invariants.ts, installed by runMain and the all-in-one at start',
+  group: 'invariants',
+  attributes: {
+    service: 'the process (`charges`, …; `all-in-one` for the single process)',
+    invariant:
+      "the invariant's dotted name (`charge.refunds-within-amount`): a bounded set, one per assertion",
   },
 });
 
@@ -242,13 +283,15 @@ export const WEBHOOK_DELIVERY_ATTEMPTS = define({
   name: 'webhook.delivery.attempts',
   kind: 'counter',
   unit: '{attempt}',
-  description: "Attempts to deliver an event to an integrator's endpoint. One endpoint failing is that integrator's problem; many at once is ours.",
+  description:
+    "Attempts to deliver an event to an integrator's endpoint. One endpoint failing is that integrator's problem; many at once is ours.",
   meter: '@pgw/webhooks',
   recordedBy: 'apps/webhooks delivery-worker.ts',
   group: 'webhooks',
   attributes: {
     outcome: '`success` (a 2xx) or `failure`',
-    reason: '`http_2xx`, `http_3xx`, `http_4xx`, `http_5xx`, `timeout`, `connection_error`, `blocked_address` or `aborted` (the service stopped)',
+    reason:
+      '`http_2xx`, `http_3xx`, `http_4xx`, `http_5xx`, `timeout`, `connection_error`, `blocked_address` or `aborted` (the service stopped)',
     endpoint: 'the endpoint id (`we_…`)',
   },
 });
@@ -257,13 +300,14 @@ export const WEBHOOK_DELIVERIES = define({
   name: 'webhook.deliveries',
   kind: 'counter',
   unit: '{delivery}',
-  description: 'Deliveries that ended: delivered, or given up after their retry window (24 h) with the reason of the last attempt.',
+  description:
+    'Deliveries that ended: delivered, or given up after their retry window (24 h) with the reason of the last attempt.',
   meter: '@pgw/webhooks',
   recordedBy: 'apps/webhooks delivery-worker.ts',
   group: 'webhooks',
   attributes: {
     outcome: '`delivered` or `given_up`',
-    reason: 'the last attempt\'s reason, as in `webhook.delivery.attempts`',
+    reason: "the last attempt's reason, as in `webhook.delivery.attempts`",
   },
 });
 
@@ -271,7 +315,8 @@ export const WEBHOOK_DELIVERY_DURATION = define({
   name: 'webhook.delivery.duration',
   kind: 'histogram',
   unit: 's',
-  description: "Time of each attempt, from the address lookup to the receiver's answer (or the timeout).",
+  description:
+    "Time of each attempt, from the address lookup to the receiver's answer (or the timeout).",
   meter: '@pgw/webhooks',
   recordedBy: 'apps/webhooks delivery-worker.ts',
   group: 'webhooks',
@@ -285,9 +330,22 @@ export const GATEWAY_UPSTREAM_IN_FLIGHT = define({
   name: 'gateway.upstream.in_flight',
   kind: 'observable_gauge',
   unit: '{request}',
-  description: 'Requests a gateway replica has forwarded to a service and not yet seen answered; at UPSTREAM_IN_FLIGHT_MAX the service is the bottleneck.',
+  description:
+    "Requests a gateway replica has forwarded to a service and not yet seen answered; at the service's gateway.upstream.limit the next request is refused.",
   meter: '@pgw/gateway',
-  recordedBy: 'apps/gateway gateway.ts',
+  recordedBy: 'apps/gateway service.ts',
+  group: 'gateway',
+  attributes: { service: 'the service forwarded to (`charges`, `vault`, …)' },
+});
+
+export const GATEWAY_UPSTREAM_LIMIT = define({
+  name: 'gateway.upstream.limit',
+  kind: 'observable_gauge',
+  unit: '{request}',
+  description:
+    "A service's adaptive concurrency limit in a gateway replica: at most this many requests in flight before the next is answered 503. Falls when the service answers later than UPSTREAM_LATENCY_TARGET_MS, grows back up to UPSTREAM_IN_FLIGHT_MAX while it answers in time.",
+  meter: '@pgw/gateway',
+  recordedBy: 'apps/gateway service.ts',
   group: 'gateway',
   attributes: { service: 'the service forwarded to (`charges`, `vault`, …)' },
 });
@@ -296,7 +354,8 @@ export const GATEWAY_ADMISSION_REJECTED = define({
   name: 'gateway.admission.rejected',
   kind: 'counter',
   unit: '{request}',
-  description: 'Requests answered 503 with Retry-After without being forwarded, because their service had no free slot.',
+  description:
+    'Requests answered 503 with Retry-After without being forwarded, because their service had no free slot.',
   meter: '@pgw/gateway',
   recordedBy: 'apps/gateway forwarding/admission.ts',
   group: 'gateway',
@@ -320,13 +379,15 @@ export const CHARGES_STATUS_CHANGES = define({
   name: 'charges.status_changes',
   kind: 'counter',
   unit: '{charge}',
-  description: 'Charges arriving in a status: the outcome of each method (paid, refused, failed, …). A charge paid at creation counts here too.',
+  description:
+    'Charges arriving in a status: the outcome of each method (paid, refused, failed, …). A charge paid at creation counts here too.',
   meter: '@pgw/charges',
   recordedBy: 'apps/charges operations/announce.ts, after the commit',
   group: 'business',
   attributes: {
     payment_method: PAYMENT_METHOD,
-    status: '`authorized`, `paid`, `refused`, `failed`, `canceled`, `refunded`, `partially_refunded` or `chargeback`',
+    status:
+      '`authorized`, `paid`, `refused`, `failed`, `canceled`, `refunded`, `partially_refunded` or `chargeback`',
     livemode: LIVEMODE,
   },
 });
@@ -352,7 +413,8 @@ export const CHARGES_AUTHORIZATIONS = define({
   recordedBy: 'apps/charges operations/announce.ts, after the commit',
   group: 'business',
   attributes: {
-    'card.brand': '`visa`, `mastercard`, `elo`, `amex`, `hipercard`, … as the vault detected it (`unknown` when it did not)',
+    'card.brand':
+      '`visa`, `mastercard`, `elo`, `amex`, `hipercard`, … as the vault detected it (`unknown` when it did not)',
     outcome: '`approved`, `declined` or `failed`',
     payment_method: '`credit_card` or `debit_card`',
     livemode: LIVEMODE,
@@ -367,7 +429,11 @@ export const CHARGES_REFUNDS = define({
   meter: '@pgw/charges',
   recordedBy: 'apps/charges operations/announce.ts, after the commit',
   group: 'business',
-  attributes: { payment_method: PAYMENT_METHOD, status: '`succeeded` or `failed`', livemode: LIVEMODE },
+  attributes: {
+    payment_method: PAYMENT_METHOD,
+    status: '`succeeded` or `failed`',
+    livemode: LIVEMODE,
+  },
 });
 
 export const CHARGES_REFUNDS_AMOUNT = define({
@@ -396,7 +462,8 @@ export const ANTICIPATION_GROSS_AMOUNT = define({
   name: 'anticipation.gross.amount',
   kind: 'counter',
   unit: '{cent}',
-  description: 'Receivables anticipated, before the fee, in centavos (BRL): the anticipation volume.',
+  description:
+    'Receivables anticipated, before the fee, in centavos (BRL): the anticipation volume.',
   meter: '@pgw/anticipation',
   recordedBy: 'apps/anticipation operations/execute.ts, after the commit',
   group: 'business',
@@ -428,10 +495,12 @@ export const METRIC_CATALOG: readonly MetricDefinition<string, string>[] = [
   OUTBOX_RELAY_FAILURES,
   CONSUMER_LAG,
   CONSUMER_DEAD_LETTERS,
+  INVARIANTS_BROKEN,
   WEBHOOK_DELIVERY_ATTEMPTS,
   WEBHOOK_DELIVERIES,
   WEBHOOK_DELIVERY_DURATION,
   GATEWAY_UPSTREAM_IN_FLIGHT,
+  GATEWAY_UPSTREAM_LIMIT,
   GATEWAY_ADMISSION_REJECTED,
   CHARGES_CREATED,
   CHARGES_STATUS_CHANGES,

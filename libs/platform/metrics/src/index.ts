@@ -13,8 +13,10 @@ export {
   DURATION_BUCKETS_S,
   GATEWAY_ADMISSION_REJECTED,
   GATEWAY_UPSTREAM_IN_FLIGHT,
+  GATEWAY_UPSTREAM_LIMIT,
   HTTP_CLIENT_REQUEST_DURATION,
   HTTP_SERVER_REQUEST_DURATION,
+  INVARIANTS_BROKEN,
   MESSAGING_CLIENT_CONSUMED_MESSAGES,
   MESSAGING_CLIENT_OPERATION_DURATION,
   MESSAGING_CLIENT_SENT_MESSAGES,
@@ -29,6 +31,26 @@ export {
   WEBHOOK_DELIVERY_DURATION,
 } from './catalog';
 export type { MetricDefinition, MetricGroup, MetricKind } from './catalog';
-export { counter, gauge, histogram, observeGauge, secondsSince } from './instruments';
-export type { CounterRecorder, HistogramRecorder, MetricAttributes, Observation } from './instruments';
+export {
+  ExemplarRegistry,
+  ExemplarReservoir,
+  exemplars,
+  MAX_SERIES,
+  SDK_DEFAULT_BOUNDARIES,
+} from './exemplars';
+export type { Exemplar } from './exemplars';
+export {
+  counter,
+  gauge,
+  histogram,
+  observeGauge,
+  secondsSince,
+  withExemplars,
+} from './instruments';
+export type {
+  CounterRecorder,
+  HistogramRecorder,
+  MetricAttributes,
+  Observation,
+} from './instruments';
 export { prometheusLabel, prometheusSeries, renderCatalog } from './render';

@@ -1,8 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { isFramed } from '@pgw/contracts';
 import { applyOnce, type Bus, type BusMessage, type DeadLetters } from '@pgw/platform-bus';
-import type { Db } from '@pgw/platform-db';
-import { ApiError, isDatabaseUnavailable, ListEnvelope, listPage, notFound, Nullable, PagingQuery, requireOperator, type App } from '@pgw/platform-http';
+import { pagedQuery, type Db } from '@pgw/platform-db';
+import {
+  ApiError,
+  isDatabaseUnavailable,
+  ListEnvelope,
+  listPage,
+  notFound,
+  Nullable,
+  PagingQuery,
+  requireOperator,
+  type App,
+} from '@pgw/platform-http';
 import type { ConsumerDefinition } from './service';
 
 const DeadLetterItem = Type.Object({
@@ -23,9 +33,20 @@ const DeadLetterItem = Type.Object({
 });
 
 const DeadLetterBody = Type.Intersect([DeadLetterItem, Type.Object({ request_id: Type.String() })]);
-const ListQuery = Type.Object({ ...PagingQuery, status: Type.Optional(Type.Union([Type.Literal('parked'), Type.Literal('replayed')])) }, { additionalProperties: false });
+const ListQuery = Type.Object(
+  {
+    ...PagingQuery,
+    status: Type.Optional(Type.Union([Type.Literal('parked'), Type.Literal('replayed')])),
+  },
+  { additionalProperties: false },
+);
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const ReplayAllBody = Type.Object({ object: Type.Literal('dead_letter_replay'), replayed: Type.Integer(), still_parked: Type.Integer(), request_id: Type.String() });
+const ReplayAllBody = Type.Object({
+  object: Type.Literal('dead_letter_replay'),
+  replayed: Type.Integer(),
+  still_parked: Type.Integer(),
+  request_id: Type.String(),
+});
 const REPLAY_PAGE = 100;
 
 interface DeadLetterRow {
@@ -78,61 +99,102 @@ export interface ParkingConsumer {
  * redelivery of the same event) changes nothing. A consumer that still cannot apply it answers 409
  * `event_not_replayable` and the event stays parked. `POST …/dead-letters/replay` replays every parked one.
  */
-export function deadLetterRoutes(app: App, service: string, db: Db, bus: Bus, consumers: readonly ParkingConsumer[]): void {
+export function deadLetterRoutes(
+  app: App,
+  service: string,
+  db: Db,
+  bus: Bus,
+  consumers: readonly ParkingConsumer[],
+): void {
   const base = `/admin/v1/services/${service}/dead-letters`;
-  app.get(base, { schema: { querystring: ListQuery, response: { 200: ListEnvelope(DeadLetterItem) } } }, async (request) => {
-    requireOperator(request);
-    const { page = 1, limit = 50, status } = request.query;
-    const { rows, total } = await db.read(async (q) => {
-      const scoped = () => {
+  app.get(
+    base,
+    { schema: { querystring: ListQuery, response: { 200: ListEnvelope(DeadLetterItem) } } },
+    async (request) => {
+      requireOperator(request);
+      const { page = 1, limit = 50, status } = request.query;
+      const { rows, total } = await db.read((q) => {
         const query = q('dead_letters');
         if (status === 'parked') query.whereNull('replayed_at');
         if (status === 'replayed') query.whereNotNull('replayed_at');
-        return query;
-      };
-      const [count] = await scoped().count<{ count: string | number }[]>('* as count');
-      const found = (await scoped().orderBy([{ column: 'parked_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset((page - 1) * limit)) as DeadLetterRow[];
-      return { rows: found, total: Number(count?.count ?? 0) };
-    });
-    return { ...listPage(rows.map(resource), page, limit, total), request_id: request.id };
-  });
+        return pagedQuery<DeadLetterRow>(query, ['parked_at', 'id'], page, limit);
+      });
+      return { ...listPage(rows.map(resource), page, limit, total), request_id: request.id };
+    },
+  );
 
   /** Replays one parked event in its own transaction; undefined when there is no such dead letter. */
   const replay = (id: string, log: App['log']) =>
     db.tx(async (trx) => {
-      const found = (await trx('dead_letters').where({ id }).forUpdate().first()) as DeadLetterRow | undefined;
+      const found = (await trx('dead_letters').where({ id }).forUpdate().first()) as
+        DeadLetterRow | undefined;
       if (found === undefined || found.replayed_at !== null) return found;
       const consumer = consumers.find((c) => c.definition.name === found.consumer);
       const stored: BusMessage = {
         topic: found.topic,
         key: found.key,
         value: Buffer.from(found.payload),
-        headers: typeof found.headers === 'string' ? (JSON.parse(found.headers) as Record<string, string>) : found.headers,
+        headers:
+          typeof found.headers === 'string'
+            ? (JSON.parse(found.headers) as Record<string, string>)
+            : found.headers,
         ...(found.partition !== null ? { partition: found.partition } : {}),
         ...(found.offset !== null ? { offset: found.offset } : {}),
       };
-      if (consumer === undefined || consumer.deadLetters.verdict(stored, found.event_id)?.reason === 'unknown_type') {
-        throw new ApiError('event_not_replayable', `The ${found.consumer} consumer of ${service} does not know the event type ${found.event_type ?? '(none)'}: deploy the version that does, then replay.`);
+      if (
+        consumer === undefined ||
+        consumer.deadLetters.verdict(stored, found.event_id)?.reason === 'unknown_type'
+      ) {
+        throw new ApiError(
+          'event_not_replayable',
+          `The ${found.consumer} consumer of ${service} does not know the event type ${found.event_type ?? '(none)'}: deploy the version that does, then replay.`,
+        );
       }
       try {
         // Parked as it came off the wire (its type unknown then): read it as the consumer's handler now would.
-        const message = bus.received !== undefined && isFramed(stored.value) ? await bus.received(stored) : stored;
-        if (await applyOnce(db, trx, consumer.definition.name, consumer.definition.apply.bind(consumer.definition), message, found.event_id)) await consumer.definition.afterBatch?.(trx);
+        const message =
+          bus.received !== undefined && isFramed(stored.value)
+            ? await bus.received(stored)
+            : stored;
+        if (
+          await applyOnce(
+            db,
+            trx,
+            consumer.definition.name,
+            consumer.definition.apply.bind(consumer.definition),
+            message,
+            found.event_id,
+          )
+        )
+          await consumer.definition.afterBatch?.(trx);
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error; // 503: try again, nothing is lost
-        log.warn({ err: error, dead_letter_id: found.id, event_id: found.event_id }, 'replay of a parked event failed; it stays parked');
-        throw new ApiError('event_not_replayable', `The ${found.consumer} consumer of ${service} failed to apply event ${found.event_id}; it stays parked.`);
+        log.warn(
+          { err: error, dead_letter_id: found.id, event_id: found.event_id },
+          'replay of a parked event failed; it stays parked',
+        );
+        throw new ApiError(
+          'event_not_replayable',
+          `The ${found.consumer} consumer of ${service} failed to apply event ${found.event_id}; it stays parked.`,
+        );
       }
-      const [updated] = (await trx('dead_letters').where({ id: found.id }).update({ replayed_at: trx.fn.now() }).returning('*')) as DeadLetterRow[];
+      const [updated] = (await trx('dead_letters')
+        .where({ id: found.id })
+        .update({ replayed_at: trx.fn.now() })
+        .returning('*')) as DeadLetterRow[];
       return updated;
     });
 
-  app.post(`${base}/:id/replay`, { schema: { params: IdParams, response: { 200: DeadLetterBody } } }, async (request) => {
-    requireOperator(request);
-    const row = await replay(request.params.id, request.log);
-    if (row === undefined) throw notFound('dead letter');
-    return { ...resource(row), request_id: request.id };
-  });
+  app.post(
+    `${base}/:id/replay`,
+    { schema: { params: IdParams, response: { 200: DeadLetterBody } } },
+    async (request) => {
+      requireOperator(request);
+      const row = await replay(request.params.id, request.log);
+      if (row === undefined) throw notFound('dead letter');
+      return { ...resource(row), request_id: request.id };
+    },
+  );
 
   // After a deploy: every parked event, oldest first, each in its own transaction; one that still cannot be
   // applied stays parked and is counted, and the others go on.
@@ -144,8 +206,13 @@ export function deadLetterRoutes(app: App, service: string, db: Db, bus: Bus, co
     for (;;) {
       const cursor = after;
       const page = (await db.read((q) => {
-        const query = q('dead_letters').whereNull('replayed_at').orderBy([{ column: 'parked_at' }, { column: 'id' }]).limit(REPLAY_PAGE).select('id', 'parked_at');
-        if (cursor !== null) query.whereRaw('(parked_at, id) > (?, ?)', [cursor.parked_at, cursor.id]);
+        const query = q('dead_letters')
+          .whereNull('replayed_at')
+          .orderBy([{ column: 'parked_at' }, { column: 'id' }])
+          .limit(REPLAY_PAGE)
+          .select('id', 'parked_at');
+        if (cursor !== null)
+          query.whereRaw('(parked_at, id) > (?, ?)', [cursor.parked_at, cursor.id]);
         return query;
       })) as Array<{ id: string; parked_at: Date | string }>;
       for (const { id } of page) {
@@ -160,6 +227,11 @@ export function deadLetterRoutes(app: App, service: string, db: Db, bus: Bus, co
       if (page.length < REPLAY_PAGE) break;
       after = page[page.length - 1] ?? null;
     }
-    return { object: 'dead_letter_replay' as const, replayed, still_parked: stillParked, request_id: request.id };
+    return {
+      object: 'dead_letter_replay' as const,
+      replayed,
+      still_parked: stillParked,
+      request_id: request.id,
+    };
   });
 }

@@ -35,32 +35,51 @@ describe("a service's telemetry on SIGTERM", () => {
     const receiver = await otlpReceiver();
     const port = await freePort();
     const { publicKey } = generateKeyPairSync('ed25519');
-    const child = spawn(process.execPath, ['--import', 'tsx', join('apps', 'acquirer-sim', 'src', 'main.ts')], {
-      cwd: ROOT,
-      env: childEnv({
-        DATABASE_URL: databaseUrl.toString(),
-        KAFKA_BROKERS: env.kafkaBrokers.join(','),
-        SCHEMA_REGISTRY_URL: schemaRegistryUrl(),
-        PRINCIPAL_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        KAFKAJS_NO_PARTITIONER_WARNING: '1',
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-        OTEL_BSP_SCHEDULE_DELAY: '600000',
-        OTEL_LOGS_EXPORTER: 'none',
-      }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join('apps', 'acquirer-sim', 'src', 'main.ts')],
+      {
+        cwd: ROOT,
+        env: childEnv({
+          DATABASE_URL: databaseUrl.toString(),
+          KAFKA_BROKERS: env.kafkaBrokers.join(','),
+          SCHEMA_REGISTRY_URL: schemaRegistryUrl(),
+          PRINCIPAL_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          KAFKAJS_NO_PARTITIONER_WARNING: '1',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+          OTEL_BSP_SCHEDULE_DELAY: '600000',
+          OTEL_LOGS_EXPORTER: 'none',
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
     try {
-      await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status).catch(() => 0)) === 200 ? true : undefined), 90_000, 'acquirer-sim ready');
+      await waitFor(
+        async () =>
+          (await fetch(`http://127.0.0.1:${port}/readyz`)
+            .then((r) => r.status)
+            .catch(() => 0)) === 200
+            ? true
+            : undefined,
+        90_000,
+        'acquirer-sim ready',
+      );
       const traceId = randomBytes(16);
-      const res = await fetch(`http://127.0.0.1:${port}/livez`, { headers: { traceparent: `00-${traceId.toString('hex')}-${randomBytes(8).toString('hex')}-01` } });
+      const res = await fetch(`http://127.0.0.1:${port}/livez`, {
+        headers: {
+          traceparent: `00-${traceId.toString('hex')}-${randomBytes(8).toString('hex')}-01`,
+        },
+      });
       expect(res.status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -20,10 +20,21 @@ describe('/health of a service', () => {
       },
     });
     const db = sharedDb(knex, 'probe_livez');
-    const service = await startService(definition, { db, bus, clock: systemClock, principalPublicKey: generatePrincipalKeys().publicKey, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    const service = await startService(definition, {
+      db,
+      bus,
+      clock: systemClock,
+      principalPublicKey: generatePrincipalKeys().publicKey,
+      peers: new InjectPeers(),
+      env: {},
+      log: { level: 'silent' },
+    });
     try {
       brokerUp = false;
-      const [live, ready] = [await service.app.inject({ url: '/livez' }), await service.app.inject({ url: '/readyz' })];
+      const [live, ready] = [
+        await service.app.inject({ url: '/livez' }),
+        await service.app.inject({ url: '/readyz' }),
+      ];
       expect([live.statusCode, ready.statusCode]).toEqual([200, 503]);
       expect(ready.json().error).toMatchObject({ code: 'service_unavailable' });
       brokerUp = true;
@@ -31,7 +42,12 @@ describe('/health of a service', () => {
     } finally {
       await service.stop();
     }
-    expect([migrateOnStart({}), migrateOnStart({ MIGRATE_ON_START: '0' }), migrateOnStart({ MIGRATE_ON_START: 'false' }), migrateOnStart({ MIGRATE_ON_START: '1' })]).toEqual([true, false, false, true]);
+    expect([
+      migrateOnStart({}),
+      migrateOnStart({ MIGRATE_ON_START: '0' }),
+      migrateOnStart({ MIGRATE_ON_START: 'false' }),
+      migrateOnStart({ MIGRATE_ON_START: '1' }),
+    ]).toEqual([true, false, false, true]);
   }, 60_000);
 
   it('answers 200 only while the database and the broker both answer, and 503 with the error body otherwise', async () => {
@@ -42,7 +58,15 @@ describe('/health of a service', () => {
         if (!brokerUp) throw new Error('broker unreachable');
       },
     });
-    const service = await startService(definition, { db: sharedDb(knex, 'probe'), bus: probedBus, clock: systemClock, principalPublicKey: generatePrincipalKeys().publicKey, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    const service = await startService(definition, {
+      db: sharedDb(knex, 'probe'),
+      bus: probedBus,
+      clock: systemClock,
+      principalPublicKey: generatePrincipalKeys().publicKey,
+      peers: new InjectPeers(),
+      env: {},
+      log: { level: 'silent' },
+    });
     try {
       const up = await service.app.inject({ url: '/health' });
       expect([up.statusCode, up.json()]).toEqual([200, { status: 'ok', service: 'probe' }]);

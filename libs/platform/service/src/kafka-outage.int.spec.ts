@@ -48,29 +48,62 @@ describe('a Kafka outage', () => {
   const children: Child[] = [];
 
   const kafka = (command: 'start' | 'stop', keepData = false) =>
-    run(join(ROOT, 'tools', 'kafka', command), [], { env: { ...process.env, ...kafkaEnv, ...(keepData ? { KAFKA_KEEP_DATA: '1' } : {}) }, timeout: 150_000 });
+    run(join(ROOT, 'tools', 'kafka', command), [], {
+      env: { ...process.env, ...kafkaEnv, ...(keepData ? { KAFKA_KEEP_DATA: '1' } : {}) },
+      timeout: 150_000,
+    });
 
-  const status = async (child: Child, path: string, headers: Record<string, string> = {}): Promise<number> =>
-    (await fetch(`http://127.0.0.1:${child.port}${path}`, { headers, signal: AbortSignal.timeout(15_000) })).status;
+  const status = async (
+    child: Child,
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<number> =>
+    (
+      await fetch(`http://127.0.0.1:${child.port}${path}`, {
+        headers,
+        signal: AbortSignal.timeout(15_000),
+      })
+    ).status;
 
   async function startChild(name: string, extra: Record<string, string>): Promise<Child> {
     const port = await freePort();
     const child: Child = { name, port, output: '', process: null as unknown as ChildProcess };
-    child.process = spawn(process.execPath, ['--import', 'tsx', join('apps', name, 'src', 'main.ts')], {
-      cwd: ROOT,
-      env: childEnv({ DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: brokers, SCHEMA_REGISTRY_URL: registryUrl, PORT: String(port), HOST: '127.0.0.1', KAFKAJS_NO_PARTITIONER_WARNING: '1', LOG_LEVEL: 'warn', ...extra }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child.process = spawn(
+      process.execPath,
+      ['--import', 'tsx', join('apps', name, 'src', 'main.ts')],
+      {
+        cwd: ROOT,
+        env: childEnv({
+          DATABASE_URL: databaseUrl.toString(),
+          KAFKA_BROKERS: brokers,
+          SCHEMA_REGISTRY_URL: registryUrl,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          KAFKAJS_NO_PARTITIONER_WARNING: '1',
+          LOG_LEVEL: 'warn',
+          ...extra,
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.process.stdout?.on('data', (c: Buffer) => (child.output += c.toString()));
     child.process.stderr?.on('data', (c: Buffer) => (child.output += c.toString()));
     children.push(child);
-    await waitFor(async () => ((await status(child, '/readyz').catch(() => 0)) === 200 ? true : undefined), 90_000, `${name} ready`);
+    await waitFor(
+      async () => ((await status(child, '/readyz').catch(() => 0)) === 200 ? true : undefined),
+      90_000,
+      `${name} ready`,
+    );
     return child;
   }
 
   beforeAll(async () => {
     const [port, controllerPort] = [await freePort(), await freePort()];
-    kafkaEnv = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controllerPort), KAFKA_RUN_DIR: kafkaRun };
+    kafkaEnv = {
+      KAFKA_PORT: String(port),
+      KAFKA_CONTROLLER_PORT: String(controllerPort),
+      KAFKA_RUN_DIR: kafkaRun,
+    };
     brokers = `127.0.0.1:${port}`;
     const admin = new Client({ connectionString: env.databaseUrl });
     await admin.connect();
@@ -119,16 +152,28 @@ describe('a Kafka outage', () => {
       return { status: res.status, body: (await res.json()) as { id: string; secret?: string } };
     };
     const tenant = await admin('/admin/v1/tenants', { name: 'Loja Exemplo' });
-    const seller = await admin(`/admin/v1/tenants/${tenant.body.id}/sellers`, { name: 'Vendedor', document: generateCnpj(7) });
-    const key = await admin('/admin/v1/api-keys', { tenant_id: tenant.body.id, seller_id: seller.body.id, permissions: ['balance:read'] });
+    const seller = await admin(`/admin/v1/tenants/${tenant.body.id}/sellers`, {
+      name: 'Vendedor',
+      document: generateCnpj(7),
+    });
+    const key = await admin('/admin/v1/api-keys', {
+      tenant_id: tenant.body.id,
+      seller_id: seller.body.id,
+      permissions: ['balance:read'],
+    });
     expect([tenant.status, seller.status, key.status]).toEqual([201, 201, 201]);
-    const balance = () => status(gateway, '/api/v1/balance', { authorization: `Bearer ${key.body.secret ?? ''}` });
+    const balance = () =>
+      status(gateway, '/api/v1/balance', { authorization: `Bearer ${key.body.secret ?? ''}` });
     expect(await balance()).toBe(200);
 
     await kafka('stop');
     for (const child of [gateway, ledger]) {
       // /readyz caches a healthy answer for 5 s; it turns 503 after that.
-      await waitFor(async () => ((await status(child, '/readyz')) === 503 ? true : undefined), 30_000, `${child.name} /readyz 503`);
+      await waitFor(
+        async () => ((await status(child, '/readyz')) === 503 ? true : undefined),
+        30_000,
+        `${child.name} /readyz 503`,
+      );
       expect([child.name, await status(child, '/livez')]).toEqual([child.name, 200]);
     }
     // Reads that need no broker: the key is checked in the gateway's database, the balance read in the ledger's.
@@ -137,12 +182,18 @@ describe('a Kafka outage', () => {
     expect((await admin('/admin/v1/tenants', { name: 'Loja durante a queda' })).status).toBe(201);
     // Still the same processes, a while into the outage (the consumers' and the relay's retries have run).
     await new Promise((r) => setTimeout(r, 10_000));
-    expect(children.map((c) => [c.name, c.process.pid, c.process.exitCode])).toEqual(children.map((c, i) => [c.name, pids[i], null]));
+    expect(children.map((c) => [c.name, c.process.pid, c.process.exitCode])).toEqual(
+      children.map((c, i) => [c.name, pids[i], null]),
+    );
     expect(await status(ledger, '/livez')).toBe(200);
 
     await kafka('start', true);
     for (const child of [gateway, ledger]) {
-      await waitFor(async () => ((await status(child, '/readyz')) === 200 ? true : undefined), 60_000, `${child.name} /readyz 200 again`);
+      await waitFor(
+        async () => ((await status(child, '/readyz')) === 200 ? true : undefined),
+        60_000,
+        `${child.name} /readyz 200 again`,
+      );
     }
     expect(children.map((c) => c.process.pid)).toEqual(pids);
   }, 300_000);

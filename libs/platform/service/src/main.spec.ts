@@ -50,9 +50,15 @@ describe('runMain: every way out of a process exports its buffered telemetry fir
     const port = await freePort();
     const fixture = startFixture('signal', receiver.url, port);
     try {
-      await waitFor(() => (fixture.output().includes('listening') ? true : undefined), 30_000, `the fixture to listen: ${fixture.output()}`);
+      await waitFor(
+        () => (fixture.output().includes('listening') ? true : undefined),
+        30_000,
+        `the fixture to listen: ${fixture.output()}`,
+      );
       const { header, traceId } = traceparent();
-      expect((await fetch(`http://127.0.0.1:${port}/work`, { headers: { traceparent: header } })).status).toBe(200);
+      expect(
+        (await fetch(`http://127.0.0.1:${port}/work`, { headers: { traceparent: header } })).status,
+      ).toBe(200);
       fixture.child.kill('SIGTERM');
       expect(await fixture.exited).toBe(0);
       expect(receiver.traces.some((body) => body.includes(traceId))).toBe(true);
@@ -66,9 +72,16 @@ describe('runMain: every way out of a process exports its buffered telemetry fir
     const port = await freePort();
     const fixture = startFixture('crash', receiver.url, port);
     try {
-      await waitFor(() => (fixture.output().includes('listening') ? true : undefined), 30_000, `the fixture to listen: ${fixture.output()}`);
+      await waitFor(
+        () => (fixture.output().includes('listening') ? true : undefined),
+        30_000,
+        `the fixture to listen: ${fixture.output()}`,
+      );
       const { header, traceId } = traceparent();
-      expect((await fetch(`http://127.0.0.1:${port}/crash`, { headers: { traceparent: header } })).status).toBe(200);
+      expect(
+        (await fetch(`http://127.0.0.1:${port}/crash`, { headers: { traceparent: header } }))
+          .status,
+      ).toBe(200);
       expect(await fixture.exited).toBe(1);
       expect(fixture.output()).toContain('exit-paths crashed: Error: a broken invariant');
       expect(receiver.traces.some((body) => body.includes(traceId))).toBe(true);

@@ -20,7 +20,11 @@ export class HttpPeers implements Peers {
     try {
       response = await fetch(url, {
         method: request.method,
-        headers: { ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...traceHeaders, ...request.headers },
+        headers: {
+          ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...traceHeaders,
+          ...request.headers,
+        },
         ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
         signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       });
@@ -30,7 +34,10 @@ export class HttpPeers implements Peers {
     }
     timer.answered(response.status);
     const text = await response.text();
-    return { statusCode: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+    return {
+      statusCode: response.status,
+      body: text === '' ? null : (JSON.parse(text) as unknown),
+    };
   }
 }
 
@@ -50,7 +57,13 @@ export class InjectPeers implements Peers {
     // The same deadline as over HTTP: a peer that does not answer in time is a timeout to the caller,
     // whatever it goes on to do.
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new DOMException(`${service} did not answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new DOMException(`${service} did not answer within ${timeoutMs} ms`, 'TimeoutError'),
+          ),
+        timeoutMs,
+      );
     });
     const response = await Promise.race([
       injectAsOwnRequest(app, {
@@ -61,6 +74,9 @@ export class InjectPeers implements Peers {
       }),
       deadline,
     ]).finally(() => clearTimeout(timer));
-    return { statusCode: response.statusCode, body: response.body === '' ? null : (JSON.parse(response.body) as unknown) };
+    return {
+      statusCode: response.statusCode,
+      body: response.body === '' ? null : (JSON.parse(response.body) as unknown),
+    };
   }
 }

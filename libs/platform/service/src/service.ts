@@ -1,11 +1,31 @@
 import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Bus, BusMessage, Subscription } from '@pgw/platform-bus';
 import { isEventType } from '@pgw/contracts';
-import { busMigration, busRetentionMigration, deadLetterMigration, DeadLetters, inboxHandler, INBOX_RETENTION_MS_DEFAULT, OutboxRelay, OUTBOX_RETENTION_MS_DEFAULT, POISON_AFTER_MS_DEFAULT, POISON_ATTEMPTS_DEFAULT, pruneBusTables } from '@pgw/platform-bus';
-import type { Db, Migration, Tx } from '@pgw/platform-db';
-import { ApiError, buildApp, envInt, isDatabaseUnavailable, principalPlugin, type App, type AppOptions } from '@pgw/platform-http';
+import {
+  busMigration,
+  busRetentionMigration,
+  deadLetterMigration,
+  DeadLetters,
+  inboxHandler,
+  INBOX_RETENTION_MS_DEFAULT,
+  OutboxRelay,
+  OUTBOX_RETENTION_MS_DEFAULT,
+  POISON_AFTER_MS_DEFAULT,
+  POISON_ATTEMPTS_DEFAULT,
+  pruneBusTables,
+} from '@pgw/platform-bus';
+import { startLoop, type Db, type Migration, type Tx } from '@pgw/platform-db';
+import {
+  ApiError,
+  buildApp,
+  isDatabaseUnavailable,
+  principalPlugin,
+  readEnv,
+  type App,
+  type AppOptions,
+} from '@pgw/platform-http';
 import type { Clock } from './clock';
 import { deadLetterRoutes, type ParkingConsumer } from './dead-letters.route';
 
@@ -72,6 +92,12 @@ export interface ServiceDefinition {
   build(app: App, context: ServiceContext): Promise<Omit<ServiceParts, 'app'>>;
   /** Routes answered without a principal, besides `/health`. */
   publicRoutes?: string[];
+  /**
+   * The public edge (the gateway) rather than a service behind it: no principal is verified (the edge
+   * authenticates callers itself and signs the principals it forwards; `request.principal` starts null), an
+   * incoming X-Request-Id is not believed, and its app takes these options.
+   */
+  edge?: (context: ServiceContext) => Pick<AppOptions, 'bodyLimitBytes' | 'trustProxy'>;
 }
 
 export interface RunningService {
@@ -97,35 +123,66 @@ export interface StartOptions {
  * `/health` answered by a real database round trip), subscribe its consumers through the inbox, and start
  * its outbox relay.
  */
-export async function startService(definition: ServiceDefinition, context: ServiceContext, options: StartOptions = {}): Promise<RunningService> {
+export async function startService(
+  definition: ServiceDefinition,
+  context: ServiceContext,
+  options: StartOptions = {},
+): Promise<RunningService> {
+  // The platform's own variables, read once, before anything starts (a bad one names itself with the others).
+  const platformEnv = readEnv(ServicePlatformEnv, context.env);
   // MIGRATE_ON_START=0 (Kubernetes): the schema is migrated by the `migrate` Job, under a DDL role the app lacks.
   if (migrateOnStart(context.env)) await migrateService(definition, context.db);
-  const app = buildApp({ name: definition.name, trustRequestIdHeader: true, ...(context.log ? { log: context.log } : {}) });
-  await app.register(principalPlugin, {
-    publicKey: context.principalPublicKey,
-    ...(context.principalPublicKeyPrevious !== undefined ? { previousPublicKey: context.principalPublicKeyPrevious } : {}),
-    publicRoutes: [...PROBE_ROUTES, ...(definition.publicRoutes ?? [])],
+  const app = buildApp({
+    name: definition.name,
+    trustRequestIdHeader: definition.edge === undefined,
+    ...definition.edge?.(context),
+    ...(context.log ? { log: context.log } : {}),
   });
+  if (definition.edge !== undefined) app.decorateRequest('principal', null);
+  else
+    await app.register(principalPlugin, {
+      publicKey: context.principalPublicKey,
+      ...(context.principalPublicKeyPrevious !== undefined
+        ? { previousPublicKey: context.principalPublicKeyPrevious }
+        : {}),
+      publicRoutes: [...PROBE_ROUTES, ...(definition.publicRoutes ?? [])],
+    });
   registerProbes(app, definition.name, context);
   const parts = await definition.build(app, context);
-  const parking = parkingConsumers(definition.name, parts.consumers ?? [], context, app.log as FastifyBaseLogger);
+  const parking = parkingConsumers(
+    definition.name,
+    parts.consumers ?? [],
+    context,
+    platformEnv,
+    app.log as FastifyBaseLogger,
+  );
   if (parking.length > 0) deadLetterRoutes(app, definition.name, context.db, context.bus, parking);
   await app.ready();
 
-  const relay = new OutboxRelay({ db: context.db, bus: context.bus, log: app.log as FastifyBaseLogger });
+  const relay = new OutboxRelay({
+    db: context.db,
+    bus: context.bus,
+    log: app.log as FastifyBaseLogger,
+  });
   const subscriptions: Subscription[] = [];
   for (const { definition: consumer, deadLetters } of parking) {
     subscriptions.push(
       await context.bus.subscribe({
         groupId: `${definition.name}.${consumer.name}`,
         topics: consumer.topics,
-        handle: inboxHandler(context.db, consumer.name, consumer.apply.bind(consumer), consumer.afterBatch?.bind(consumer), deadLetters),
+        handle: inboxHandler(
+          context.db,
+          consumer.name,
+          consumer.apply.bind(consumer),
+          consumer.afterBatch?.bind(consumer),
+          deadLetters,
+        ),
       }),
     );
   }
   await parts.onStart?.();
   if (options.deferRelay !== true) relay.start();
-  const stopRetention = startBusRetention(context, app.log as FastifyBaseLogger);
+  const stopRetention = startBusRetention(context, platformEnv, app.log as FastifyBaseLogger);
 
   return {
     name: definition.name,
@@ -147,9 +204,15 @@ export async function startService(definition: ServiceDefinition, context: Servi
  * poison event after CONSUMER_POISON_ATTEMPTS failed attempts (default 5) spanning CONSUMER_POISON_AFTER_MS
  * (default 30 s) with the database answering.
  */
-function parkingConsumers(service: string, consumers: readonly ConsumerDefinition[], context: ServiceContext, log: FastifyBaseLogger): ParkingConsumer[] {
-  const poisonAttempts = envInt(context.env, 'CONSUMER_POISON_ATTEMPTS', POISON_ATTEMPTS_DEFAULT);
-  const poisonAfterMs = envInt(context.env, 'CONSUMER_POISON_AFTER_MS', POISON_AFTER_MS_DEFAULT);
+function parkingConsumers(
+  service: string,
+  consumers: readonly ConsumerDefinition[],
+  context: ServiceContext,
+  env: PlatformEnv,
+  log: FastifyBaseLogger,
+): ParkingConsumer[] {
+  const poisonAttempts = env.CONSUMER_POISON_ATTEMPTS;
+  const poisonAfterMs = env.CONSUMER_POISON_AFTER_MS;
   return consumers.map((consumer) => ({
     definition: consumer,
     deadLetters: new DeadLetters(context.db, consumer.name, {
@@ -168,9 +231,27 @@ function parkingConsumers(service: string, consumers: readonly ConsumerDefinitio
 export const PROBE_ROUTES: readonly string[] = ['/livez', '/readyz', '/health'];
 
 /** Every migration of a service, the bus's tables first: what `migrate` and a start with MIGRATE_ON_START run. */
-export async function migrateService(definition: ServiceDefinition, db: Db): Promise<void> {
-  await db.migrate([busMigration, busRetentionMigration, deadLetterMigration, ...definition.migrations]);
+export async function migrateService(
+  definition: Pick<ServiceDefinition, 'migrations'>,
+  db: Db,
+): Promise<void> {
+  await db.migrate([
+    busMigration,
+    busRetentionMigration,
+    deadLetterMigration,
+    ...definition.migrations,
+  ]);
 }
+
+/** The variables startService reads for every service (names and defaults in docs/engineering.md). */
+export const ServicePlatformEnv = Type.Object({
+  CONSUMER_POISON_ATTEMPTS: Type.Integer({ default: POISON_ATTEMPTS_DEFAULT }),
+  CONSUMER_POISON_AFTER_MS: Type.Integer({ default: POISON_AFTER_MS_DEFAULT }),
+  BUS_RETENTION_INTERVAL_MS: Type.Integer({ default: 3_600_000 }),
+  OUTBOX_RETENTION_MS: Type.Integer({ default: OUTBOX_RETENTION_MS_DEFAULT }),
+  INBOX_RETENTION_MS: Type.Integer({ default: INBOX_RETENTION_MS_DEFAULT }),
+});
+type PlatformEnv = Static<typeof ServicePlatformEnv>;
 
 /** MIGRATE_ON_START: on unless `0` or `false` (npm start, compose, bench and chaos migrate at start). */
 export function migrateOnStart(env: NodeJS.ProcessEnv): boolean {
@@ -185,7 +266,10 @@ export function migrateOnStart(env: NodeJS.ProcessEnv): boolean {
  */
 function registerProbes(app: App, name: string, context: ServiceContext): void {
   const Status = { 200: Type.Object({ status: Type.String(), service: Type.String() }) };
-  app.get('/livez', { schema: { response: Status } }, async () => ({ status: 'ok', service: name }));
+  app.get('/livez', { schema: { response: Status } }, async () => ({
+    status: 'ok',
+    service: name,
+  }));
   const ready = async (): Promise<{ status: string; service: string }> => {
     try {
       await context.db.read((q) => q.raw('select 1'));
@@ -204,27 +288,26 @@ function registerProbes(app: App, name: string, context: ServiceContext): void {
  * `BUS_RETENTION_INTERVAL_MS` (default an hour; 0 turns it off), after `OUTBOX_RETENTION_MS` and
  * `INBOX_RETENTION_MS`. Every replica may run it: the deletes are idempotent. Returns its stop.
  */
-function startBusRetention(context: ServiceContext, log: FastifyBaseLogger): () => Promise<void> {
-  const intervalMs = envInt(context.env, 'BUS_RETENTION_INTERVAL_MS', 3_600_000);
+function startBusRetention(
+  context: ServiceContext,
+  env: PlatformEnv,
+  log: FastifyBaseLogger,
+): () => Promise<void> {
+  const intervalMs = env.BUS_RETENTION_INTERVAL_MS;
   const retention = {
-    outboxRetentionMs: envInt(context.env, 'OUTBOX_RETENTION_MS', OUTBOX_RETENTION_MS_DEFAULT),
-    inboxRetentionMs: envInt(context.env, 'INBOX_RETENTION_MS', INBOX_RETENTION_MS_DEFAULT),
+    outboxRetentionMs: env.OUTBOX_RETENTION_MS,
+    inboxRetentionMs: env.INBOX_RETENTION_MS,
   };
   if (intervalMs === 0) return async () => undefined;
-  let running: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() =>
-      pruneBusTables(context.db, retention).then(
-        (pruned) => {
-          if (pruned.outbox + pruned.inbox + pruned.deadLetters > 0) log.info({ pruned }, 'outbox, inbox and replayed dead letters pruned');
-        },
-        (err: unknown) => log.warn({ err }, 'outbox and inbox pruning failed; the next round tries again'),
-      ),
-    );
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  const loop = startLoop({
+    name: 'outbox and inbox pruning',
+    intervalMs,
+    log,
+    round: async () => {
+      const pruned = await pruneBusTables(context.db, retention);
+      if (pruned.outbox + pruned.inbox + pruned.deadLetters > 0)
+        log.info({ pruned }, 'outbox, inbox and replayed dead letters pruned');
+    },
+  });
+  return () => loop.stop();
 }

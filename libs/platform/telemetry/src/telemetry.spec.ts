@@ -1,5 +1,9 @@
 import { SpanKind, trace } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { outboxMessage, newEnvelope } from '@pgw/contracts';
 import { busMigration, enqueue, inboxHandler, InProcessBus, OutboxRelay } from '@pgw/platform-bus';
@@ -20,8 +24,16 @@ describe('telemetry', () => {
     // consumer's process span are children of the request that wrote the event, the process span links the send.
     const exporter = new InMemorySpanExporter();
     const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const metricReader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
-    const telemetry = startTelemetry({ serviceName: 'test', spanExporter: exporter, metricReader, env: {} });
+    const metricReader = new PeriodicExportingMetricReader({
+      exporter: metricExporter,
+      exportIntervalMillis: 60_000,
+    });
+    const telemetry = startTelemetry({
+      serviceName: 'test',
+      spanExporter: exporter,
+      metricReader,
+      env: {},
+    });
     const knex = createPgliteKnex(null);
     try {
       const producer = sharedDb(knex, 'tel_producer');
@@ -30,16 +42,36 @@ describe('telemetry', () => {
       await consumer.migrate([busMigration]);
       const bus = new InProcessBus();
       const applied: string[] = [];
-      await bus.subscribe({ groupId: 'g', topics: ['gateway.directory'], handle: inboxHandler(consumer, 'c', async () => void applied.push(trace.getActiveSpan()?.spanContext().traceId ?? 'none')) });
+      await bus.subscribe({
+        groupId: 'g',
+        topics: ['gateway.directory'],
+        handle: inboxHandler(
+          consumer,
+          'c',
+          async () => void applied.push(trace.getActiveSpan()?.spanContext().traceId ?? 'none'),
+        ),
+      });
       const relay = new OutboxRelay({ db: producer, bus, pollIntervalMs: 10 });
       relay.start();
       const tracer = trace.getTracer('test');
       let eventId = '';
       const traceId = await tracer.startActiveSpan('POST /api/v1/charges', async (span) => {
-        const envelope = newEnvelope('gateway.tenant-changed.v1', { producer: 'test', tenantId: 'ten_t', livemode: null });
+        const envelope = newEnvelope('gateway.tenant-changed.v1', {
+          producer: 'test',
+          tenantId: 'ten_t',
+          livemode: null,
+        });
         eventId = envelope.event_id;
-        const event = { envelope, tenant_id: 'ten_t', name: 'x', treasury_available_cash_cents: 0, version: 1 };
-        await producer.tx((trx) => enqueue(producer, trx, [outboxMessage('gateway.tenant-changed.v1', 'ten_t', event)]));
+        const event = {
+          envelope,
+          tenant_id: 'ten_t',
+          name: 'x',
+          treasury_available_cash_cents: 0,
+          version: 1,
+        };
+        await producer.tx((trx) =>
+          enqueue(producer, trx, [outboxMessage('gateway.tenant-changed.v1', 'ten_t', event)]),
+        );
         span.end();
         return span.spanContext().traceId;
       });
@@ -71,8 +103,17 @@ describe('telemetry', () => {
       }
       expect(processed.links.map((l) => l.context.spanId)).toEqual([send.spanContext().spanId]);
       await metricReader.forceFlush();
-      const names = metricExporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.map((m) => m.descriptor.name)));
-      expect(names).toEqual(expect.arrayContaining(['outbox.lag', 'outbox.published', 'messaging.client.sent.messages', 'messaging.process.duration']));
+      const names = metricExporter
+        .getMetrics()
+        .flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.map((m) => m.descriptor.name)));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'outbox.lag',
+          'outbox.published',
+          'messaging.client.sent.messages',
+          'messaging.process.duration',
+        ]),
+      );
     } finally {
       await knex.destroy();
       await telemetry.shutdown();

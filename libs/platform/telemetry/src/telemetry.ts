@@ -1,15 +1,34 @@
 import type { IncomingMessage, Server } from 'node:http';
 import FastifyOtelInstrumentation from '@fastify/otel';
-import { isSpanContextValid, propagation, ROOT_CONTEXT, trace, type SpanContext } from '@opentelemetry/api';
+import {
+  isSpanContextValid,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  type SpanContext,
+} from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { BatchLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { AggregationType, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
 import { exportLogLines } from '@pgw/platform-http';
-import { batchOptions, logExporterFor, metricExporterFor, metricExportIntervalMs, signalExportRequested, spanExporterFor } from './exporters';
+import { exemplars, withExemplars } from '@pgw/platform-metrics';
+import {
+  batchOptions,
+  logExporterFor,
+  metricExporterFor,
+  metricExportIntervalMs,
+  signalExportRequested,
+  spanExporterFor,
+} from './exporters';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -48,7 +67,11 @@ const clientSpanContexts = new WeakMap<IncomingMessage, SpanContext>();
  */
 export function traceAtEdge(server: Server): void {
   const emit = server.emit;
-  server.emit = function emitAtEdge(this: Server, event: string | symbol, ...args: unknown[]): boolean {
+  server.emit = function emitAtEdge(
+    this: Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ): boolean {
     if (event === 'request') detachClientTrace(args[0] as IncomingMessage);
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as Server['emit'];
@@ -63,12 +86,16 @@ function detachClientTrace(request: IncomingMessage): void {
 
 /** True when the standard OTEL_* variables ask for export; with none set, nothing leaves the process. */
 export function exportRequested(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (env.OTEL_TRACES_EXPORTER && env.OTEL_TRACES_EXPORTER !== 'none'));
+  return Boolean(
+    env.OTEL_EXPORTER_OTLP_ENDPOINT ||
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+    (env.OTEL_TRACES_EXPORTER && env.OTEL_TRACES_EXPORTER !== 'none'),
+  );
 }
 
 /**
  * Starts the OpenTelemetry Node SDK: HTTP, Fastify (@fastify/otel, not instrumentation-fastify, which
- * does not support Fastify 5), pg and kafkajs instrumentation, W3C trace context. Must run before those
+ * does not support Fastify 5) and pg instrumentation, W3C trace context (Kafka: the bus's own spans). Must run before those
  * modules are loaded: each app's `instrument.ts` calls it and is the first import of its `main.ts`.
  * Trace ids exist (and reach log lines and Kafka headers) even when nothing is exported.
  */
@@ -76,40 +103,66 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   const env = options.env ?? process.env;
   // Each signal goes out over OTLP in the protocol OTEL_EXPORTER_OTLP_PROTOCOL (or the signal's own) names.
   const spanProcessors: SpanProcessor[] = [];
-  if (options.spanExporter !== undefined) spanProcessors.push(new SimpleSpanProcessor({ exporter: options.spanExporter }));
-  else if (exportRequested(env)) spanProcessors.push(new BatchSpanProcessor({ exporter: spanExporterFor(env), ...batchOptions(env, 'OTEL_BSP') }));
+  if (options.spanExporter !== undefined)
+    spanProcessors.push(new SimpleSpanProcessor({ exporter: options.spanExporter }));
+  else if (exportRequested(env))
+    spanProcessors.push(
+      new BatchSpanProcessor({ exporter: spanExporterFor(env), ...batchOptions(env, 'OTEL_BSP') }),
+    );
 
   // Metrics: the catalog of docs/metrics.md (libs/platform/metrics), and the HTTP instrumentation's.
   const metricReaders: IMetricReader[] = [];
   if (options.metricReader !== undefined) metricReaders.push(options.metricReader);
-  else if (signalExportRequested(env, 'metrics')) metricReaders.push(new PeriodicExportingMetricReader({ exporter: metricExporterFor(env), exportIntervalMillis: metricExportIntervalMs(env) }));
+  else if (signalExportRequested(env, 'metrics')) {
+    metricReaders.push(
+      new PeriodicExportingMetricReader({
+        exporter: metricExporterFor(env),
+        exportIntervalMillis: metricExportIntervalMs(env),
+      }),
+    );
+    // Its exporter writes the latency histograms' exemplars: the reservoirs start keeping them (docs/metrics.md).
+    exemplars.enabled = true;
+  }
 
   // Logs: every line stays JSON on stdout (pino); with OTLP logs configured, each is also a log record.
-  const logRecordProcessors = signalExportRequested(env, 'logs') ? [new BatchLogRecordProcessor({ exporter: logExporterFor(env), ...batchOptions(env, 'OTEL_BLRP') })] : [];
+  const logRecordProcessors = signalExportRequested(env, 'logs')
+    ? [
+        new BatchLogRecordProcessor({
+          exporter: logExporterFor(env),
+          ...batchOptions(env, 'OTEL_BLRP'),
+        }),
+      ]
+    : [];
   if (logRecordProcessors.length > 0) exportLogLines();
 
+  const httpInstrumentation = new HttpInstrumentation({
+    // An edge request's integrator trace (traceAtEdge), as a link: found from either trace.
+    requestHook: (span, request) => {
+      const client = clientSpanContexts.get(request as IncomingMessage);
+      if (client !== undefined)
+        span.addLink({ context: client, attributes: { 'link.reason': 'client traceparent' } });
+    },
+  });
   const sdk = new NodeSDK({
     metricReaders,
-    // The bus records the messaging.* metrics for Kafka and the in-process bus alike (docs/metrics.md):
-    // the kafkajs instrumentation's own would count every Kafka message twice.
-    views: [{ meterName: '@opentelemetry/instrumentation-kafkajs', aggregation: { type: AggregationType.DROP } }],
     logRecordProcessors,
     serviceName: env.OTEL_SERVICE_NAME ?? options.serviceName,
     spanProcessors,
     instrumentations: [
-      new HttpInstrumentation({
-        // An edge request's integrator trace (traceAtEdge), as a link: found from either trace.
-        requestHook: (span, request) => {
-          const client = clientSpanContexts.get(request as IncomingMessage);
-          if (client !== undefined) span.addLink({ context: client, attributes: { 'link.reason': 'client traceparent' } });
-        },
-      }),
+      httpInstrumentation,
       new FastifyOtelInstrumentation({ registerOnInitialization: true }),
       new PgInstrumentation({ requireParentSpan: true }),
-      new KafkaJsInstrumentation(),
+      // No kafkajs instrumentation: the bus makes the messaging spans and metrics itself
+      // (libs/platform/bus messaging-spans.ts), each in the trace of the request that wrote the event;
+      // kafkajs' would open a `poll <topic>` trace of its own for every batch a consumer reads.
     ],
   });
   sdk.start();
+  // http.server.request.duration and http.client.request.duration (node:http) offer their measurements as
+  // exemplars too: the instrumentation records through the provider it is given, wrapped here (its
+  // instruments are made again on the same meter, which the SDK resolves to the same streams).
+  if (exemplars.enabled)
+    httpInstrumentation.setMeterProvider(withExemplars(metrics.getMeterProvider()));
   return {
     shutdown: async (timeoutMs = SHUTDOWN_TIMEOUT_MS_DEFAULT) => {
       let timer: NodeJS.Timeout | undefined;

@@ -21,7 +21,11 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, traces, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    traces,
+    close: () => server.close(),
+  };
 }
 
 export async function freePort(): Promise<number> {
