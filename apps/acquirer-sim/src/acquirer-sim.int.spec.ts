@@ -47,37 +47,82 @@ function value<T>(result: AcquirerResult<T>): T {
 }
 
 const cardRef = async (reference: string) =>
-  value(await acquirer.storeCard({ reference, number: '4111111111111111', expMonth: 12, expYear: 2030, holderName: 'ANA' })).cardRef;
+  value(
+    await acquirer.storeCard({
+      reference,
+      number: '4111111111111111',
+      expMonth: 12,
+      expYear: 2030,
+      holderName: 'ANA',
+    }),
+  ).cardRef;
 
 describe('acquirer simulator on PostgreSQL', () => {
   it('authorizes once for 20 concurrent requests with one reference', async () => {
     const card = await cardRef('int-card-1');
-    const input = { reference: 'int-auth-1', cardRef: card, amountCents: 1000, installments: 1, capture: true };
+    const input = {
+      reference: 'int-auth-1',
+      cardRef: card,
+      amountCents: 1000,
+      installments: 1,
+      capture: true,
+    };
     const results = await Promise.all(Array.from({ length: 20 }, () => acquirer.authorize(input)));
     expect(new Set(results.map((r) => value(r).transactionId)).size).toBe(1);
-    expect(await db.read((q) => q('authorizations').where({ reference: 'int-auth-1' }))).toHaveLength(1);
+    expect(
+      await db.read((q) => q('authorizations').where({ reference: 'int-auth-1' })),
+    ).toHaveLength(1);
   });
 
   it('never refunds more than was captured, whatever the concurrency', async () => {
     const card = await cardRef('int-card-2');
-    const auth = value(await acquirer.authorize({ reference: 'int-auth-2', cardRef: card, amountCents: 1000, installments: 1, capture: true }));
+    const auth = value(
+      await acquirer.authorize({
+        reference: 'int-auth-2',
+        cardRef: card,
+        amountCents: 1000,
+        installments: 1,
+        capture: true,
+      }),
+    );
     // Ten refunds of 300 against 1000 captured: at most three can succeed.
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => acquirer.refund({ reference: `int-refund-${i}`, transactionId: auth.transactionId, amountCents: 300 })),
+      Array.from({ length: 10 }, (_, i) =>
+        acquirer.refund({
+          reference: `int-refund-${i}`,
+          transactionId: auth.transactionId,
+          amountCents: 300,
+        }),
+      ),
     );
     const succeeded = results.filter((r) => r.ok && r.value.status === 'succeeded');
     expect(succeeded).toHaveLength(3);
-    expect(results.filter((r) => !r.ok && r.kind === 'rejected' && r.code === 'refund_amount_exceeds_captured')).toHaveLength(7);
+    expect(
+      results.filter(
+        (r) => !r.ok && r.kind === 'rejected' && r.code === 'refund_amount_exceeds_captured',
+      ),
+    ).toHaveLength(7);
     expect(value(await acquirer.getAuthorization('int-auth-2')).refundedAmountCents).toBe(900);
   });
 
   it('keeps its state and its fault mode across a restart of the process', async () => {
     const card = await cardRef('int-card-3');
-    const before = value(await acquirer.authorize({ reference: 'int-auth-3', cardRef: card, amountCents: 50, installments: 1, capture: false }));
+    const before = value(
+      await acquirer.authorize({
+        reference: 'int-auth-3',
+        cardRef: card,
+        amountCents: 50,
+        installments: 1,
+        capture: false,
+      }),
+    );
     await db.tx((trx) => trx('provider_mode').update({ mode: 'unavailable' }));
     await stop();
     await start();
-    expect(await acquirer.getAuthorization('int-auth-3')).toMatchObject({ ok: false, kind: 'unavailable' });
+    expect(await acquirer.getAuthorization('int-auth-3')).toMatchObject({
+      ok: false,
+      kind: 'unavailable',
+    });
     await db.tx((trx) => trx('provider_mode').update({ mode: 'normal' }));
     expect(value(await acquirer.getAuthorization('int-auth-3'))).toEqual(before);
   });

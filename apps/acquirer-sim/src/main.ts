@@ -3,4 +3,6 @@ import { runMain, runServiceMain } from '@pgw/platform-service';
 import { acquirerSimService } from './service';
 
 // Distributed mode: the simulator alone, on its own schema of PostgreSQL (its outbox stays empty).
-runMain('acquirer-sim', telemetry, () => runServiceMain(acquirerSimService, { schema: 'acquirer_sim' }));
+runMain('acquirer-sim', telemetry, () =>
+  runServiceMain(acquirerSimService, { schema: 'acquirer_sim' }),
+);

@@ -1,7 +1,8 @@
 import { ConfigError } from '@pgw/platform-http';
 import type { Cnab240Clock } from './live/cnab240/cnab240-boleto-adapter';
-import type { BcbPixAdapter } from './live/pix-bcb/bcb-pix-adapter';
+import type { BcbPixAdapter, PixAcquirerPort } from './live/pix-bcb/bcb-pix-adapter';
 import { txidOf } from './live/pix-bcb/ids';
+import type { PixNotifierTrust } from './live/pix-bcb/notifier-trust';
 import {
   buildBoletoRail,
   buildCardRail,
@@ -37,6 +38,7 @@ import type {
   StoreCardInput,
   StoredCard,
 } from './port';
+import { assert } from '@pgw/domain';
 
 // The acquirer port for one tenant in live mode: card calls go to its card adapter, Pix calls to its PSP's,
 // boleto calls to its bank's. The composite adds no retry and no state of its own: each adapter already
@@ -46,12 +48,16 @@ import type {
 
 /** What a rail answers when the tenant has none of that kind: nothing was sent, so nothing happened. */
 function noRail(kind: RailKind): AcquirerResult<never> {
-  return { ok: false, kind: 'unavailable', message: `no live ${kind} rail is configured for this tenant` };
+  return {
+    ok: false,
+    kind: 'unavailable',
+    message: `no live ${kind} rail is configured for this tenant`,
+  };
 }
 
 export interface LiveAcquirerRails {
   card: CardRail['adapter'] | null;
-  pix: PixRail['adapter'] | null;
+  pix: PixAcquirerPort | null;
   boleto: BoletoRail['adapter'] | null;
 }
 
@@ -69,19 +75,19 @@ export class LiveAcquirer implements AcquirerPort {
   }
 
   storeCard(input: StoreCardInput): Promise<AcquirerResult<StoredCard>> {
-    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.storeCard(input);
+    return this.onRail('card', (card) => card.storeCard(input));
   }
   authorize(input: AuthorizeInput): Promise<AcquirerResult<Authorization>> {
-    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.authorize(input);
+    return this.onRail('card', (card) => card.authorize(input));
   }
   getAuthorization(reference: string): Promise<AcquirerResult<Authorization>> {
-    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.getAuthorization(reference);
+    return this.onRail('card', (card) => card.getAuthorization(reference));
   }
   capture(input: CaptureInput): Promise<AcquirerResult<Authorization>> {
-    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.capture(input);
+    return this.onRail('card', (card) => card.capture(input));
   }
   cancel(input: CancelInput): Promise<AcquirerResult<Authorization>> {
-    return this.rails.card === null ? Promise.resolve(noRail('card')) : this.rails.card.cancel(input);
+    return this.onRail('card', (card) => card.cancel(input));
   }
 
   /**
@@ -95,9 +101,30 @@ export class LiveAcquirer implements AcquirerPort {
       const psp = this.pixRefunder();
       if (psp === null) return noRail('pix');
       const charge = await psp.getPixCharge(chargeReference);
-      if (!charge.ok) return charge.kind === 'not_found' ? { ok: false, kind: 'rejected', code: 'not_refundable', message: 'the PSP has no such Pix charge' } : charge;
-      if (charge.value.endToEndId === null) return { ok: false, kind: 'rejected', code: 'not_refundable', message: 'the Pix charge was not paid' };
-      return settledPixRefund(input.transactionId, await psp.refundPix({ reference: input.reference, endToEndId: charge.value.endToEndId, amountCents: input.amountCents }));
+      if (!charge.ok)
+        return charge.kind === 'not_found'
+          ? {
+              ok: false,
+              kind: 'rejected',
+              code: 'not_refundable',
+              message: 'the PSP has no such Pix charge',
+            }
+          : charge;
+      if (charge.value.endToEndId === null)
+        return {
+          ok: false,
+          kind: 'rejected',
+          code: 'not_refundable',
+          message: 'the Pix charge was not paid',
+        };
+      return settledPixRefund(
+        input.transactionId,
+        await psp.refundPix({
+          reference: input.reference,
+          endToEndId: charge.value.endToEndId,
+          amountCents: input.amountCents,
+        }),
+      );
     }
     return this.rails.card === null ? noRail('card') : this.rails.card.refund(input);
   }
@@ -109,33 +136,46 @@ export class LiveAcquirer implements AcquirerPort {
       const charge = await psp.getPixCharge(lookup.chargeReference);
       if (!charge.ok) return charge;
       // No end-to-end id: the charge was never paid, so no refund of it can exist.
-      if (charge.value.endToEndId === null) return { ok: false, kind: 'not_found', message: 'the Pix charge was not paid' };
-      return settledPixRefund(lookup.transactionId, await psp.getPixRefund({ reference, endToEndId: charge.value.endToEndId }));
+      if (charge.value.endToEndId === null)
+        return { ok: false, kind: 'not_found', message: 'the Pix charge was not paid' };
+      return settledPixRefund(
+        lookup.transactionId,
+        await psp.getPixRefund({ reference, endToEndId: charge.value.endToEndId }),
+      );
     }
     return this.rails.card === null ? noRail('card') : this.rails.card.getRefund(reference, lookup);
   }
 
   createPixCharge(input: CreatePixChargeInput): Promise<AcquirerResult<PixCharge>> {
-    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.createPixCharge(input);
+    return this.onRail('pix', (pix) => pix.createPixCharge(input));
   }
   getPixCharge(reference: string): Promise<AcquirerResult<PixCharge>> {
-    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.getPixCharge(reference);
+    return this.onRail('pix', (pix) => pix.getPixCharge(reference));
   }
   payPix(reference: string): Promise<AcquirerResult<PixCharge>> {
-    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.payPix(reference);
+    return this.onRail('pix', (pix) => pix.payPix(reference));
   }
   expirePix(reference: string): Promise<AcquirerResult<PixCharge>> {
-    return this.rails.pix === null ? Promise.resolve(noRail('pix')) : this.rails.pix.expirePix(reference);
+    return this.onRail('pix', (pix) => pix.expirePix(reference));
   }
 
   registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
-    return this.rails.boleto === null ? Promise.resolve(noRail('boleto')) : this.rails.boleto.registerBoleto(input);
+    return this.onRail('boleto', (boleto) => boleto.registerBoleto(input));
   }
   getBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
-    return this.rails.boleto === null ? Promise.resolve(noRail('boleto')) : this.rails.boleto.getBoleto(reference);
+    return this.onRail('boleto', (boleto) => boleto.getBoleto(reference));
   }
   payBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
-    return this.rails.boleto === null ? Promise.resolve(noRail('boleto')) : this.rails.boleto.payBoleto(reference);
+    return this.onRail('boleto', (boleto) => boleto.payBoleto(reference));
+  }
+
+  /** `call` on the adapter of one rail, or `unavailable` when this tenant has none configured. */
+  private onRail<K extends RailKind, T>(
+    kind: K,
+    call: (adapter: NonNullable<LiveAcquirerRails[K]>) => Promise<AcquirerResult<T>>,
+  ): Promise<AcquirerResult<T>> {
+    const adapter = this.rails[kind];
+    return adapter === null ? Promise.resolve(noRail(kind)) : call(adapter);
   }
 
   private isPix(transactionId: string, chargeReference: string): boolean {
@@ -159,13 +199,36 @@ function refundsPix(adapter: object): adapter is PixRefunder {
  * A Pix refund is settled by the SPI after the PSP accepts it: while it is `processing` its outcome is
  * not known yet, which the port says as `timeout` (look it up again by reference later).
  */
-function settledPixRefund(transactionId: string, result: AcquirerResult<{ reference: string; refundId: string; status: 'processing' | 'succeeded' | 'failed'; amountCents: number; failureReason: string | null; requestedAt: string | null }>): AcquirerResult<Refund> {
+function settledPixRefund(
+  transactionId: string,
+  result: AcquirerResult<{
+    reference: string;
+    refundId: string;
+    status: 'processing' | 'succeeded' | 'failed';
+    amountCents: number;
+    failureReason: string | null;
+    requestedAt: string | null;
+  }>,
+): AcquirerResult<Refund> {
   if (!result.ok) return result;
   const r = result.value;
-  if (r.status === 'processing') return { ok: false, kind: 'timeout', message: 'the Pix refund is being settled; look it up again later' };
+  if (r.status === 'processing')
+    return {
+      ok: false,
+      kind: 'timeout',
+      message: 'the Pix refund is being settled; look it up again later',
+    };
   return {
     ok: true,
-    value: { reference: r.reference, refundId: r.refundId, transactionId, status: r.status, amountCents: r.amountCents, failureReason: r.failureReason, createdAt: r.requestedAt ?? new Date().toISOString() },
+    value: {
+      reference: r.reference,
+      refundId: r.refundId,
+      transactionId,
+      status: r.status,
+      amountCents: r.amountCents,
+      failureReason: r.failureReason,
+      createdAt: r.requestedAt ?? new Date().toISOString(),
+    },
   };
 }
 
@@ -194,7 +257,8 @@ export interface AcquirerRouterOptions {
 }
 
 /** A configured rail as the operator API shows it. */
-export type RailStatus = { ready: true; settings: RailSettings } | { ready: false; problem: string };
+export type RailStatus =
+  { ready: true; settings: RailSettings } | { ready: false; problem: string };
 
 interface Cached<T> {
   rail: T | ConfigError;
@@ -232,7 +296,8 @@ export class AcquirerRouter {
   forRails(livemode: boolean, rails: LiveRails | null): AcquirerPort {
     if (!livemode) return this.options.simulator;
     const sandbox = this.production ? null : this.options.simulator;
-    if (rails === null || (rails.card === null && rails.pix === null && rails.boleto === null)) return sandbox ?? new LiveAcquirer({ card: null, pix: null, boleto: null });
+    if (rails === null || (rails.card === null && rails.pix === null && rails.boleto === null))
+      return sandbox ?? new LiveAcquirer({ card: null, pix: null, boleto: null });
     return new LiveAcquirer({
       card: rails.card !== null ? railOrBroken(this.card(rails.card)) : sandbox,
       pix: rails.pix !== null ? railOrBroken(this.pix(rails.pix)) : sandbox,
@@ -256,8 +321,29 @@ export class AcquirerRouter {
     if (!livemode) return this.options.simulator;
     if (record === SIMULATOR_RAIL) return this.forRails(true, null);
     const rails = railsOfRecord(kind, record);
-    if (rails === null) return new UnconfiguredRail(`the charge's ${kind} rail "${record}" is not one this deployment knows`);
+    if (rails === null)
+      return new UnconfiguredRail(
+        `the charge's ${kind} rail "${record}" is not one this deployment knows`,
+      );
     return this.forRails(true, rails);
+  }
+
+  /**
+   * Why a recorded rail cannot serve a new request, or null when it can: a stored card is charged only
+   * at the card store that holds it (its card reference means nothing to another account), so a token
+   * made on a rail the deployment no longer holds complete credentials for — or on the live sandbox,
+   * where DEPLOYMENT_ENV=production — is refused before anything is sent.
+   */
+  recordedRailProblem(livemode: boolean, kind: RailKind, record: string): string | null {
+    if (!livemode) return null;
+    if (record === SIMULATOR_RAIL)
+      return this.production
+        ? 'the live sandbox (simulator) is not served where DEPLOYMENT_ENV=production'
+        : null;
+    const rails = railsOfRecord(kind, record);
+    if (rails === null) return `"${record}" is not a ${kind} rail this deployment knows`;
+    const status = this.describe(rails)[kind];
+    return status === null || status.ready ? null : status.problem;
   }
 
   /** Whether a live request of this kind may proceed for the tenant (contract §6): always outside production. */
@@ -269,7 +355,8 @@ export class AcquirerRouter {
 
   private source(): LiveRailsSource {
     const source = this.options.source;
-    if (source === undefined) throw new Error('AcquirerRouter: no LiveRailsSource was given; read the rails and call forRails');
+    // Without a source, the caller reads the rails itself and calls forRails (see the constructor).
+    assert(source !== undefined, 'acquirer.router-has-live-rails-source');
     return source;
   }
 
@@ -279,12 +366,35 @@ export class AcquirerRouter {
    */
   describe(rails: LiveRails): Record<RailKind, RailStatus | null> {
     const status = (cached: Cached<{ settings: RailSettings }> | null): RailStatus | null =>
-      cached === null ? null : cached.rail instanceof ConfigError ? { ready: false, problem: cached.rail.message } : { ready: true, settings: cached.rail.settings };
+      cached === null
+        ? null
+        : cached.rail instanceof ConfigError
+          ? { ready: false, problem: cached.rail.message }
+          : { ready: true, settings: cached.rail.settings };
     return {
       card: status(rails.card === null ? null : this.card(rails.card)),
       pix: status(rails.pix === null ? null : this.pix(rails.pix)),
       boleto: status(rails.boleto === null ? null : this.boleto(rails.boleto)),
     };
+  }
+
+  /**
+   * Which client certificates stand for the PSP of a Pix rail on our webhook (its
+   * PIX_BCB_WEBHOOK_CLIENT_* variables); null when it names none or its credentials are incomplete: then
+   * no notification is taken for it.
+   */
+  pixNotifierTrust(choice: RailChoice<'bcb-pix'>): PixNotifierTrust | null {
+    const rail = this.pix(choice).rail;
+    return rail instanceof ConfigError ? null : rail.notifierTrust;
+  }
+
+  /**
+   * The Pix account a choice names, for what the port does not say (the pix-payments poll, the webhook's
+   * registration at the PSP); a ConfigError when its credentials are incomplete.
+   */
+  pixAccount(choice: RailChoice<'bcb-pix'>): BcbPixAdapter | ConfigError {
+    const rail = this.pix(choice).rail;
+    return rail instanceof ConfigError ? rail : rail.adapter;
   }
 
   /** The boleto rail a choice names, for the file exchange job; a ConfigError when its credentials are incomplete. */
@@ -293,30 +403,60 @@ export class AcquirerRouter {
   }
 
   private card(choice: RailChoice<'cielo'>): Cached<CardRail> {
-    return this.cached(this.cards, choice, () => buildCardRail(choice, this.options.env, this.options.log));
+    return this.cached(this.cards, choice, () =>
+      buildCardRail(choice, this.options.env, this.options.log),
+    );
   }
   private pix(choice: RailChoice<'bcb-pix'>): Cached<PixRail> {
-    return this.cached(this.pixes, choice, () => buildPixRail(choice, this.options.env, this.options.log), (old) => (old.adapter as BcbPixAdapter).close());
+    return this.cached(
+      this.pixes,
+      choice,
+      () => buildPixRail(choice, this.options.env, this.options.log),
+      (old) => old.adapter.close(),
+    );
   }
   private boleto(choice: RailChoice<'cnab240-bb'>): Cached<BoletoRail> {
     // Kept for the life of the process: a CNAB state file serves one writer, whose updates its store
     // queues in memory, so every call of this process must go through the same store.
-    return this.cached(this.boletos, choice, () => buildBoletoRail(choice, this.options.env, this.options.clock, this.options.cnab240Store), undefined, Number.POSITIVE_INFINITY);
+    return this.cached(
+      this.boletos,
+      choice,
+      () =>
+        buildBoletoRail(choice, this.options.env, this.options.clock, this.options.cnab240Store),
+      undefined,
+      Number.POSITIVE_INFINITY,
+    );
   }
 
-  private cached<T>(map: Map<string, Cached<T>>, choice: RailChoice<string>, build: () => T, dispose?: (old: T) => void, keepMs = this.cacheMs): Cached<T> {
+  private cached<T>(
+    map: Map<string, Cached<T>>,
+    choice: RailChoice<string>,
+    build: () => T,
+    dispose?: (old: T) => void,
+    keepMs = this.cacheMs,
+  ): Cached<T> {
     const key = `${choice.provider}:${choice.credentials}`;
     const now = Date.now();
     const hit = map.get(key);
-    if (hit !== undefined && (hit.rail instanceof ConfigError ? now - hit.builtAtMs < Math.min(keepMs, 5_000) : now - hit.builtAtMs < keepMs)) return hit;
-    if (hit !== undefined && !(hit.rail instanceof ConfigError) && dispose !== undefined) dispose(hit.rail);
+    if (
+      hit !== undefined &&
+      (hit.rail instanceof ConfigError
+        ? now - hit.builtAtMs < Math.min(keepMs, 5_000)
+        : now - hit.builtAtMs < keepMs)
+    )
+      return hit;
+    if (hit !== undefined && !(hit.rail instanceof ConfigError) && dispose !== undefined)
+      dispose(hit.rail);
     let rail: T | ConfigError;
     try {
       rail = build();
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       // Named after the variable or file at fault, never a value (the readers' rule).
-      this.options.log.warn({ provider: choice.provider, credentials: choice.credentials }, `live rail credentials are incomplete: ${error.message}`);
+      this.options.log.warn(
+        { provider: choice.provider, credentials: choice.credentials },
+        `live rail credentials are incomplete: ${error.message}`,
+      );
       rail = error;
     }
     const entry = { rail, builtAtMs: now };
@@ -349,7 +489,9 @@ class UnconfiguredRail implements AcquirerPort {
 }
 
 function railOrBroken<A>(cached: Cached<{ adapter: A }>): A | AcquirerPort {
-  return cached.rail instanceof ConfigError ? new UnconfiguredRail(`the live rail's credentials are incomplete: ${cached.rail.message}`) : cached.rail.adapter;
+  return cached.rail instanceof ConfigError
+    ? new UnconfiguredRail(`the live rail's credentials are incomplete: ${cached.rail.message}`)
+    : cached.rail.adapter;
 }
 
 /** The acquirer code a charge of this kind records: the serving rail's, or the simulator's. */

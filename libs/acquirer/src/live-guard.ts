@@ -15,7 +15,10 @@ export const LIVE_ON_SIMULATOR_MESSAGE =
   'live mode is not available: this tenant has no live rail for this payment method, and this production deployment does not send live traffic to the acquirer simulator (contract §6)';
 
 /** Reads DEPLOYMENT_ENV and logs, once at start, what live keys without a live rail reach here. */
-export function liveModeGuard(env: NodeJS.ProcessEnv, log: { warn(message: string): void }): LiveModeGuard {
+export function liveModeGuard(
+  env: NodeJS.ProcessEnv,
+  log: { warn(message: string): void },
+): LiveModeGuard {
   const production = env['DEPLOYMENT_ENV'] === 'production';
   log.warn(
     production
@@ -29,6 +32,11 @@ export function liveModeGuard(env: NodeJS.ProcessEnv, log: { warn(message: strin
  * Throws the contract's 403 when a live request reaches a deployment that refuses live traffic and the
  * tenant has no live rail for it (`railConfigured`: false, or not asked when the guard lets all through).
  */
-export function assertLiveAllowed(guard: LiveModeGuard, livemode: boolean, railConfigured = false): void {
-  if (livemode && guard.refusesLive && !railConfigured) throw new ApiError('permission_denied', LIVE_ON_SIMULATOR_MESSAGE);
+export function assertLiveAllowed(
+  guard: LiveModeGuard,
+  livemode: boolean,
+  railConfigured = false,
+): void {
+  if (livemode && guard.refusesLive && !railConfigured)
+    throw new ApiError('permission_denied', LIVE_ON_SIMULATOR_MESSAGE);
 }

@@ -2,11 +2,19 @@ import { ConfigError, envInt, envString } from '@pgw/platform-http';
 import { bancoDoBrasilProfile } from './live/cnab240/bank-profile';
 import { Cnab240BoletoAdapter, type Cnab240Clock } from './live/cnab240/cnab240-boleto-adapter';
 import { LocalDropFolder, type DropFolder } from './live/cnab240/drop-folder';
+import { parseSftpUrl, SftpDropFolder } from './live/cnab240/sftp-drop-folder';
+import { readSecretFileBytes } from './live/secret-file';
+import { Redacted } from '@pgw/domain';
 import { FileCnab240Store, type Cnab240Store } from './live/cnab240/state-store';
 import { CieloAdapter, type CardAcquirer } from './live/cielo/cielo-adapter';
 import { cieloConfigFromEnv } from './live/cielo/cielo-config';
-import { BcbPixAdapter, type PixAcquirerPort } from './live/pix-bcb/bcb-pix-adapter';
+import { BcbPixAdapter } from './live/pix-bcb/bcb-pix-adapter';
 import { readBcbPixConfig } from './live/pix-bcb/config';
+import {
+  describeNotifierTrust,
+  readPixNotifierTrust,
+  type PixNotifierTrust,
+} from './live/pix-bcb/notifier-trust';
 import type { BoletoPort } from './live/cnab240/cnab240-boleto-adapter';
 
 // A tenant's live rails: which adapter moves its card, Pix and boleto money, and under which credentials.
@@ -79,7 +87,8 @@ export function railsOfRecord(kind: RailKind, record: string): LiveRails | null 
 
 /** The prefix of a credentials name's variables: `acme-br` → `LIVE_RAIL_ACME_BR_`. */
 export function credentialsPrefix(credentials: string): string {
-  if (!new RegExp(CREDENTIALS_NAME_PATTERN).test(credentials)) throw new ConfigError(`credentials name must match ${CREDENTIALS_NAME_PATTERN}`);
+  if (!new RegExp(CREDENTIALS_NAME_PATTERN).test(credentials))
+    throw new ConfigError(`credentials name must match ${CREDENTIALS_NAME_PATTERN}`);
   return `LIVE_RAIL_${credentials.toUpperCase().replace(/-/g, '_')}_`;
 }
 
@@ -87,7 +96,8 @@ export function credentialsPrefix(credentials: string): string {
 export function credentialsEnv(env: NodeJS.ProcessEnv, credentials: string): NodeJS.ProcessEnv {
   const prefix = credentialsPrefix(credentials);
   const scoped: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) if (name.startsWith(prefix)) scoped[name.slice(prefix.length)] = value;
+  for (const [name, value] of Object.entries(env))
+    if (name.startsWith(prefix)) scoped[name.slice(prefix.length)] = value;
   return scoped;
 }
 
@@ -104,7 +114,10 @@ export interface CardRail {
   settings: RailSettings;
 }
 export interface PixRail {
-  adapter: PixAcquirerPort;
+  /** The port's Pix methods, and the account's own: webhook registration, the GET /pix poll, refunds. */
+  adapter: BcbPixAdapter;
+  /** Which client certificates stand for this account's PSP on our webhook; null: none, notifications refused. */
+  notifierTrust: PixNotifierTrust | null;
   settings: RailSettings;
 }
 export interface BoletoRail {
@@ -124,7 +137,11 @@ export interface RailLog {
  * Builds the card adapter a choice names from the deployment's environment. Throws a ConfigError naming
  * the missing or bad variable (never a value) when the credentials are incomplete.
  */
-export function buildCardRail(choice: RailChoice<CardProvider>, env: NodeJS.ProcessEnv, log: RailLog): CardRail {
+export function buildCardRail(
+  choice: RailChoice<CardProvider>,
+  env: NodeJS.ProcessEnv,
+  log: RailLog,
+): CardRail {
   const config = cieloConfigFromEnv(credentialsEnv(env, choice.credentials));
   return {
     adapter: new CieloAdapter({ config, log }),
@@ -132,11 +149,29 @@ export function buildCardRail(choice: RailChoice<CardProvider>, env: NodeJS.Proc
   };
 }
 
-export function buildPixRail(choice: RailChoice<PixProvider>, env: NodeJS.ProcessEnv, log: RailLog): PixRail {
-  const config = readBcbPixConfig(credentialsEnv(env, choice.credentials));
+export function buildPixRail(
+  choice: RailChoice<PixProvider>,
+  env: NodeJS.ProcessEnv,
+  log: RailLog,
+): PixRail {
+  const scoped = credentialsEnv(env, choice.credentials);
+  const config = readBcbPixConfig(scoped);
+  const notifierTrust = readPixNotifierTrust(scoped);
   return {
-    adapter: new BcbPixAdapter({ config, log: { info: (message) => log.info({ rail: 'pix', credentials: choice.credentials }, message), warn: (message) => log.warn({ rail: 'pix', credentials: choice.credentials }, message) } }),
-    settings: { base_url: config.baseUrl, client_id: mask(config.clientId), chave: mask(config.chave) },
+    notifierTrust,
+    adapter: new BcbPixAdapter({
+      config,
+      log: {
+        info: (message) => log.info({ rail: 'pix', credentials: choice.credentials }, message),
+        warn: (message) => log.warn({ rail: 'pix', credentials: choice.credentials }, message),
+      },
+    }),
+    settings: {
+      base_url: config.baseUrl,
+      client_id: mask(config.clientId),
+      chave: mask(config.chave),
+      webhook_client_auth: describeNotifierTrust(notifierTrust),
+    },
   };
 }
 
@@ -146,10 +181,15 @@ export type Cnab240StoreFor = (account: string) => Cnab240Store;
 /**
  * The boleto rail: Banco do Brasil's CNAB 240 profile, with its state and drop folders. Variables:
  * CNAB240_CNPJ, CNAB240_COMPANY_NAME, CNAB240_AGENCY(_DV), CNAB240_ACCOUNT(_DV), CNAB240_AGREEMENT,
- * CNAB240_WALLET, CNAB240_WALLET_VARIATION, CNAB240_OUTBOX_DIR, CNAB240_INBOX_DIR, and CNAB240_STATE_FILE
+ * CNAB240_WALLET, CNAB240_WALLET_VARIATION, the two drop folders (`dropFolderOf`), and CNAB240_STATE_FILE
  * unless the caller keeps the state (`storeFor`: a database shared by replicas).
  */
-export function buildBoletoRail(choice: RailChoice<BoletoProvider>, env: NodeJS.ProcessEnv, clock: Cnab240Clock, storeFor?: Cnab240StoreFor): BoletoRail {
+export function buildBoletoRail(
+  choice: RailChoice<BoletoProvider>,
+  env: NodeJS.ProcessEnv,
+  clock: Cnab240Clock,
+  storeFor?: Cnab240StoreFor,
+): BoletoRail {
   const scoped = credentialsEnv(env, choice.credentials);
   let profile;
   try {
@@ -168,13 +208,71 @@ export function buildBoletoRail(choice: RailChoice<BoletoProvider>, env: NodeJS.
     if (error instanceof RangeError) throw new ConfigError(`CNAB240_*: ${error.message}`);
     throw error;
   }
-  const store = storeFor === undefined ? new FileCnab240Store(envString(scoped, 'CNAB240_STATE_FILE')) : storeFor(railRecordOf(choice));
+  const store =
+    storeFor === undefined
+      ? new FileCnab240Store(envString(scoped, 'CNAB240_STATE_FILE'))
+      : storeFor(railRecordOf(choice));
+  const outbox = dropFolderOf(scoped, 'OUTBOX');
+  const inbox = dropFolderOf(scoped, 'INBOX');
   const adapter = new Cnab240BoletoAdapter({ profile, store, clock });
   return {
     adapter,
-    exchange: { adapter, outbox: new LocalDropFolder(envString(scoped, 'CNAB240_OUTBOX_DIR')), inbox: new LocalDropFolder(envString(scoped, 'CNAB240_INBOX_DIR')) },
-    settings: { bank_code: profile.bankCode, agency: profile.beneficiary.agency, account: mask(profile.beneficiary.account), agreement: mask(profile.beneficiary.agreement) },
+    exchange: {
+      adapter,
+      outbox,
+      inbox,
+    },
+    settings: {
+      bank_code: profile.bankCode,
+      agency: profile.beneficiary.agency,
+      account: mask(profile.beneficiary.account),
+      agreement: mask(profile.beneficiary.agreement),
+    },
   };
+}
+
+/** One SFTP operation's deadline, connection included: a bank's server across the internet, a few KB a file. */
+export const SFTP_TIMEOUT_MS_DEFAULT = 30_000;
+const SFTP_TIMEOUT_MS_MAX = 300_000;
+
+/**
+ * A drop folder of the account: CNAB240_<SIDE>_DIR (a directory) or CNAB240_<SIDE>_URL
+ * (`sftp://user@host:port/path`, the bank's server), exactly one. An SFTP folder authenticates with the
+ * key in CNAB240_SFTP_PRIVATE_KEY_FILE and accepts only the server whose host key hashes to
+ * CNAB240_SFTP_HOST_KEY_SHA256 (`SHA256:…`, as `ssh-keygen -lf` prints it): without it, no connection.
+ * CNAB240_SFTP_TIMEOUT_MS bounds each operation (default 30000).
+ */
+function dropFolderOf(scoped: NodeJS.ProcessEnv, side: 'OUTBOX' | 'INBOX'): DropFolder {
+  const dirVariable = `CNAB240_${side}_DIR`;
+  const urlVariable = `CNAB240_${side}_URL`;
+  const dir = scoped[dirVariable] ?? '';
+  const url = scoped[urlVariable] ?? '';
+  if ((dir === '') === (url === ''))
+    throw new ConfigError(`exactly one of ${dirVariable} and ${urlVariable} is required`);
+  if (dir !== '') return new LocalDropFolder(dir);
+  let location;
+  try {
+    location = parseSftpUrl(url);
+  } catch (error) {
+    throw new ConfigError(`${urlVariable} ${(error as Error).message}`);
+  }
+  const timeoutMs = envInt(scoped, 'CNAB240_SFTP_TIMEOUT_MS', SFTP_TIMEOUT_MS_DEFAULT);
+  if (timeoutMs < 1 || timeoutMs > SFTP_TIMEOUT_MS_MAX)
+    throw new ConfigError(`CNAB240_SFTP_TIMEOUT_MS must be between 1 and ${SFTP_TIMEOUT_MS_MAX}`);
+  const hostKeySha256 = envString(scoped, 'CNAB240_SFTP_HOST_KEY_SHA256');
+  const keyFile = envString(scoped, 'CNAB240_SFTP_PRIVATE_KEY_FILE');
+  try {
+    return new SftpDropFolder({
+      ...location,
+      hostKeySha256,
+      timeoutMs,
+      privateKey: new Redacted(readSecretFileBytes('CNAB240_SFTP_PRIVATE_KEY_FILE', keyFile)),
+    });
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ConfigError(`CNAB240_SFTP_HOST_KEY_SHA256: ${error.message}`);
+    throw error;
+  }
 }
 
 /** How long a built adapter is kept before the environment is read again (a rotated secret file takes effect). */

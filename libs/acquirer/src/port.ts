@@ -12,6 +12,8 @@
 //   lookup by the same reference (`getAuthorization`, `getRefund`, …) tells, once the acquirer answers.
 //   An exception out of an adapter is a bug (a broken invariant), not an operating error.
 
+import type { RefusedReason } from '@pgw/domain';
+
 /** Letters, digits and `_ - . :`, 1 to 120 characters: what every reference must look like. */
 export const REFERENCE_PATTERN = '^[A-Za-z0-9_\\-.:]{1,120}$';
 
@@ -90,7 +92,8 @@ export interface AuthorizeInput {
 }
 
 export type AuthorizationStatus = 'authorized' | 'captured' | 'canceled' | 'refused' | 'failed';
-export type RefusedReason = 'card_declined' | 'insufficient_funds' | 'expired_card' | 'processing_error';
+// Why a card was refused: @pgw/domain's, which the simulator's card rules (a domain project) name too.
+export type { RefusedReason };
 
 export interface Authorization {
   reference: string;

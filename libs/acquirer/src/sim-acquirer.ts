@@ -1,6 +1,6 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { envInt, envString } from '@pgw/platform-http';
 import type { PeerRequest, Peers } from '@pgw/platform-service';
 import {
@@ -22,6 +22,7 @@ import {
   type StoredCard,
 } from './port';
 import {
+  camelKeys,
   SIM_KEY_HEADER,
   SIM_PATHS,
   simPath,
@@ -30,12 +31,9 @@ import {
   WireCard,
   WirePixCharge,
   WireRefund,
-  type WireAuthorizationBody,
-  type WireBoletoBody,
-  type WireCardBody,
-  type WirePixChargeBody,
-  type WireRefundBody,
+  type CamelKeys,
 } from './sim-wire';
+import { validatorCache } from './wire-validators';
 
 export const SIM_SERVICE_NAME = 'acquirer-sim';
 /** Every call has a deadline: a card sale that hangs longer than this is treated as an unknown outcome. */
@@ -51,20 +49,19 @@ export interface SimAcquirerOptions {
 }
 
 // Errors that mean the request never left (no connection was made), so nothing can have happened.
-const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 // Fields the adapter does not know are dropped, not refused: an acquirer that adds a field has not failed.
 const ajv = new Ajv({ strict: false, allErrors: false, removeAdditional: true });
 addFormats(ajv);
-const validators = new Map<TSchema, ValidateFunction>();
-function validator(schema: TSchema): ValidateFunction {
-  let fn = validators.get(schema);
-  if (fn === undefined) {
-    fn = ajv.compile(schema);
-    validators.set(schema, fn);
-  }
-  return fn;
-}
+const validator = validatorCache(ajv);
 
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
@@ -83,9 +80,16 @@ function errorCodes(error: unknown): string[] {
 }
 
 /** Classifies an exception thrown by Peers before any answer arrived. */
-export function classifyTransportError(error: unknown): { kind: 'unavailable' | 'timeout'; message: string } {
-  const name = typeof error === 'object' && error !== null && 'name' in error ? String((error as { name: unknown }).name) : '';
-  if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'timeout', message: 'the acquirer did not answer in time' };
+export function classifyTransportError(error: unknown): {
+  kind: 'unavailable' | 'timeout';
+  message: string;
+} {
+  const name =
+    typeof error === 'object' && error !== null && 'name' in error
+      ? String((error as { name: unknown }).name)
+      : '';
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return { kind: 'timeout', message: 'the acquirer did not answer in time' };
   const codes = errorCodes(error);
   if (codes.length > 0 && codes.every((c) => NOT_CONNECTED_CODES.has(c))) {
     return { kind: 'unavailable', message: `the acquirer could not be reached (${codes[0]})` };
@@ -97,7 +101,9 @@ export function classifyTransportError(error: unknown): { kind: 'unavailable' | 
 
 function rejectionCode(body: unknown): AcquirerRejectionCode {
   const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
-  return typeof code === 'string' && (ACQUIRER_REJECTION_CODES as readonly string[]).includes(code) ? (code as AcquirerRejectionCode) : 'invalid_request';
+  return typeof code === 'string' && (ACQUIRER_REJECTION_CODES as readonly string[]).includes(code)
+    ? (code as AcquirerRejectionCode)
+    : 'invalid_request';
 }
 
 function errorMessage(body: unknown, fallback: string): string {
@@ -114,10 +120,17 @@ export class SimAcquirer implements AcquirerPort {
   constructor(private readonly options: SimAcquirerOptions) {
     this.service = options.service ?? SIM_SERVICE_NAME;
     this.timeoutMs = options.timeoutMs ?? ACQUIRER_TIMEOUT_MS_DEFAULT;
-    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs < 1) throw new RangeError('timeoutMs must be a positive integer');
+    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs < 1)
+      throw new RangeError('timeoutMs must be a positive integer');
   }
 
-  private async call<W, T>(method: PeerRequest['method'], url: string, schema: TSchema, map: (wire: W) => T, body?: unknown): Promise<AcquirerResult<T>> {
+  /** One call to the simulator: its answer checked against `schema` and read under the port's names. */
+  private async call<S extends TSchema>(
+    method: PeerRequest['method'],
+    url: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<AcquirerResult<CamelKeys<Static<S>>>> {
     let response;
     try {
       response = await this.options.peers.request(this.service, {
@@ -132,22 +145,53 @@ export class SimAcquirer implements AcquirerPort {
     }
     const { statusCode } = response;
     if (statusCode === 200 || statusCode === 201) {
-      if (!validator(schema)(response.body)) return { ok: false, kind: 'timeout', message: 'the acquirer answered with an unreadable body' };
-      return { ok: true, value: map(response.body as W) };
+      if (!validator(schema)(response.body))
+        return {
+          ok: false,
+          kind: 'timeout',
+          message: 'the acquirer answered with an unreadable body',
+        };
+      return { ok: true, value: camelKeys(response.body as object) as CamelKeys<Static<S>> };
     }
-    if (statusCode === 503) return { ok: false, kind: 'unavailable', message: 'the acquirer is unavailable (503)' };
-    if (statusCode === 401 || statusCode === 403) return { ok: false, kind: 'unavailable', message: `the acquirer refused our credentials (${statusCode})` };
-    if (statusCode === 404) return { ok: false, kind: 'not_found', message: errorMessage(response.body, 'not found at the acquirer') };
-    if (statusCode === 409) return { ok: false, kind: 'rejected', code: 'reference_reused', message: errorMessage(response.body, 'reference reused with a different request') };
+    if (statusCode === 503)
+      return { ok: false, kind: 'unavailable', message: 'the acquirer is unavailable (503)' };
+    if (statusCode === 401 || statusCode === 403)
+      return {
+        ok: false,
+        kind: 'unavailable',
+        message: `the acquirer refused our credentials (${statusCode})`,
+      };
+    if (statusCode === 404)
+      return {
+        ok: false,
+        kind: 'not_found',
+        message: errorMessage(response.body, 'not found at the acquirer'),
+      };
+    if (statusCode === 409)
+      return {
+        ok: false,
+        kind: 'rejected',
+        code: 'reference_reused',
+        message: errorMessage(response.body, 'reference reused with a different request'),
+      };
     if (statusCode >= 400 && statusCode < 500) {
-      return { ok: false, kind: 'rejected', code: rejectionCode(response.body), message: errorMessage(response.body, `rejected (${statusCode})`) };
+      return {
+        ok: false,
+        kind: 'rejected',
+        code: rejectionCode(response.body),
+        message: errorMessage(response.body, `rejected (${statusCode})`),
+      };
     }
     // A 500 or a gateway error of the acquirer's own: it may have applied the request before failing.
-    return { ok: false, kind: 'timeout', message: `the acquirer failed with ${statusCode}; outcome unknown` };
+    return {
+      ok: false,
+      kind: 'timeout',
+      message: `the acquirer failed with ${statusCode}; outcome unknown`,
+    };
   }
 
   storeCard(input: StoreCardInput): Promise<AcquirerResult<StoredCard>> {
-    return this.call<WireCardBody, StoredCard>('POST', SIM_PATHS.cards, WireCard, toStoredCard, {
+    return this.call('POST', SIM_PATHS.cards, WireCard, {
       reference: input.reference,
       number: input.number,
       exp_month: input.expMonth,
@@ -157,7 +201,7 @@ export class SimAcquirer implements AcquirerPort {
   }
 
   authorize(input: AuthorizeInput): Promise<AcquirerResult<Authorization>> {
-    return this.call<WireAuthorizationBody, Authorization>('POST', SIM_PATHS.authorizations, WireAuthorization, toAuthorization, {
+    return this.call('POST', SIM_PATHS.authorizations, WireAuthorization, {
       reference: input.reference,
       card_ref: input.cardRef,
       amount_cents: input.amountCents,
@@ -168,19 +212,25 @@ export class SimAcquirer implements AcquirerPort {
   }
 
   getAuthorization(reference: string): Promise<AcquirerResult<Authorization>> {
-    return this.call('GET', simPath(SIM_PATHS.authorization, { reference }), WireAuthorization, toAuthorization);
+    return this.call('GET', simPath(SIM_PATHS.authorization, { reference }), WireAuthorization);
   }
 
   capture(input: CaptureInput): Promise<AcquirerResult<Authorization>> {
-    return this.call('POST', simPath(SIM_PATHS.capture, { transaction_id: input.transactionId }), WireAuthorization, toAuthorization, {});
+    return this.onTransaction(SIM_PATHS.capture, input.transactionId);
   }
 
   cancel(input: CancelInput): Promise<AcquirerResult<Authorization>> {
-    return this.call('POST', simPath(SIM_PATHS.cancel, { transaction_id: input.transactionId }), WireAuthorization, toAuthorization, {});
+    return this.onTransaction(SIM_PATHS.cancel, input.transactionId);
+  }
+
+  /** A capture or a cancel: a POST on the transaction, answered with its authorization. */
+  private onTransaction(path: string, transactionId: string) {
+    const url = simPath(path, { transaction_id: transactionId });
+    return this.call('POST', url, WireAuthorization, {});
   }
 
   refund(input: RefundInput): Promise<AcquirerResult<Refund>> {
-    return this.call<WireRefundBody, Refund>('POST', SIM_PATHS.refunds, WireRefund, toRefund, {
+    return this.call('POST', SIM_PATHS.refunds, WireRefund, {
       reference: input.reference,
       transaction_id: input.transactionId,
       amount_cents: input.amountCents,
@@ -188,11 +238,11 @@ export class SimAcquirer implements AcquirerPort {
   }
 
   getRefund(reference: string): Promise<AcquirerResult<Refund>> {
-    return this.call('GET', simPath(SIM_PATHS.refund, { reference }), WireRefund, toRefund);
+    return this.call('GET', simPath(SIM_PATHS.refund, { reference }), WireRefund);
   }
 
   createPixCharge(input: CreatePixChargeInput): Promise<AcquirerResult<PixCharge>> {
-    return this.call<WirePixChargeBody, PixCharge>('POST', SIM_PATHS.pixCharges, WirePixCharge, toPixCharge, {
+    return this.call('POST', SIM_PATHS.pixCharges, WirePixCharge, {
       reference: input.reference,
       amount_cents: input.amountCents,
       expires_in: input.expiresInSeconds,
@@ -200,19 +250,19 @@ export class SimAcquirer implements AcquirerPort {
   }
 
   getPixCharge(reference: string): Promise<AcquirerResult<PixCharge>> {
-    return this.call('GET', simPath(SIM_PATHS.pixCharge, { reference }), WirePixCharge, toPixCharge);
+    return this.call('GET', simPath(SIM_PATHS.pixCharge, { reference }), WirePixCharge);
   }
 
   payPix(reference: string): Promise<AcquirerResult<PixCharge>> {
-    return this.call('POST', simPath(SIM_PATHS.pixPay, { reference }), WirePixCharge, toPixCharge, {});
+    return this.call('POST', simPath(SIM_PATHS.pixPay, { reference }), WirePixCharge, {});
   }
 
   expirePix(reference: string): Promise<AcquirerResult<PixCharge>> {
-    return this.call('POST', simPath(SIM_PATHS.pixExpire, { reference }), WirePixCharge, toPixCharge, {});
+    return this.call('POST', simPath(SIM_PATHS.pixExpire, { reference }), WirePixCharge, {});
   }
 
   registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
-    return this.call<WireBoletoBody, Boleto>('POST', SIM_PATHS.boletos, WireBoleto, toBoleto, {
+    return this.call('POST', SIM_PATHS.boletos, WireBoleto, {
       reference: input.reference,
       amount_cents: input.amountCents,
       due_date: input.dueDate,
@@ -220,63 +270,12 @@ export class SimAcquirer implements AcquirerPort {
   }
 
   getBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
-    return this.call('GET', simPath(SIM_PATHS.boleto, { reference }), WireBoleto, toBoleto);
+    return this.call('GET', simPath(SIM_PATHS.boleto, { reference }), WireBoleto);
   }
 
   payBoleto(reference: string): Promise<AcquirerResult<Boleto>> {
-    return this.call('POST', simPath(SIM_PATHS.boletoPay, { reference }), WireBoleto, toBoleto, {});
+    return this.call('POST', simPath(SIM_PATHS.boletoPay, { reference }), WireBoleto, {});
   }
-}
-
-function toStoredCard(w: WireCardBody): StoredCard {
-  return { reference: w.reference, cardRef: w.card_ref, brand: w.brand, last4: w.last4 };
-}
-
-function toAuthorization(w: WireAuthorizationBody): Authorization {
-  return {
-    reference: w.reference,
-    transactionId: w.transaction_id,
-    status: w.status,
-    amountCents: w.amount_cents,
-    installments: w.installments,
-    capturedAmountCents: w.captured_amount_cents,
-    refundedAmountCents: w.refunded_amount_cents,
-    authorizationCode: w.authorization_code,
-    returnCode: w.return_code,
-    returnMessage: w.return_message,
-    refusedReason: w.refused_reason,
-    createdAt: w.created_at,
-    capturedAt: w.captured_at,
-    canceledAt: w.canceled_at,
-  };
-}
-
-function toRefund(w: WireRefundBody): Refund {
-  return {
-    reference: w.reference,
-    refundId: w.refund_id,
-    transactionId: w.transaction_id,
-    status: w.status,
-    amountCents: w.amount_cents,
-    failureReason: w.failure_reason,
-    createdAt: w.created_at,
-  };
-}
-
-function toPixCharge(w: WirePixChargeBody): PixCharge {
-  return { reference: w.reference, txid: w.txid, status: w.status, amountCents: w.amount_cents, qrCode: w.qr_code, expiresAt: w.expires_at, paidAt: w.paid_at };
-}
-
-function toBoleto(w: WireBoletoBody): Boleto {
-  return {
-    reference: w.reference,
-    status: w.status,
-    amountCents: w.amount_cents,
-    barcode: w.barcode,
-    digitableLine: w.digitable_line,
-    dueDate: w.due_date,
-    paidAt: w.paid_at,
-  };
 }
 
 /**
@@ -289,7 +288,11 @@ export function createAcquirer(options: { peers: Peers; env: NodeJS.ProcessEnv }
   switch (adapter) {
     case 'simulator': {
       const key = options.env.ACQUIRER_SIM_KEY;
-      return new SimAcquirer({ peers: options.peers, timeoutMs, ...(key !== undefined && key !== '' ? { key } : {}) });
+      return new SimAcquirer({
+        peers: options.peers,
+        timeoutMs,
+        ...(key !== undefined && key !== '' ? { key } : {}),
+      });
     }
     default:
       throw new Error(`ACQUIRER_ADAPTER=${adapter} is not a known acquirer adapter`);

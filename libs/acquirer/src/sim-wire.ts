@@ -6,6 +6,28 @@ import { REFERENCE_PATTERN } from './port';
 // them) cannot drift apart. JSON is snake_case, like every API of ours. A real acquirer has its own wire
 // format; its adapter would carry its own schemas.
 
+/** `snake_case` as `camelCase`, the port's spelling of a wire field (`amount_cents` is `amountCents`). */
+export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/** A wire body's fields under the port's names, values as they are. */
+export type CamelKeys<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
+
+/**
+ * The port's value of a wire body whose fields are the port's, spelled in snake_case (the adapter's checked
+ * answers: the schema dropped any field it does not name). The port's interface names each field; the
+ * compiler proves the body has them all, of their types.
+ */
+export function camelKeys<T extends object>(wire: T): CamelKeys<T> {
+  return Object.fromEntries(
+    Object.entries(wire).map(([name, value]) => [
+      name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()),
+      value,
+    ]),
+  ) as CamelKeys<T>;
+}
+
 /** Header of the simulator's optional shared key (`ACQUIRER_SIM_KEY`). */
 export const SIM_KEY_HEADER = 'x-acquirer-key';
 
@@ -43,7 +65,10 @@ const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 const strict = { additionalProperties: false } as const;
 
 export const ReferenceParams = Type.Object({ reference: Reference }, strict);
-export const TransactionParams = Type.Object({ transaction_id: Type.String({ pattern: '^txn_[A-Za-z0-9]+$' }) }, strict);
+export const TransactionParams = Type.Object(
+  { transaction_id: Type.String({ pattern: '^txn_[A-Za-z0-9]+$' }) },
+  strict,
+);
 
 export const StoreCardRequest = Type.Object(
   {
@@ -56,7 +81,12 @@ export const StoreCardRequest = Type.Object(
   strict,
 );
 export const WireCard = Type.Object(
-  { reference: Reference, card_ref: Type.String({ pattern: '^card_[A-Za-z0-9]+$' }), brand: Type.String(), last4: Type.String({ pattern: '^[0-9]{4}$' }) },
+  {
+    reference: Reference,
+    card_ref: Type.String({ pattern: '^card_[A-Za-z0-9]+$' }),
+    brand: Type.String(),
+    last4: Type.String({ pattern: '^[0-9]{4}$' }),
+  },
   strict,
 );
 
@@ -75,7 +105,13 @@ export const WireAuthorization = Type.Object(
   {
     reference: Reference,
     transaction_id: Type.String({ pattern: '^txn_[A-Za-z0-9]+$' }),
-    status: Type.Union([Type.Literal('authorized'), Type.Literal('captured'), Type.Literal('canceled'), Type.Literal('refused'), Type.Literal('failed')]),
+    status: Type.Union([
+      Type.Literal('authorized'),
+      Type.Literal('captured'),
+      Type.Literal('canceled'),
+      Type.Literal('refused'),
+      Type.Literal('failed'),
+    ]),
     amount_cents: Cents,
     installments: Type.Integer({ minimum: 1, maximum: 24 }),
     captured_amount_cents: Type.Integer({ minimum: 0 }),
@@ -98,7 +134,11 @@ export const WireAuthorization = Type.Object(
 );
 
 export const RefundRequest = Type.Object(
-  { reference: Reference, transaction_id: Type.String({ pattern: '^txn_[A-Za-z0-9]+$' }), amount_cents: Cents },
+  {
+    reference: Reference,
+    transaction_id: Type.String({ pattern: '^txn_[A-Za-z0-9]+$' }),
+    amount_cents: Cents,
+  },
   strict,
 );
 export const WireRefund = Type.Object(
@@ -115,7 +155,11 @@ export const WireRefund = Type.Object(
 );
 
 export const CreatePixChargeRequest = Type.Object(
-  { reference: Reference, amount_cents: Cents, expires_in: Type.Integer({ minimum: 60, maximum: 86_400 }) },
+  {
+    reference: Reference,
+    amount_cents: Cents,
+    expires_in: Type.Integer({ minimum: 60, maximum: 86_400 }),
+  },
   strict,
 );
 export const WirePixCharge = Type.Object(
@@ -149,7 +193,13 @@ export const WireBoleto = Type.Object(
 );
 
 export const ProviderModeBody = Type.Object(
-  { mode: Type.Union([Type.Literal('normal'), Type.Literal('unavailable'), Type.Literal('timeout')]) },
+  {
+    mode: Type.Union([
+      Type.Literal('normal'),
+      Type.Literal('unavailable'),
+      Type.Literal('timeout'),
+    ]),
+  },
   strict,
 );
 export type ProviderMode = Static<typeof ProviderModeBody>['mode'];

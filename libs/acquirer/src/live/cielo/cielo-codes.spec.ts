@@ -10,13 +10,22 @@ import {
   voidMeaningOf,
 } from './cielo-codes';
 
-const unmapped = (codes: ReadonlyArray<string | number>, table: ReadonlyMap<string, unknown>): string[] => codes.map(String).filter((code) => !table.has(normalizeCode(code)));
+const unmapped = (
+  codes: ReadonlyArray<string | number>,
+  table: ReadonlyMap<string, unknown>,
+): string[] => codes.map(String).filter((code) => !table.has(normalizeCode(code)));
 
 describe('Cielo codes: every code of the manual has a meaning of ours', () => {
   it('maps every transactional status of the manual, and nothing it does not list', () => {
     // Proves a status Cielo documents never falls through to "unreadable", and the table holds no invented status.
-    expect(documented.transactionStatus.codes.filter((code) => CIELO_STATUS[code] === undefined)).toEqual([]);
-    expect(Object.keys(CIELO_STATUS).map(Number).sort((a, b) => a - b)).toEqual([...documented.transactionStatus.codes].sort((a, b) => a - b));
+    expect(
+      documented.transactionStatus.codes.filter((code) => CIELO_STATUS[code] === undefined),
+    ).toEqual([]);
+    expect(
+      Object.keys(CIELO_STATUS)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([...documented.transactionStatus.codes].sort((a, b) => a - b));
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { assert } from '@pgw/domain';
 import type { AcquirerRejectionCode, AuthorizationStatus, RefusedReason } from '../../port';
 
 // Cielo's codes in our terms. Four tables of the manual, four maps; every documented code has an explicit
@@ -10,13 +11,15 @@ export function normalizeCode(code: string | number): string {
   return /^[0-9]+$/.test(text) ? String(Number.parseInt(text, 10)) : text;
 }
 
-function table<T>(groups: ReadonlyArray<readonly [T, ReadonlyArray<string | number>]>): ReadonlyMap<string, T> {
+function table<T>(
+  groups: ReadonlyArray<readonly [T, ReadonlyArray<string | number>]>,
+): ReadonlyMap<string, T> {
   const map = new Map<string, T>();
   for (const [meaning, codes] of groups) {
     for (const code of codes) {
       const key = normalizeCode(code);
       // One meaning per code: a code listed twice would make the table's reading depend on its order.
-      if (map.has(key)) throw new Error(`cielo-codes: ${key} is listed twice`);
+      assert(!map.has(key), 'cielo-codes.listed-once', { code: key });
       map.set(key, meaning);
     }
   }
@@ -31,7 +34,12 @@ function table<T>(groups: ReadonlyArray<readonly [T, ReadonlyArray<string | numb
  * `refused`: the issuer declined; the return code tells why. `voided` and `refunded` depend on whether
  * money was captured (a voided hold is `canceled`; a refunded sale stays `captured` with its refunds).
  */
-export type CieloStatusMeaning = Exclude<AuthorizationStatus, 'canceled' | 'refused'> | 'refused' | 'voided' | 'refunded' | 'unknown';
+export type CieloStatusMeaning =
+  | Exclude<AuthorizationStatus, 'canceled' | 'refused'>
+  | 'refused'
+  | 'voided'
+  | 'refunded'
+  | 'unknown';
 
 export const CIELO_STATUS: Readonly<Record<number, CieloStatusMeaning>> = {
   0: 'unknown', // NotFinished: waiting for a status update
@@ -63,27 +71,173 @@ export const SALE_RETURN_CODES: ReadonlyMap<string, SaleCodeMeaning> = table<Sal
   [
     // The issuer did not decide: a system, communication or processing failure (a retry may pass).
     'processing_error',
-    ['19', '30', '85', '89', '90', '91', '96', '98', '99', '475', '911', '912', '999', 'A1', 'AE', 'AA', 'AF', 'AG', 'BD', 'BO', 'BP900', 'BP901', 'BP902', 'BP903', 'BP904'],
+    [
+      '19',
+      '30',
+      '85',
+      '89',
+      '90',
+      '91',
+      '96',
+      '98',
+      '99',
+      '475',
+      '911',
+      '912',
+      '999',
+      'A1',
+      'AE',
+      'AA',
+      'AF',
+      'AG',
+      'BD',
+      'BO',
+      'BP900',
+      'BP901',
+      'BP902',
+      'BP903',
+      'BP904',
+    ],
   ],
   [
     'card_declined',
     [
       // ABECS (Elo, Visa, Mastercard/Hiper columns)
-      '01', '02', '03', '04', '05', '06', '07', '12', '13', '14', '15', '21', '22', '23', '24', '25', '28', '38', '39', '41', '43', '46', '52', '53',
-      '55', '56', '57', '58', '59', '60', '62', '63', '64', '67', '72', '74', '75', '76', '77', '78', '79', '80', '81', '82', '83', '86', '88', '92',
-      '93', '94', '97', 'N0', 'N3', 'N7', 'N8', 'AB', 'AC', 'P5', 'P6', 'B1', 'B2', 'R0', 'R1', 'R2', 'R3', '6P', 'FM',
+      '01',
+      '02',
+      '03',
+      '04',
+      '05',
+      '06',
+      '07',
+      '12',
+      '13',
+      '14',
+      '15',
+      '21',
+      '22',
+      '23',
+      '24',
+      '25',
+      '28',
+      '38',
+      '39',
+      '41',
+      '43',
+      '46',
+      '52',
+      '53',
+      '55',
+      '56',
+      '57',
+      '58',
+      '59',
+      '60',
+      '62',
+      '63',
+      '64',
+      '67',
+      '72',
+      '74',
+      '75',
+      '76',
+      '77',
+      '78',
+      '79',
+      '80',
+      '81',
+      '82',
+      '83',
+      '86',
+      '88',
+      '92',
+      '93',
+      '94',
+      '97',
+      'N0',
+      'N3',
+      'N7',
+      'N8',
+      'AB',
+      'AC',
+      'P5',
+      'P6',
+      'B1',
+      'B2',
+      'R0',
+      'R1',
+      'R2',
+      'R3',
+      '6P',
+      'FM',
       // ABECS (Amex column, and Amex's codes as Cielo answers them)
-      '100', '106', '109', '110', '115', '117', '122', '180', '181', '200', 'FA', 'A2', 'A3', 'A4', 'A6', 'A7', 'FD', '08', 'DA', 'JB',
+      '100',
+      '106',
+      '109',
+      '110',
+      '115',
+      '117',
+      '122',
+      '180',
+      '181',
+      '200',
+      'FA',
+      'A2',
+      'A3',
+      'A4',
+      'A6',
+      'A7',
+      'FD',
+      '08',
+      'DA',
+      'JB',
       // "Other return codes"
-      'AH', 'AI', 'AJ', 'AV', 'BM', 'BN', 'BP', 'BP171', 'BP176', 'BR', 'C1', 'C2', 'C3', 'CF', 'CG', 'DF', 'DQ', 'DS', 'EB', 'EE', 'EK', 'FC',
-      'FE', 'FG', 'GA', 'GD', 'GF', 'GK', 'GT', 'HJ', 'IA', 'KA', 'KB', 'KE', 'NR', 'RP', 'SC', 'U3',
+      'AH',
+      'AI',
+      'AJ',
+      'AV',
+      'BM',
+      'BN',
+      'BP',
+      'BP171',
+      'BP176',
+      'BR',
+      'C1',
+      'C2',
+      'C3',
+      'CF',
+      'CG',
+      'DF',
+      'DQ',
+      'DS',
+      'EB',
+      'EE',
+      'EK',
+      'FC',
+      'FE',
+      'FG',
+      'GA',
+      'GD',
+      'GF',
+      'GK',
+      'GT',
+      'HJ',
+      'IA',
+      'KA',
+      'KB',
+      'KE',
+      'NR',
+      'RP',
+      'SC',
+      'U3',
     ],
   ],
 ]);
 
 /** The refusal reason of a Declined sale; a code the manual does not list is a plain decline. */
 export function refusedReasonOf(returnCode: string | number | undefined): RefusedReason {
-  const meaning = returnCode === undefined ? undefined : SALE_RETURN_CODES.get(normalizeCode(returnCode));
+  const meaning =
+    returnCode === undefined ? undefined : SALE_RETURN_CODES.get(normalizeCode(returnCode));
   return meaning === undefined || meaning === 'approved' ? 'card_declined' : meaning;
 }
 
@@ -96,7 +250,16 @@ export function refusedReasonOf(returnCode: string | number | undefined): Refuse
  * request was refused and nothing changed. `declined` and `merchant_balance`: Cielo examined the refund and
  * declined it (a refund that failed, not a malformed one).
  */
-export type VoidCodeMeaning = 'succeeded' | 'retry' | 'unknown' | 'not_found' | 'exceeds' | 'not_allowed' | 'invalid' | 'declined' | 'merchant_balance';
+export type VoidCodeMeaning =
+  | 'succeeded'
+  | 'retry'
+  | 'unknown'
+  | 'not_found'
+  | 'exceeds'
+  | 'not_allowed'
+  | 'invalid'
+  | 'declined'
+  | 'merchant_balance';
 
 export const VOID_RETURN_CODES: ReadonlyMap<string, VoidCodeMeaning> = table<VoidCodeMeaning>([
   ['succeeded', ['0', '9']],
@@ -112,7 +275,10 @@ export const VOID_RETURN_CODES: ReadonlyMap<string, VoidCodeMeaning> = table<Voi
 
 export function voidMeaningOf(returnCode: string | number | undefined): VoidCodeMeaning {
   // No code, or one the manual does not list, on a void: whether money moved is not known.
-  return (returnCode === undefined ? undefined : VOID_RETURN_CODES.get(normalizeCode(returnCode))) ?? 'unknown';
+  return (
+    (returnCode === undefined ? undefined : VOID_RETURN_CODES.get(normalizeCode(returnCode))) ??
+    'unknown'
+  );
 }
 
 // ── API error codes (a 400's `[{ Code, Message }]`: "API Error Codes") ─────────────────────────────
@@ -124,7 +290,13 @@ export function voidMeaningOf(returnCode: string | number | undefined): VoidCode
 export type ApiErrorMeaning = AcquirerRejectionCode | 'unavailable';
 
 export const API_ERROR_CODES: ReadonlyMap<string, ApiErrorMeaning> = table<ApiErrorMeaning>([
-  ['unavailable', [101, 114, 115, 116, 120, 129, 131, 132, 170, 171, 172, 173, 181, 194, 212, 216, 300, 301, 306, 310, 314, 319, 322, 323]],
+  [
+    'unavailable',
+    [
+      101, 114, 115, 116, 120, 129, 131, 132, 170, 171, 172, 173, 181, 194, 212, 216, 300, 301, 306,
+      310, 314, 319, 322, 323,
+    ],
+  ],
   ['card_number_invalid', [118, 127, 128, 174, 177, 185, 213]],
   ['card_not_found', [130, 180]],
   ['authorization_not_found', [303, 307, 313, 318]],
@@ -135,10 +307,12 @@ export const API_ERROR_CODES: ReadonlyMap<string, ApiErrorMeaning> = table<ApiEr
   [
     'invalid_request',
     [
-      0, 100, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 117, 119, 121, 122, 123, 124, 125, 126, 133, 134, 135, 136, 137, 138, 139,
-      140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 166, 167, 168, 169, 175,
-      176, 178, 179, 182, 183, 184, 186, 187, 188, 189, 190, 191, 192, 193, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208,
-      209, 210, 211, 214, 215, 304, 315, 316, 317, 320, 321,
+      0, 100, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 117, 119, 121, 122, 123,
+      124, 125, 126, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148,
+      149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 166, 167, 168, 169,
+      175, 176, 178, 179, 182, 183, 184, 186, 187, 188, 189, 190, 191, 192, 193, 195, 196, 197, 198,
+      199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 214, 215, 304, 315, 316, 317,
+      320, 321,
     ],
   ],
 ]);

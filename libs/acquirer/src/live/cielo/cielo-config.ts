@@ -1,13 +1,20 @@
-import { ConfigError, envInt, envSecret, envString } from '@pgw/platform-http';
-import { Redacted } from '../redacted';
+import { ConfigError, envInt, envString } from '@pgw/platform-http';
+import { Redacted } from '@pgw/domain';
+import { envSecretOrFile } from '../secret-file';
 
 // The Cielo adapter's configuration, read once at boot from CIELO_*. The MerchantKey is held in a
 // Redacted, so that logging the config (or an error that carries it) prints `[redacted]`.
 
 /** The manual's two environments, each a transactional host and a query host. */
 export const CIELO_ENVIRONMENTS = {
-  sandbox: { apiUrl: 'https://apisandbox.cieloecommerce.cielo.com.br', queryUrl: 'https://apiquerysandbox.cieloecommerce.cielo.com.br' },
-  production: { apiUrl: 'https://api.cieloecommerce.cielo.com.br', queryUrl: 'https://apiquery.cieloecommerce.cielo.com.br' },
+  sandbox: {
+    apiUrl: 'https://apisandbox.cieloecommerce.cielo.com.br',
+    queryUrl: 'https://apiquerysandbox.cieloecommerce.cielo.com.br',
+  },
+  production: {
+    apiUrl: 'https://api.cieloecommerce.cielo.com.br',
+    queryUrl: 'https://apiquery.cieloecommerce.cielo.com.br',
+  },
 } as const;
 
 // A sale passes through the card network to the issuer, whose own time-outs run to several seconds; a
@@ -40,7 +47,8 @@ function baseUrl(name: string, value: string): string {
   } catch {
     throw new ConfigError(`${name} must be an absolute URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError(`${name} must be an http(s) URL`);
   return value.replace(/\/+$/, '');
 }
 
@@ -50,24 +58,39 @@ function positive(name: string, value: number): number {
 }
 
 /**
- * CIELO_MERCHANT_ID (GUID) and CIELO_MERCHANT_KEY are required. CIELO_ENVIRONMENT (`sandbox` or
+ * CIELO_MERCHANT_ID (GUID) and the MerchantKey are required: CIELO_MERCHANT_KEY_FILE (a file a deployment
+ * mounts) or CIELO_MERCHANT_KEY (a developer's shell), exactly one. CIELO_ENVIRONMENT (`sandbox` or
  * `production`) picks both hosts; CIELO_API_URL and CIELO_QUERY_URL override them (a fake, a proxy) and
  * then the environment may be left out. CIELO_TIMEOUT_MS (default 15000), CIELO_QUERY_TIMEOUT_MS (default
  * 5000), CIELO_SOFT_DESCRIPTOR (optional).
  */
 export function cieloConfigFromEnv(env: NodeJS.ProcessEnv): CieloConfig {
   const merchantId = envString(env, 'CIELO_MERCHANT_ID');
-  if (!GUID.test(merchantId)) throw new ConfigError('CIELO_MERCHANT_ID must be the GUID Cielo issued');
-  const merchantKey = new Redacted(envSecret(env, 'CIELO_MERCHANT_KEY'));
+  if (!GUID.test(merchantId))
+    throw new ConfigError('CIELO_MERCHANT_ID must be the GUID Cielo issued');
+  // The MerchantKey Cielo issues is 40 characters; 16 refuses a placeholder without pinning the format.
+  const merchantKey = new Redacted(envSecretOrFile(env, 'CIELO_MERCHANT_KEY', 16));
   const environment = env['CIELO_ENVIRONMENT'];
-  if (environment !== undefined && environment !== '' && environment !== 'sandbox' && environment !== 'production') {
+  if (
+    environment !== undefined &&
+    environment !== '' &&
+    environment !== 'sandbox' &&
+    environment !== 'production'
+  ) {
     throw new ConfigError('CIELO_ENVIRONMENT must be sandbox or production');
   }
-  const hosts = environment === 'sandbox' || environment === 'production' ? CIELO_ENVIRONMENTS[environment] : undefined;
+  const hosts =
+    environment === 'sandbox' || environment === 'production'
+      ? CIELO_ENVIRONMENTS[environment]
+      : undefined;
   const apiUrl = baseUrl('CIELO_API_URL', envString(env, 'CIELO_API_URL', hosts?.apiUrl));
   const queryUrl = baseUrl('CIELO_QUERY_URL', envString(env, 'CIELO_QUERY_URL', hosts?.queryUrl));
   const softDescriptor = env['CIELO_SOFT_DESCRIPTOR'];
-  if (softDescriptor !== undefined && softDescriptor !== '' && !/^[A-Za-z0-9]{1,13}$/.test(softDescriptor)) {
+  if (
+    softDescriptor !== undefined &&
+    softDescriptor !== '' &&
+    !/^[A-Za-z0-9]{1,13}$/.test(softDescriptor)
+  ) {
     throw new ConfigError('CIELO_SOFT_DESCRIPTOR must be 1 to 13 letters and digits');
   }
   return {
@@ -75,8 +98,14 @@ export function cieloConfigFromEnv(env: NodeJS.ProcessEnv): CieloConfig {
     merchantKey,
     apiUrl,
     queryUrl,
-    timeoutMs: positive('CIELO_TIMEOUT_MS', envInt(env, 'CIELO_TIMEOUT_MS', CIELO_TIMEOUT_MS_DEFAULT)),
-    queryTimeoutMs: positive('CIELO_QUERY_TIMEOUT_MS', envInt(env, 'CIELO_QUERY_TIMEOUT_MS', CIELO_QUERY_TIMEOUT_MS_DEFAULT)),
+    timeoutMs: positive(
+      'CIELO_TIMEOUT_MS',
+      envInt(env, 'CIELO_TIMEOUT_MS', CIELO_TIMEOUT_MS_DEFAULT),
+    ),
+    queryTimeoutMs: positive(
+      'CIELO_QUERY_TIMEOUT_MS',
+      envInt(env, 'CIELO_QUERY_TIMEOUT_MS', CIELO_QUERY_TIMEOUT_MS_DEFAULT),
+    ),
     ...(softDescriptor !== undefined && softDescriptor !== '' ? { softDescriptor } : {}),
   };
 }

@@ -2,8 +2,12 @@ import fc from 'fast-check';
 import { merchantOrderIdOf, referenceOf, requestIdOf } from './cielo-ids';
 
 // Every character a reference may hold (REFERENCE_PATTERN of the port).
-const referenceChar = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.:'.split(''));
-const reference = fc.array(referenceChar, { minLength: 1, maxLength: 40 }).map((chars) => chars.join(''));
+const referenceChar = fc.constantFrom(
+  ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.:'.split(''),
+);
+const reference = fc
+  .array(referenceChar, { minLength: 1, maxLength: 40 })
+  .map((chars) => chars.join(''));
 
 describe('MerchantOrderId of a reference', () => {
   it('is letters and digits only, at most 36, and reads back as the reference it encodes', () => {

@@ -6,8 +6,20 @@ import { createHash } from 'node:crypto';
 // punctuation marks our references may carry. An id such as `ch_3kTMd9Qz0bXhV1aLrP7uYw2E` becomes
 // `chZ03kTMd9Qz0bXhV1aLrP7uYw2E`: readable in Cielo's back office, one character longer.
 
-const ESCAPES: Readonly<Record<string, string>> = { Z: 'ZZ', _: 'Z0', '-': 'Z1', '.': 'Z2', ':': 'Z3' };
-const UNESCAPES: Readonly<Record<string, string>> = { Z: 'Z', '0': '_', '1': '-', '2': '.', '3': ':' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  Z: 'ZZ',
+  _: 'Z0',
+  '-': 'Z1',
+  '.': 'Z2',
+  ':': 'Z3',
+};
+const UNESCAPES: Readonly<Record<string, string>> = {
+  Z: 'Z',
+  '0': '_',
+  '1': '-',
+  '2': '.',
+  '3': ':',
+};
 export const MERCHANT_ORDER_ID_LENGTH_MAX = 36;
 
 /** The MerchantOrderId of a reference, or null when its encoding is longer than Cielo accepts. */

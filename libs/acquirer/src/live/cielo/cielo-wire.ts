@@ -10,7 +10,11 @@ import { Type, type Static } from '@sinclair/typebox';
 // as text or number), because Cielo adding a field is not a failure.
 
 /** Headers every call carries. MerchantKey is a secret: it goes on the wire and nowhere else. */
-export const CIELO_HEADERS = { merchantId: 'MerchantId', merchantKey: 'MerchantKey', requestId: 'RequestId' } as const;
+export const CIELO_HEADERS = {
+  merchantId: 'MerchantId',
+  merchantKey: 'MerchantKey',
+  requestId: 'RequestId',
+} as const;
 
 export const CIELO_PATHS = {
   /** Transactional host: the card store ("Cartão Protegido"), POST. */
@@ -28,10 +32,23 @@ export const CIELO_PATHS = {
 } as const;
 
 /** The brands the manual lists for `CreditCard.Brand` and for the card store. */
-export const CIELO_BRANDS = ['Visa', 'Master', 'Amex', 'Elo', 'Aura', 'JCB', 'Diners', 'Discover', 'Hipercard', 'Hiper'] as const;
+export const CIELO_BRANDS = [
+  'Visa',
+  'Master',
+  'Amex',
+  'Elo',
+  'Aura',
+  'JCB',
+  'Diners',
+  'Discover',
+  'Hipercard',
+  'Hiper',
+] as const;
 export type CieloBrand = (typeof CIELO_BRANDS)[number];
 
-const Guid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+const Guid = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+});
 const Brand = Type.Union(CIELO_BRANDS.map((b) => Type.Literal(b)));
 /** "Number, size 15", in cents; the manual forbids a zero amount for a sale. */
 const Amount = Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 });
@@ -60,7 +77,9 @@ export type CieloCardRequestBody = Static<typeof CieloCardRequest>;
 export const CieloSaleRequest = Type.Object(
   {
     MerchantOrderId: Type.String({ pattern: MERCHANT_ORDER_ID_PATTERN }),
-    Customer: Type.Optional(Type.Object({ Name: Type.String({ minLength: 1, maxLength: 255 }) }, strict)),
+    Customer: Type.Optional(
+      Type.Object({ Name: Type.String({ minLength: 1, maxLength: 255 }) }, strict),
+    ),
     Payment: Type.Object(
       {
         Type: Type.Literal('CreditCard'),
@@ -89,7 +108,10 @@ export const CieloSaleRequest = Type.Object(
 export type CieloSaleRequestBody = Static<typeof CieloSaleRequest>;
 
 /** PUT capture / void: no body; `amount` in the query string, digits (cents) when present. */
-export const CieloAmountQuery = Type.Object({ amount: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,14}$' })) }, strict);
+export const CieloAmountQuery = Type.Object(
+  { amount: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,14}$' })) },
+  strict,
+);
 
 // ── Answers ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -118,14 +140,23 @@ export const CieloSaleAnswer = Type.Object({
     ReturnCode: Type.Optional(Code),
     ReturnMessage: Type.Optional(Text),
     Tid: Type.Optional(Text),
-    CreditCard: Type.Optional(Type.Object({ CardToken: Type.Optional(Text), Brand: Type.Optional(Text) })),
+    CreditCard: Type.Optional(
+      Type.Object({ CardToken: Type.Optional(Text), Brand: Type.Optional(Text) }),
+    ),
   }),
 });
 export type CieloSaleAnswerBody = Static<typeof CieloSaleAnswer>;
 
 /** GET /1/sales?merchantOrderId=: the manual spells the date `ReceveidDate`; both spellings are read. */
 export const CieloOrderAnswer = Type.Object({
-  Payment: Type.Array(Type.Object({ PaymentId: Guid, ReceveidDate: Type.Optional(Text), ReceivedDate: Type.Optional(Text) }), { maxItems: 1000 }),
+  Payment: Type.Array(
+    Type.Object({
+      PaymentId: Guid,
+      ReceveidDate: Type.Optional(Text),
+      ReceivedDate: Type.Optional(Text),
+    }),
+    { maxItems: 1000 },
+  ),
 });
 export type CieloOrderAnswerBody = Static<typeof CieloOrderAnswer>;
 
@@ -143,5 +174,8 @@ export const CieloUpdateAnswer = Type.Object({
 export type CieloUpdateAnswerBody = Static<typeof CieloUpdateAnswer>;
 
 /** A 400's body ("Integration errors"): a list of `{ Code, Message }`. */
-export const CieloErrorAnswer = Type.Array(Type.Object({ Code: Code, Message: Type.Optional(Text) }), { minItems: 1, maxItems: 100 });
+export const CieloErrorAnswer = Type.Array(
+  Type.Object({ Code: Code, Message: Type.Optional(Text) }),
+  { minItems: 1, maxItems: 100 },
+);
 export type CieloErrorAnswerBody = Static<typeof CieloErrorAnswer>;

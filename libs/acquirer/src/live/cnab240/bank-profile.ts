@@ -58,12 +58,15 @@ const BB_NOSSO_NUMERO_SEQUENCE_DIGITS = 10;
 
 /** Banco do Brasil, convênio of 7 digits, carteira 17 (see the header of this file). */
 export function bancoDoBrasilProfile(beneficiary: Cnab240Beneficiary): BankProfile {
-  if (!/^\d{7}$/.test(beneficiary.agreement)) throw new RangeError('a Banco do Brasil convênio of this profile has 7 digits');
-  if (!/^\d{2}$/.test(beneficiary.wallet) || !/^\d{3}$/.test(beneficiary.walletVariation)) throw new RangeError('carteira is 2 digits and variação 3');
+  if (!/^\d{7}$/.test(beneficiary.agreement))
+    throw new RangeError('a Banco do Brasil convênio of this profile has 7 digits');
+  if (!/^\d{2}$/.test(beneficiary.wallet) || !/^\d{3}$/.test(beneficiary.walletVariation))
+    throw new RangeError('carteira is 2 digits and variação 3');
   if (!/^\d{14}$/.test(beneficiary.cnpj)) throw new RangeError('cnpj must be 14 digits');
   const sequenceMax = 10 ** BB_NOSSO_NUMERO_SEQUENCE_DIGITS - 1;
   const nossoNumero = (sequence: number): string => {
-    if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > sequenceMax) throw new RangeError(`nosso número sequence must be in 1..${sequenceMax}`);
+    if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > sequenceMax)
+      throw new RangeError(`nosso número sequence must be in 1..${sequenceMax}`);
     return beneficiary.agreement + String(sequence).padStart(BB_NOSSO_NUMERO_SEQUENCE_DIGITS, '0');
   };
   return {
@@ -73,7 +76,12 @@ export function bancoDoBrasilProfile(beneficiary: Cnab240Beneficiary): BankProfi
     layoutVersionLot: '020',
     beneficiary,
     // BB: convênio (9), '0014' (cobrança cedente), carteira (2), variação (3), 2 reserved positions.
-    agreementField: beneficiary.agreement.padStart(9, '0') + '0014' + beneficiary.wallet + beneficiary.walletVariation + '  ',
+    agreementField:
+      beneficiary.agreement.padStart(9, '0') +
+      '0014' +
+      beneficiary.wallet +
+      beneficiary.walletVariation +
+      '  ',
     nossoNumeroSequenceMax: sequenceMax,
     nossoNumero,
     sequenceOf(value: string): number | null {
@@ -87,6 +95,7 @@ export function bancoDoBrasilProfile(beneficiary: Cnab240Beneficiary): BankProfi
     documentKind: '02',
     writeOffAfterDays: 30,
     lotTrailerTotals: false,
-    remittanceFileName: (sequence: number, generatedDate: string): string => `CBR${generatedDate.replace(/-/g, '')}${String(sequence).padStart(6, '0')}.REM`,
+    remittanceFileName: (sequence: number, generatedDate: string): string =>
+      `CBR${generatedDate.replace(/-/g, '')}${String(sequence).padStart(6, '0')}.REM`,
   };
 }

@@ -1,12 +1,24 @@
 import { createHash } from 'node:crypto';
 import { BOLETO_AMOUNT_CENTS_MAX, buildBarcode, digitableLine } from '@pgw/domain';
-import type { AcquirerPort, AcquirerResult, Boleto, BoletoPayer, RegisterBoletoInput } from '../../port';
+import type {
+  AcquirerPort,
+  AcquirerResult,
+  Boleto,
+  BoletoPayer,
+  RegisterBoletoInput,
+} from '../../port';
 import { REFERENCE_PATTERN } from '../../port';
 import type { BankProfile } from './bank-profile';
 import type { DropFolder } from './drop-folder';
 import { FILE_SEQUENCE_MAX, REMITTANCE_BOLETOS_MAX, writeRemittance } from './remittance';
 import { readReturnFile, type BoletoReturn } from './return-file';
-import type { Cnab240Decision, Cnab240State, Cnab240Store, PendingRemittance, StoredBoleto } from './state-store';
+import type {
+  Cnab240Decision,
+  Cnab240State,
+  Cnab240Store,
+  PendingRemittance,
+  StoredBoleto,
+} from './state-store';
 
 // The boleto part of the acquirer port over CNAB 240 files (FEBRABAN cobrança), exchanged through drop
 // folders. Registering a slip issues it at once (nosso número, barcode, digitable line: we issue, the bank
@@ -56,7 +68,8 @@ export interface ExchangeSummary {
 }
 
 /** What a registration decided: the port's answer, or the broken invariant of a used-up nosso número range. */
-type Registration = { kind: 'answer'; result: AcquirerResult<Boleto> } | { kind: 'exhausted'; sequence: number };
+type Registration =
+  { kind: 'answer'; result: AcquirerResult<Boleto> } | { kind: 'exhausted'; sequence: number };
 
 export interface Cnab240Clock {
   now(): Date;
@@ -82,7 +95,10 @@ const RETURN_FILES_PER_RUN_MAX = 100;
 const PROCESSED_RETURNS_KEPT = 10_000;
 const referencePattern = new RegExp(REFERENCE_PATTERN);
 
-function reject(code: 'invalid_request' | 'reference_reused' | 'boleto_due_date_invalid', message: string): AcquirerResult<never> {
+function reject(
+  code: 'invalid_request' | 'reference_reused' | 'boleto_due_date_invalid',
+  message: string,
+): AcquirerResult<never> {
   return { ok: false, kind: 'rejected', code, message };
 }
 
@@ -91,23 +107,51 @@ function reject(code: 'invalid_request' | 'reference_reused' | 'boleto_due_date_
  * the payer's name, a CPF/CNPJ, address, CEP, city or UF (FEBRABAN reasons 45–48, 51–52), so we refuse it
  * before a remittance is written rather than learn it a day later from the return file.
  */
-function readPayer(payer: BoletoPayer | undefined): { ok: true; value: BoletoPayer } | { ok: false; message: string } {
-  if (payer === undefined) return { ok: false, message: "payer is required: a bank registers a slip only with the payer's name, CPF/CNPJ and address" };
+function readPayer(
+  payer: BoletoPayer | undefined,
+): { ok: true; value: BoletoPayer } | { ok: false; message: string } {
+  if (payer === undefined)
+    return {
+      ok: false,
+      message:
+        "payer is required: a bank registers a slip only with the payer's name, CPF/CNPJ and address",
+    };
   const blank = (text: string): boolean => text.trim() === '';
-  if (!/^(\d{11}|\d{14})$/.test(payer.document)) return { ok: false, message: 'payer.document must be a CPF (11 digits) or a CNPJ (14 digits)' };
+  if (!/^(\d{11}|\d{14})$/.test(payer.document))
+    return { ok: false, message: 'payer.document must be a CPF (11 digits) or a CNPJ (14 digits)' };
   if (blank(payer.name)) return { ok: false, message: 'payer.name is required' };
   if (blank(payer.address)) return { ok: false, message: 'payer.address is required' };
-  if (!/^\d{8}$/.test(payer.postalCode)) return { ok: false, message: 'payer.postalCode must be a CEP of 8 digits' };
+  if (!/^\d{8}$/.test(payer.postalCode))
+    return { ok: false, message: 'payer.postalCode must be a CEP of 8 digits' };
   if (blank(payer.city)) return { ok: false, message: 'payer.city is required' };
-  if (!/^[A-Za-z]{2}$/.test(payer.state)) return { ok: false, message: 'payer.state must be a UF of 2 letters' };
-  return { ok: true, value: { ...payer, district: payer.district === null || blank(payer.district) ? null : payer.district, state: payer.state.toUpperCase() } };
+  if (!/^[A-Za-z]{2}$/.test(payer.state))
+    return { ok: false, message: 'payer.state must be a UF of 2 letters' };
+  return {
+    ok: true,
+    value: {
+      ...payer,
+      district: payer.district === null || blank(payer.district) ? null : payer.district,
+      state: payer.state.toUpperCase(),
+    },
+  };
 }
 
 const samePayer = (a: BoletoPayer | null, b: BoletoPayer): boolean =>
-  a !== null && a.document === b.document && a.name === b.name && a.address === b.address && a.district === b.district && a.postalCode === b.postalCode && a.city === b.city && a.state === b.state;
+  a !== null &&
+  a.document === b.document &&
+  a.name === b.name &&
+  a.address === b.address &&
+  a.district === b.district &&
+  a.postalCode === b.postalCode &&
+  a.city === b.city &&
+  a.state === b.state;
 
 function isCalendarDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+    !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value
+  );
 }
 
 /** A calendar day of a bank (Brasília) as an instant: its midnight, UTC−3. */
@@ -132,11 +176,20 @@ export class Cnab240BoletoAdapter implements BoletoPort {
   }
 
   async registerBoleto(input: RegisterBoletoInput): Promise<AcquirerResult<Boleto>> {
-    if (!referencePattern.test(input.reference)) return reject('invalid_request', 'reference must match ' + REFERENCE_PATTERN);
-    if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > BOLETO_AMOUNT_CENTS_MAX) {
-      return reject('invalid_request', `amountCents must be an integer in 1..${BOLETO_AMOUNT_CENTS_MAX}`);
+    if (!referencePattern.test(input.reference))
+      return reject('invalid_request', 'reference must match ' + REFERENCE_PATTERN);
+    if (
+      !Number.isSafeInteger(input.amountCents) ||
+      input.amountCents < 1 ||
+      input.amountCents > BOLETO_AMOUNT_CENTS_MAX
+    ) {
+      return reject(
+        'invalid_request',
+        `amountCents must be an integer in 1..${BOLETO_AMOUNT_CENTS_MAX}`,
+      );
     }
-    if (!isCalendarDate(input.dueDate)) return reject('invalid_request', 'dueDate must be YYYY-MM-DD');
+    if (!isCalendarDate(input.dueDate))
+      return reject('invalid_request', 'dueDate must be YYYY-MM-DD');
     const read = readPayer(input.payer);
     if (!read.ok) return reject('invalid_request', read.message);
     const payer = read.value;
@@ -145,27 +198,52 @@ export class Cnab240BoletoAdapter implements BoletoPort {
       decided = await this.store.update((state) => this.decideRegistration(state, input, payer));
     } catch (error) {
       // The state could not be read or saved; a save may have landed before it failed: only a lookup by the same reference can tell.
-      return { ok: false, kind: 'timeout', message: `the CNAB 240 state could not be updated: ${String(error)}` };
+      return {
+        ok: false,
+        kind: 'timeout',
+        message: `the CNAB 240 state could not be updated: ${String(error)}`,
+      };
     }
-    if (decided.kind === 'exhausted') throw new Error(`nosso número sequence exhausted at ${decided.sequence}: the bank must assign a new agreement`);
+    if (decided.kind === 'exhausted')
+      throw new Error(
+        `nosso número sequence exhausted at ${decided.sequence}: the bank must assign a new agreement`,
+      );
     return decided.result;
   }
 
   /** A registration decided on the state as read: pure, so that the store can run it under its lock. */
-  private decideRegistration(state: Cnab240State, input: RegisterBoletoInput, payer: BoletoPayer): Cnab240Decision<Registration> {
-    const unchanged = (result: AcquirerResult<Boleto>): Cnab240Decision<Registration> => ({ next: null, result: { kind: 'answer', result } });
+  private decideRegistration(
+    state: Cnab240State,
+    input: RegisterBoletoInput,
+    payer: BoletoPayer,
+  ): Cnab240Decision<Registration> {
+    const unchanged = (result: AcquirerResult<Boleto>): Cnab240Decision<Registration> => ({
+      next: null,
+      result: { kind: 'answer', result },
+    });
     const existing = state.boletos[input.reference];
     if (existing !== undefined) {
-      if (existing.amountCents !== input.amountCents || existing.dueDate !== input.dueDate || !samePayer(existing.payer, payer)) {
+      if (
+        existing.amountCents !== input.amountCents ||
+        existing.dueDate !== input.dueDate ||
+        !samePayer(existing.payer, payer)
+      ) {
         return unchanged(reject('reference_reused', 'This reference was used for another boleto.'));
       }
       return unchanged({ ok: true, value: this.toBoleto(existing) });
     }
     // Banks refuse to register a slip that is already overdue; YYYY-MM-DD strings compare as dates.
-    if (input.dueDate < this.clock.today()) return unchanged(reject('boleto_due_date_invalid', 'The due date is in the past.'));
+    if (input.dueDate < this.clock.today())
+      return unchanged(reject('boleto_due_date_invalid', 'The due date is in the past.'));
     const sequence = state.nextNossoNumeroSequence;
-    if (sequence > this.profile.nossoNumeroSequenceMax) return { next: null, result: { kind: 'exhausted', sequence } };
-    const barcode = buildBarcode({ bankCode: this.profile.bankCode, amountCents: input.amountCents, dueDate: input.dueDate, campoLivre: this.profile.campoLivre(sequence) });
+    if (sequence > this.profile.nossoNumeroSequenceMax)
+      return { next: null, result: { kind: 'exhausted', sequence } };
+    const barcode = buildBarcode({
+      bankCode: this.profile.bankCode,
+      amountCents: input.amountCents,
+      dueDate: input.dueDate,
+      campoLivre: this.profile.campoLivre(sequence),
+    });
     const boleto: StoredBoleto = {
       reference: input.reference,
       nossoNumeroSequence: sequence,
@@ -186,7 +264,11 @@ export class Cnab240BoletoAdapter implements BoletoPort {
       createdAt: this.clock.now().toISOString(),
     };
     return {
-      next: { ...state, nextNossoNumeroSequence: sequence + 1, boletos: { ...state.boletos, [input.reference]: boleto } },
+      next: {
+        ...state,
+        nextNossoNumeroSequence: sequence + 1,
+        boletos: { ...state.boletos, [input.reference]: boleto },
+      },
       result: { kind: 'answer', result: { ok: true, value: this.toBoleto(boleto) } },
     };
   }
@@ -196,14 +278,23 @@ export class Cnab240BoletoAdapter implements BoletoPort {
     try {
       found = await this.getRegistration(reference);
     } catch (error) {
-      return { ok: false, kind: 'unavailable', message: `the CNAB 240 state could not be read: ${String(error)}` };
+      return {
+        ok: false,
+        kind: 'unavailable',
+        message: `the CNAB 240 state could not be read: ${String(error)}`,
+      };
     }
-    if (found === null) return { ok: false, kind: 'not_found', message: 'no boleto under this reference' };
+    if (found === null)
+      return { ok: false, kind: 'not_found', message: 'no boleto under this reference' };
     if (found.status === 'rejected') {
       const reasons = found.reasons.map((r) => `${r.code} ${r.description}`).join('; ');
-      return reject('invalid_request', `The bank rejected the registration: ${reasons || 'no reason given'}.`);
+      return reject(
+        'invalid_request',
+        `The bank rejected the registration: ${reasons || 'no reason given'}.`,
+      );
     }
-    if (found.status === 'written_off') return reject('invalid_request', 'The bank wrote the boleto off: it can no longer be paid.');
+    if (found.status === 'written_off')
+      return reject('invalid_request', 'The bank wrote the boleto off: it can no longer be paid.');
     return { ok: true, value: this.toBoleto(found) };
   }
 
@@ -215,7 +306,12 @@ export class Cnab240BoletoAdapter implements BoletoPort {
 
   payBoleto(): Promise<AcquirerResult<Boleto>> {
     // Only the simulator can pretend a buyer paid; a real slip is paid at a bank and its return file says so.
-    return Promise.resolve(reject('invalid_request', 'A live boleto is paid by the buyer at a bank; the return file confirms it.'));
+    return Promise.resolve(
+      reject(
+        'invalid_request',
+        'A live boleto is paid by the buyer at a bank; the return file confirms it.',
+      ),
+    );
   }
 
   private toBoleto(b: StoredBoleto): Boleto {
@@ -234,7 +330,12 @@ export class Cnab240BoletoAdapter implements BoletoPort {
   /** The job: writes the pending remittance files, then reads the new return files. */
   exchangeFiles(options: ExchangeOptions): Promise<ExchangeSummary> {
     const work = async (): Promise<ExchangeSummary> => {
-      const summary: ExchangeSummary = { remittances: [], returnFilesRead: [], unreadable: [], events: 0 };
+      const summary: ExchangeSummary = {
+        remittances: [],
+        returnFilesRead: [],
+        unreadable: [],
+        events: 0,
+      };
       await this.writeRemittances(options.outbox, summary);
       await this.readReturns(options, summary);
       return summary;
@@ -247,26 +348,40 @@ export class Cnab240BoletoAdapter implements BoletoPort {
   private async writeRemittances(outbox: DropFolder, summary: ExchangeSummary): Promise<void> {
     for (let round = 0; round < REMITTANCES_PER_RUN_MAX; round++) {
       // The remittance a crashed run committed to, or a new one of the slips queued since.
-      const pending = await this.store.update((state): Cnab240Decision<PendingRemittance | null> => {
-        if (state.pendingRemittance !== null) return { next: null, result: state.pendingRemittance };
-        const queued = Object.values(state.boletos)
-          .filter((b) => b.status === 'queued')
-          .sort((a, b) => a.nossoNumeroSequence - b.nossoNumeroSequence)
-          .slice(0, REMITTANCE_BOLETOS_MAX);
-        if (queued.length === 0) return { next: null, result: null };
-        const next = this.commitRemittance(state, queued);
-        return { next, result: next.pendingRemittance };
-      });
+      const pending = await this.store.update(
+        (state): Cnab240Decision<PendingRemittance | null> => {
+          if (state.pendingRemittance !== null)
+            return { next: null, result: state.pendingRemittance };
+          const queued = Object.values(state.boletos)
+            .filter((b) => b.status === 'queued')
+            .sort((a, b) => a.nossoNumeroSequence - b.nossoNumeroSequence)
+            .slice(0, REMITTANCE_BOLETOS_MAX);
+          if (queued.length === 0) return { next: null, result: null };
+          const next = this.commitRemittance(state, queued);
+          return { next, result: next.pendingRemittance };
+        },
+      );
       if (pending === null) return;
       await outbox.write(pending.name, pending.content);
-      await this.store.update((state) => ({ next: state.pendingRemittance?.fileSequence === pending.fileSequence ? { ...state, pendingRemittance: null } : null, result: undefined }));
-      summary.remittances.push({ name: pending.name, fileSequence: pending.fileSequence, boletos: pending.references.length });
+      await this.store.update((state) => ({
+        next:
+          state.pendingRemittance?.fileSequence === pending.fileSequence
+            ? { ...state, pendingRemittance: null }
+            : null,
+        result: undefined,
+      }));
+      summary.remittances.push({
+        name: pending.name,
+        fileSequence: pending.fileSequence,
+        boletos: pending.references.length,
+      });
     }
   }
 
   private commitRemittance(state: Cnab240State, queued: StoredBoleto[]): Cnab240State {
     const fileSequence = state.nextFileSequence;
-    if (fileSequence > FILE_SEQUENCE_MAX) throw new Error(`remittance file sequence exhausted at ${fileSequence}`);
+    if (fileSequence > FILE_SEQUENCE_MAX)
+      throw new Error(`remittance file sequence exhausted at ${fileSequence}`);
     const generatedAt = this.clock.now();
     const content = writeRemittance({
       profile: this.profile,
@@ -283,12 +398,18 @@ export class Cnab240BoletoAdapter implements BoletoPort {
       })),
     });
     const boletos = { ...state.boletos };
-    for (const b of queued) boletos[b.reference] = { ...b, status: 'sent', remittanceSequence: fileSequence };
+    for (const b of queued)
+      boletos[b.reference] = { ...b, status: 'sent', remittanceSequence: fileSequence };
     return {
       ...state,
       nextFileSequence: fileSequence + 1,
       boletos,
-      pendingRemittance: { fileSequence, name: this.profile.remittanceFileName(fileSequence, this.clock.today()), content, references: queued.map((b) => b.reference) },
+      pendingRemittance: {
+        fileSequence,
+        name: this.profile.remittanceFileName(fileSequence, this.clock.today()),
+        content,
+        references: queued.map((b) => b.reference),
+      },
     };
   }
 
@@ -310,7 +431,8 @@ export class Cnab240BoletoAdapter implements BoletoPort {
         continue;
       }
       const bySequence = new Map<number, string>();
-      for (const b of Object.values(state.boletos)) bySequence.set(b.nossoNumeroSequence, b.reference);
+      for (const b of Object.values(state.boletos))
+        bySequence.set(b.nossoNumeroSequence, b.reference);
       const boletos = { ...state.boletos };
       for (const ret of read.value.returns) {
         const sequence = this.profile.sequenceOf(ret.nossoNumero);
@@ -334,9 +456,17 @@ export class Cnab240BoletoAdapter implements BoletoPort {
           const sequence = this.profile.sequenceOf(ret.nossoNumero);
           const reference = sequence === null ? undefined : bySequence.get(sequence);
           const current = reference === undefined ? undefined : updated[reference];
-          if (reference !== undefined && current !== undefined) updated[reference] = applyReturn(current, ret);
+          if (reference !== undefined && current !== undefined)
+            updated[reference] = applyReturn(current, ret);
         }
-        return { next: { ...now, boletos: updated, processedReturns: [...now.processedReturns, key].slice(-PROCESSED_RETURNS_KEPT) }, result: undefined };
+        return {
+          next: {
+            ...now,
+            boletos: updated,
+            processedReturns: [...now.processedReturns, key].slice(-PROCESSED_RETURNS_KEPT),
+          },
+          result: undefined,
+        };
       });
       await options.inbox.archive(name, 'processed');
       summary.returnFilesRead.push(name);
@@ -361,9 +491,13 @@ function companyTagOf(reference: string): string {
 export function applyReturn(current: StoredBoleto, ret: BoletoReturn): StoredBoleto {
   switch (ret.outcome) {
     case 'registered':
-      return current.status === 'queued' || current.status === 'sent' ? { ...current, status: 'registered', reasons: ret.reasons } : current;
+      return current.status === 'queued' || current.status === 'sent'
+        ? { ...current, status: 'registered', reasons: ret.reasons }
+        : current;
     case 'rejected':
-      return current.status === 'paid' ? current : { ...current, status: 'rejected', reasons: ret.reasons };
+      return current.status === 'paid'
+        ? current
+        : { ...current, status: 'rejected', reasons: ret.reasons };
     case 'paid':
       if (current.status === 'paid') return current;
       return {
@@ -377,7 +511,9 @@ export function applyReturn(current: StoredBoleto, ret: BoletoReturn): StoredBol
         creditedOn: ret.creditedOn,
       };
     case 'written_off':
-      return current.status === 'paid' ? current : { ...current, status: 'written_off', reasons: ret.reasons };
+      return current.status === 'paid'
+        ? current
+        : { ...current, status: 'written_off', reasons: ret.reasons };
     case 'other':
       return current;
   }

@@ -23,16 +23,31 @@ export const RETURN_MOVEMENTS: Readonly<Record<string, Movement>> = {
   '09': { outcome: 'written_off', description: 'Baixa' },
   '11': { outcome: 'other', description: 'Títulos em carteira (em ser)' },
   '12': { outcome: 'other', description: 'Confirmação recebimento instrução de abatimento' },
-  '13': { outcome: 'other', description: 'Confirmação recebimento instrução de cancelamento abatimento' },
-  '14': { outcome: 'other', description: 'Confirmação recebimento instrução alteração de vencimento' },
+  '13': {
+    outcome: 'other',
+    description: 'Confirmação recebimento instrução de cancelamento abatimento',
+  },
+  '14': {
+    outcome: 'other',
+    description: 'Confirmação recebimento instrução alteração de vencimento',
+  },
   '15': { outcome: 'other', description: 'Franco de pagamento' },
   // A payment the bank accepted after the slip had been written off (or was never registered): money came in.
-  '17': { outcome: 'paid', description: 'Liquidação após baixa ou liquidação título não registrado' },
+  '17': {
+    outcome: 'paid',
+    description: 'Liquidação após baixa ou liquidação título não registrado',
+  },
   '19': { outcome: 'other', description: 'Confirmação recebimento instrução de protesto' },
-  '20': { outcome: 'other', description: 'Confirmação recebimento instrução de sustação/cancelamento de protesto' },
+  '20': {
+    outcome: 'other',
+    description: 'Confirmação recebimento instrução de sustação/cancelamento de protesto',
+  },
   '23': { outcome: 'other', description: 'Remessa a cartório (aponte em cartório)' },
   '24': { outcome: 'other', description: 'Retirada de cartório e manutenção em carteira' },
-  '25': { outcome: 'written_off', description: 'Protestado e baixado (baixa por ter sido protestado)' },
+  '25': {
+    outcome: 'written_off',
+    description: 'Protestado e baixado (baixa por ter sido protestado)',
+  },
   '26': { outcome: 'other', description: 'Instrução rejeitada' },
   '27': { outcome: 'other', description: 'Confirmação do pedido de alteração de outros dados' },
   '28': { outcome: 'other', description: 'Débito de tarifas/custas' },
@@ -157,7 +172,10 @@ export function reasonsOf(movementCode: string, raw: string): ReasonCode[] {
   for (let i = 0; i + 2 <= raw.length; i += 2) {
     const code = raw.slice(i, i + 2);
     if (code.trim() === '' || code === '00') continue;
-    reasons.push({ code, description: table[code] ?? 'código não documentado no padrão FEBRABAN (ver tabela do banco)' });
+    reasons.push({
+      code,
+      description: table[code] ?? 'código não documentado no padrão FEBRABAN (ver tabela do banco)',
+    });
   }
   return reasons;
 }

@@ -2,8 +2,8 @@ import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // Where remittance files are left for the bank and return files are picked up. In a deployment that is the
-// bank's SFTP server (or a folder a transfer tool mirrors to it); here, a directory. The exchange job sees
-// only this interface.
+// bank's SFTP server (`SftpDropFolder`, sftp-drop-folder.ts) or a folder a transfer tool mirrors to it;
+// here, a directory (`LocalDropFolder`). The exchange job sees only this interface.
 
 export type DropFolderArchive = 'processed' | 'unreadable';
 
@@ -17,14 +17,24 @@ export interface DropFolder {
   archive(name: string, archive: DropFolderArchive): Promise<void>;
 }
 
-/** CNAB files are single-byte text: latin1 keeps one byte one position, even for a stray accented byte. */
-const CNAB_ENCODING = 'latin1';
-const TEMP_PREFIX = '.';
-const TEMP_SUFFIX = '.tmp';
+/**
+ * The folder cannot be used now (a server that does not answer, refuses our key or is not the one
+ * configured): the port's `unavailable`. The exchange stops where it is, and the next run starts over.
+ */
+export class DropFolderUnavailableError extends Error {
+  readonly kind = 'unavailable' as const;
+}
 
-function assertPlainName(name: string): void {
+/** CNAB files are single-byte text: latin1 keeps one byte one position, even for a stray accented byte. */
+export const CNAB_ENCODING = 'latin1';
+/** A file being written is hidden under `.name.tmp` until complete; listings skip hidden names. */
+export const TEMP_PREFIX = '.';
+export const TEMP_SUFFIX = '.tmp';
+
+export function assertPlainName(name: string): void {
   // Names come from a listing of the bank's folder: nothing in them may climb out of it.
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}$/.test(name)) throw new RangeError(`not a plain file name: ${JSON.stringify(name)}`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}$/.test(name))
+    throw new RangeError(`not a plain file name: ${JSON.stringify(name)}`);
 }
 
 /** A drop folder on the local file system. Writes go to a hidden temporary file, synced, then renamed. */

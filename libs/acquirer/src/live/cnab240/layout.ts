@@ -7,7 +7,13 @@ import { recordLayout } from './fields';
 // those choices live in the bank profile (bank-profile.ts), not here.
 
 /** Record type (position 8). */
-export const RECORD_TYPE = { fileHeader: '0', lotHeader: '1', detail: '3', lotTrailer: '5', fileTrailer: '9' } as const;
+export const RECORD_TYPE = {
+  fileHeader: '0',
+  lotHeader: '1',
+  detail: '3',
+  lotTrailer: '5',
+  fileTrailer: '9',
+} as const;
 
 export const FILE_HEADER = recordLayout('file header', [
   ['bankCode', 1, 3, 'num'],

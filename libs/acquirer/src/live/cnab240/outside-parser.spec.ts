@@ -23,25 +23,60 @@ function parse(table: string, line: string, bbOverlay: boolean): Parsed {
   const generic = (parseRemessaCnab([table], 240, 'generic', line) as Parsed[] | undefined)?.[0];
   if (generic === undefined) throw new Error(`the library could not parse ${table}`);
   if (!bbOverlay) return generic;
-  const bb = (parseRemessaCnab([table.replace(/^\.\.\//, '../../001/')], 240, 'generic', line) as Parsed[] | undefined)?.[0];
+  const bb = (
+    parseRemessaCnab([table.replace(/^\.\.\//, '../../001/')], 240, 'generic', line) as
+      Parsed[] | undefined
+  )?.[0];
   if (bb === undefined) throw new Error(`the library could not parse BB's ${table}`);
   return { ...generic, ...bb };
 }
 
-const PAYER = { document: '12345678909', name: 'Maria Souza', address: 'Av Paulista 1000', district: 'Bela Vista', postalCode: '01310100', city: 'Sao Paulo', state: 'SP' };
+const PAYER = {
+  document: '12345678909',
+  name: 'Maria Souza',
+  address: 'Av Paulista 1000',
+  district: 'Bela Vista',
+  postalCode: '01310100',
+  city: 'Sao Paulo',
+  state: 'SP',
+};
 const BOLETOS: RemittanceBoleto[] = [
-  { nossoNumeroSequence: 1, seuNumero: '1', companyTag: 'ch_first', amountCents: 12_345, dueDate: '2026-03-10', issueDate: '2026-03-02', payer: PAYER },
-  { nossoNumeroSequence: 2, seuNumero: '2', companyTag: 'ch_second', amountCents: 9_999_999_999, dueDate: '2027-01-31', issueDate: '2026-03-02', payer: { ...PAYER, document: '12345678000195', name: 'Empresa SA' } },
+  {
+    nossoNumeroSequence: 1,
+    seuNumero: '1',
+    companyTag: 'ch_first',
+    amountCents: 12_345,
+    dueDate: '2026-03-10',
+    issueDate: '2026-03-02',
+    payer: PAYER,
+  },
+  {
+    nossoNumeroSequence: 2,
+    seuNumero: '2',
+    companyTag: 'ch_second',
+    amountCents: 9_999_999_999,
+    dueDate: '2027-01-31',
+    issueDate: '2026-03-02',
+    payer: { ...PAYER, document: '12345678000195', name: 'Empresa SA' },
+  },
 ];
 
 beforeAll(() => {
-  if (!existsSync(YAML_DIR)) throw new Error(`run jest from the repository root: the library reads ${YAML_DIR} relative to the working directory`);
+  if (!existsSync(YAML_DIR))
+    throw new Error(
+      `run jest from the repository root: the library reads ${YAML_DIR} relative to the working directory`,
+    );
 });
 
 describe('our remittance, parsed by @banco-br/nodejs-cnab with the cnab_yaml tables', () => {
   it('finds our values in the file header, lot header, segments P, Q, R and the trailers', () => {
     // Proves that our positions agree with a layout table written by others, field by field.
-    const lines = writeRemittance({ profile: PROFILE, fileSequence: 7, generatedAt: new Date('2026-03-02T13:04:05.000Z'), boletos: BOLETOS }).split(CNAB_EOL);
+    const lines = writeRemittance({
+      profile: PROFILE,
+      fileSequence: 7,
+      generatedAt: new Date('2026-03-02T13:04:05.000Z'),
+      boletos: BOLETOS,
+    }).split(CNAB_EOL);
     expect(lines.pop()).toBe('');
 
     expect(parse('../header_arquivo', lines[0]!, true)).toMatchObject({
@@ -140,8 +175,17 @@ describe('our remittance, parsed by @banco-br/nodejs-cnab with the cnab_yaml tab
     });
 
     const lotRecords = 2 + 3 * BOLETOS.length;
-    expect(parse('../trailer_lote', lines[lines.length - 2]!, true)).toMatchObject({ lote_servico: '0001', tipo_registro: '5', qtde_registro_lote: String(lotRecords).padStart(6, '0') });
-    expect(parse('../trailer_arquivo', lines[lines.length - 1]!, false)).toMatchObject({ lote_servico: '9999', tipo_registro: '9', qtde_lotes: '000001', qtde_registros: String(lotRecords + 2).padStart(6, '0') });
+    expect(parse('../trailer_lote', lines[lines.length - 2]!, true)).toMatchObject({
+      lote_servico: '0001',
+      tipo_registro: '5',
+      qtde_registro_lote: String(lotRecords).padStart(6, '0'),
+    });
+    expect(parse('../trailer_arquivo', lines[lines.length - 1]!, false)).toMatchObject({
+      lote_servico: '9999',
+      tipo_registro: '9',
+      qtde_lotes: '000001',
+      qtde_registros: String(lotRecords + 2).padStart(6, '0'),
+    });
   });
 });
 
@@ -149,22 +193,93 @@ describe('a return file written by @banco-br/nodejs-cnab with the cnab_yaml tabl
   /** One record written by the library from the generic table `table`. */
   function write(table: string, data: Record<string, string | number>): string {
     const line = generateRemessaCnab({ [table]: data }, 240, 'generic') as string | undefined;
-    if (line === undefined || line.length !== 240) throw new Error(`the library wrote ${String(line?.length)} characters for ${table}`);
+    if (line === undefined || line.length !== 240)
+      throw new Error(`the library wrote ${String(line?.length)} characters for ${table}`);
     return line;
   }
 
   it('reads liquidação, entrada rejeitada and baixa with their amounts, dates, fee and reasons', () => {
     // Proves our T/U positions against the library's tables, on a file whose details it wrote.
     const movements = [
-      { code: '06', nossoNumero: '12345670000000001', amount: 123.45, due: '20032026', reasons: '06', fee: 1.9, paid: 123.45, net: 121.55, charges: 0, occurred: '09032026', credited: '10032026' },
-      { code: '03', nossoNumero: '12345670000000002', amount: 5, due: '20032026', reasons: '1648', fee: 0, paid: 0, net: 0, charges: 0, occurred: '10032026', credited: '00000000' },
-      { code: '17', nossoNumero: '12345670000000003', amount: 100, due: '01032026', reasons: '33', fee: 1.9, paid: 102.5, net: 100.6, charges: 2.5, occurred: '08032026', credited: '10032026' },
-      { code: '09', nossoNumero: '12345670000000004', amount: 70, due: '05012026', reasons: '13', fee: 0, paid: 0, net: 0, charges: 0, occurred: '10032026', credited: '00000000' },
+      {
+        code: '06',
+        nossoNumero: '12345670000000001',
+        amount: 123.45,
+        due: '20032026',
+        reasons: '06',
+        fee: 1.9,
+        paid: 123.45,
+        net: 121.55,
+        charges: 0,
+        occurred: '09032026',
+        credited: '10032026',
+      },
+      {
+        code: '03',
+        nossoNumero: '12345670000000002',
+        amount: 5,
+        due: '20032026',
+        reasons: '1648',
+        fee: 0,
+        paid: 0,
+        net: 0,
+        charges: 0,
+        occurred: '10032026',
+        credited: '00000000',
+      },
+      {
+        code: '17',
+        nossoNumero: '12345670000000003',
+        amount: 100,
+        due: '01032026',
+        reasons: '33',
+        fee: 1.9,
+        paid: 102.5,
+        net: 100.6,
+        charges: 2.5,
+        occurred: '08032026',
+        credited: '10032026',
+      },
+      {
+        code: '09',
+        nossoNumero: '12345670000000004',
+        amount: 70,
+        due: '05012026',
+        reasons: '13',
+        fee: 0,
+        paid: 0,
+        net: 0,
+        charges: 0,
+        occurred: '10032026',
+        credited: '00000000',
+      },
     ];
     // The library cannot write a file header (its generic table asks for an hour format it does not
     // implement), so that one record is ours; every other record is the library's.
-    const lines = [encodeRecord(FILE_HEADER, { bankCode: '001', lot: '0000', recordType: '0', inscriptionType: '2', inscriptionNumber: '12345678000195', direction: '2', generatedDate: '2026-03-10', generatedTime: '060000', fileSequence: 42 })];
-    lines.push(write('../header_lote', { codigo_banco: '001', lote_servico: '1', tipo_operacao: 'T', codigo_inscricao: '2', numero_inscricao: '12345678000195', numero_sequencial_arquivo: '42', data_geracao: '10032026' }));
+    const lines = [
+      encodeRecord(FILE_HEADER, {
+        bankCode: '001',
+        lot: '0000',
+        recordType: '0',
+        inscriptionType: '2',
+        inscriptionNumber: '12345678000195',
+        direction: '2',
+        generatedDate: '2026-03-10',
+        generatedTime: '060000',
+        fileSequence: 42,
+      }),
+    ];
+    lines.push(
+      write('../header_lote', {
+        codigo_banco: '001',
+        lote_servico: '1',
+        tipo_operacao: 'T',
+        codigo_inscricao: '2',
+        numero_inscricao: '12345678000195',
+        numero_sequencial_arquivo: '42',
+        data_geracao: '10032026',
+      }),
+    );
     let n = 0;
     for (const m of movements) {
       lines.push(
@@ -201,14 +316,34 @@ describe('a return file written by @banco-br/nodejs-cnab with the cnab_yaml tabl
         }),
       );
     }
-    lines.push(write('../trailer_lote', { codigo_banco: '001', lote_servico: '1', qtde_registro_lote: String(n + 2) }));
-    lines.push(write('../trailer_arquivo', { codigo_banco: '001', qtde_lotes: '1', qtde_registros: String(n + 4) }));
+    lines.push(
+      write('../trailer_lote', {
+        codigo_banco: '001',
+        lote_servico: '1',
+        qtde_registro_lote: String(n + 2),
+      }),
+    );
+    lines.push(
+      write('../trailer_arquivo', {
+        codigo_banco: '001',
+        qtde_lotes: '1',
+        qtde_registros: String(n + 4),
+      }),
+    );
 
     const read = readReturnFile(lines.join(CNAB_EOL) + CNAB_EOL);
     if (!read.ok) throw new Error(read.error);
     const cents = (reais: number): number => Math.round(reais * 100);
-    const iso = (ddmmyyyy: string): string | null => (ddmmyyyy === '00000000' ? null : `${ddmmyyyy.slice(4)}-${ddmmyyyy.slice(2, 4)}-${ddmmyyyy.slice(0, 2)}`);
-    expect(read.value.returns.map((r) => r.outcome)).toEqual(['paid', 'rejected', 'paid', 'written_off']);
+    const iso = (ddmmyyyy: string): string | null =>
+      ddmmyyyy === '00000000'
+        ? null
+        : `${ddmmyyyy.slice(4)}-${ddmmyyyy.slice(2, 4)}-${ddmmyyyy.slice(0, 2)}`;
+    expect(read.value.returns.map((r) => r.outcome)).toEqual([
+      'paid',
+      'rejected',
+      'paid',
+      'written_off',
+    ]);
     read.value.returns.forEach((r, i) => {
       const m = movements[i]!;
       expect(r).toMatchObject({
@@ -226,6 +361,9 @@ describe('a return file written by @banco-br/nodejs-cnab with the cnab_yaml tabl
       });
       expect(r.reasons.map((x) => x.code).join('')).toBe(m.reasons);
     });
-    expect(read.value.returns[1]!.reasons.map((x) => x.description)).toEqual(['Data de vencimento inválida', 'CEP inválido']);
+    expect(read.value.returns[1]!.reasons.map((x) => x.description)).toEqual([
+      'Data de vencimento inválida',
+      'CEP inválido',
+    ]);
   });
 });

@@ -18,8 +18,24 @@ const PAYER = {
 };
 
 const BOLETOS: RemittanceBoleto[] = [
-  { nossoNumeroSequence: 1, seuNumero: '1', companyTag: 'ch_first', amountCents: 12_345, dueDate: '2026-03-10', issueDate: '2026-03-02', payer: PAYER },
-  { nossoNumeroSequence: 2, seuNumero: '2', companyTag: 'ch_second', amountCents: 100, dueDate: '2026-12-31', issueDate: '2026-03-02', payer: null },
+  {
+    nossoNumeroSequence: 1,
+    seuNumero: '1',
+    companyTag: 'ch_first',
+    amountCents: 12_345,
+    dueDate: '2026-03-10',
+    issueDate: '2026-03-02',
+    payer: PAYER,
+  },
+  {
+    nossoNumeroSequence: 2,
+    seuNumero: '2',
+    companyTag: 'ch_second',
+    amountCents: 100,
+    dueDate: '2026-12-31',
+    issueDate: '2026-03-02',
+    payer: null,
+  },
   {
     nossoNumeroSequence: 9_999_999_999,
     seuNumero: '9999999999',
@@ -39,20 +55,46 @@ function lines(text: string): string[] {
 describe('the CNAB 240 remittance writer', () => {
   it('writes records of exactly 240 characters, each followed by CRLF, in the order 0 1 (3 P Q R)… 5 9', () => {
     // Proves the file's shape: what a bank's validator checks before reading any field.
-    const text = writeRemittance({ profile: PROFILE, fileSequence: 7, generatedAt: GENERATED_AT, boletos: BOLETOS });
+    const text = writeRemittance({
+      profile: PROFILE,
+      fileSequence: 7,
+      generatedAt: GENERATED_AT,
+      boletos: BOLETOS,
+    });
     const records = lines(text);
     for (const record of records) {
       expect(record).toHaveLength(RECORD_LENGTH);
       expect(record).not.toMatch(/[\r\n]/);
     }
     const shape = records.map((r) => r.charAt(7) + (r.charAt(7) === '3' ? r.charAt(13) : ''));
-    expect(shape).toEqual(['0', '1', '3P', '3Q', '3R', '3P', '3Q', '3R', '3P', '3Q', '3R', '5', '9']);
+    expect(shape).toEqual([
+      '0',
+      '1',
+      '3P',
+      '3Q',
+      '3R',
+      '3P',
+      '3Q',
+      '3R',
+      '3P',
+      '3Q',
+      '3R',
+      '5',
+      '9',
+    ]);
     expect(/^[\x20-\x7e]*$/.test(text.replace(/\r\n/g, ''))).toBe(true);
   });
 
   it('reads back every field it wrote: headers, each slip in P, its payer in Q, R, and the trailers', () => {
     // Proves the round trip: every value we put in is where the reader finds it.
-    const read = readCnab240File(writeRemittance({ profile: PROFILE, fileSequence: 7, generatedAt: GENERATED_AT, boletos: BOLETOS }));
+    const read = readCnab240File(
+      writeRemittance({
+        profile: PROFILE,
+        fileSequence: 7,
+        generatedAt: GENERATED_AT,
+        boletos: BOLETOS,
+      }),
+    );
     if (!read.ok) throw new Error(read.error);
     const { header, lots, trailer } = read.value;
     expect(header).toEqual({
@@ -100,7 +142,14 @@ describe('the CNAB 240 remittance writer', () => {
     expect(lot.details).toHaveLength(BOLETOS.length * 3);
     BOLETOS.forEach((boleto, i) => {
       const [p, q, r] = [lot.details[i * 3]!, lot.details[i * 3 + 1]!, lot.details[i * 3 + 2]!];
-      const prefix = (n: number, segment: string) => ({ bankCode: '001', lot: '0001', recordType: '3', recordNumber: String(n).padStart(5, '0'), segment, movementCode: '01' });
+      const prefix = (n: number, segment: string) => ({
+        bankCode: '001',
+        lot: '0001',
+        recordType: '3',
+        recordNumber: String(n).padStart(5, '0'),
+        segment,
+        movementCode: '01',
+      });
       expect(p.fields).toEqual({
         ...prefix(i * 3 + 1, 'P'),
         agency: '01234',
@@ -156,36 +205,88 @@ describe('the CNAB 240 remittance writer', () => {
         correspondentBank: '000',
         correspondentNossoNumero: '',
       });
-      expect(r.fields).toMatchObject({ ...prefix(i * 3 + 3, 'R'), discount2Code: '0', discount3Code: '0', fineCode: '0', fineCents: 0, message3: '', message4: '' });
+      expect(r.fields).toMatchObject({
+        ...prefix(i * 3 + 3, 'R'),
+        discount2Code: '0',
+        discount3Code: '0',
+        fineCode: '0',
+        fineCents: 0,
+        message3: '',
+        message4: '',
+      });
     });
     expect(lot.details[1]!.fields['payerName']).toBe('JOAO DA SILVA CACADOR');
-    expect(lot.trailer).toMatchObject({ bankCode: '001', lot: '0001', recordType: '5', recordCount: String(2 + 3 * BOLETOS.length).padStart(6, '0') });
-    expect(trailer).toEqual({ bankCode: '001', lot: '9999', recordType: '9', lotCount: '000001', recordCount: String(4 + 3 * BOLETOS.length).padStart(6, '0'), accountCount: '000000' });
+    expect(lot.trailer).toMatchObject({
+      bankCode: '001',
+      lot: '0001',
+      recordType: '5',
+      recordCount: String(2 + 3 * BOLETOS.length).padStart(6, '0'),
+    });
+    expect(trailer).toEqual({
+      bankCode: '001',
+      lot: '9999',
+      recordType: '9',
+      lotCount: '000001',
+      recordCount: String(4 + 3 * BOLETOS.length).padStart(6, '0'),
+      accountCount: '000000',
+    });
   });
 
   it('leaves the lot trailer blank after its count for Banco do Brasil, and fills the cobrança simples count and sum for a bank that wants them', () => {
     // Proves both trailer forms: BB's (count only, 24–240 blank) and the FEBRABAN totals, summed in cents.
-    const bb = lines(writeRemittance({ profile: PROFILE, fileSequence: 1, generatedAt: GENERATED_AT, boletos: BOLETOS }));
+    const bb = lines(
+      writeRemittance({
+        profile: PROFILE,
+        fileSequence: 1,
+        generatedAt: GENERATED_AT,
+        boletos: BOLETOS,
+      }),
+    );
     const bbTrailer = bb[bb.length - 2]!;
     expect(bbTrailer.slice(17, 23)).toBe('000011');
     expect(bbTrailer.slice(23)).toBe(' '.repeat(217));
     const withTotals = { ...PROFILE, lotTrailerTotals: true };
-    const read = readCnab240File(writeRemittance({ profile: withTotals, fileSequence: 1, generatedAt: GENERATED_AT, boletos: BOLETOS }));
+    const read = readCnab240File(
+      writeRemittance({
+        profile: withTotals,
+        fileSequence: 1,
+        generatedAt: GENERATED_AT,
+        boletos: BOLETOS,
+      }),
+    );
     if (!read.ok) throw new Error(read.error);
     const sum = BOLETOS.reduce((s, b) => s + b.amountCents, 0);
-    expect(read.value.lots[0]!.trailer).toMatchObject({ recordCount: '000011', simpleCount: '000003', simpleTotalCents: sum });
+    expect(read.value.lots[0]!.trailer).toMatchObject({
+      recordCount: '000011',
+      simpleCount: '000003',
+      simpleTotalCents: sum,
+    });
   });
 
   it('keeps counts and sums right for any set of slips (fast-check)', () => {
     // Proves the trailers and the round trip of amounts and dates over random batches, big amounts included.
     const boleto = fc.record({
       amountCents: fc.integer({ min: 1, max: BOLETO_AMOUNT_CENTS_MAX }),
-      dueDate: fc.integer({ min: 0, max: 8000 }).map((d) => new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10)),
+      dueDate: fc
+        .integer({ min: 0, max: 8000 })
+        .map((d) => new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10)),
     });
     fc.assert(
       fc.property(fc.array(boleto, { minLength: 1, maxLength: 40 }), (specs) => {
-        const boletos = specs.map((s, i) => ({ ...s, nossoNumeroSequence: i + 1, seuNumero: String(i + 1), companyTag: `ref_${i}`, issueDate: '2026-01-01', payer: null }));
-        const text = writeRemittance({ profile: { ...PROFILE, lotTrailerTotals: true }, fileSequence: 1, generatedAt: GENERATED_AT, boletos });
+        const boletos = specs.map((s, i) => ({
+          ...s,
+          nossoNumeroSequence: i + 1,
+          seuNumero: String(i + 1),
+          companyTag: `ref_${i}`,
+          issueDate: '2026-01-01',
+          payer: null,
+        }));
+        const text = writeRemittance({
+          profile: { ...PROFILE, lotTrailerTotals: true },
+          fileSequence: 1,
+          generatedAt: GENERATED_AT,
+          boletos,
+        });
         for (const record of lines(text)) expect(record).toHaveLength(RECORD_LENGTH);
         const read = readCnab240File(text);
         if (!read.ok) throw new Error(read.error);
@@ -193,7 +294,9 @@ describe('the CNAB 240 remittance writer', () => {
         const ps = lot.details.filter((d) => d.segment === 'P');
         expect(ps.map((p) => p.fields['amountCents'])).toEqual(boletos.map((b) => b.amountCents));
         expect(ps.map((p) => p.fields['dueDate'])).toEqual(boletos.map((b) => b.dueDate));
-        expect(lot.trailer['simpleTotalCents']).toBe(boletos.reduce((s, b) => s + b.amountCents, 0));
+        expect(lot.trailer['simpleTotalCents']).toBe(
+          boletos.reduce((s, b) => s + b.amountCents, 0),
+        );
         expect(Number(lot.trailer['simpleCount'])).toBe(boletos.length);
         expect(Number(read.value.trailer['recordCount'])).toBe(4 + 3 * boletos.length);
       }),
@@ -204,8 +307,29 @@ describe('the CNAB 240 remittance writer', () => {
   it('refuses what cannot be written instead of writing another number', () => {
     // Proves the writer's bounds: a nosso número past the agreement's 10 digits, no slips, a file sequence past 6 digits.
     const one = BOLETOS[0]!;
-    expect(() => writeRemittance({ profile: PROFILE, fileSequence: 1, generatedAt: GENERATED_AT, boletos: [{ ...one, nossoNumeroSequence: 10_000_000_000 }] })).toThrow(RangeError);
-    expect(() => writeRemittance({ profile: PROFILE, fileSequence: 1, generatedAt: GENERATED_AT, boletos: [] })).toThrow(RangeError);
-    expect(() => writeRemittance({ profile: PROFILE, fileSequence: 1_000_000, generatedAt: GENERATED_AT, boletos: [one] })).toThrow(RangeError);
+    expect(() =>
+      writeRemittance({
+        profile: PROFILE,
+        fileSequence: 1,
+        generatedAt: GENERATED_AT,
+        boletos: [{ ...one, nossoNumeroSequence: 10_000_000_000 }],
+      }),
+    ).toThrow(RangeError);
+    expect(() =>
+      writeRemittance({
+        profile: PROFILE,
+        fileSequence: 1,
+        generatedAt: GENERATED_AT,
+        boletos: [],
+      }),
+    ).toThrow(RangeError);
+    expect(() =>
+      writeRemittance({
+        profile: PROFILE,
+        fileSequence: 1_000_000,
+        generatedAt: GENERATED_AT,
+        boletos: [one],
+      }),
+    ).toThrow(RangeError);
   });
 });

@@ -1,7 +1,16 @@
 import type { BoletoPayer } from '../../port';
 import type { BankProfile } from './bank-profile';
 import { encodeRecord } from './fields';
-import { FILE_HEADER, FILE_TRAILER, LOT_HEADER, LOT_TRAILER, LOT_TRAILER_COUNT_ONLY, SEGMENT_P, SEGMENT_Q, SEGMENT_R } from './layout';
+import {
+  FILE_HEADER,
+  FILE_TRAILER,
+  LOT_HEADER,
+  LOT_TRAILER,
+  LOT_TRAILER_COUNT_ONLY,
+  SEGMENT_P,
+  SEGMENT_Q,
+  SEGMENT_R,
+} from './layout';
 
 // The remittance (remessa) file: one file header, one cobrança lot (header, segments P, Q and R per slip,
 // trailer), one file trailer; 240 characters a record, CRLF after each.
@@ -53,10 +62,15 @@ function brasilia(at: Date): { date: string; time: string } {
 export function writeRemittance(input: RemittanceInput): string {
   const { profile, boletos } = input;
   const b = profile.beneficiary;
-  if (!Number.isSafeInteger(input.fileSequence) || input.fileSequence < 1 || input.fileSequence > FILE_SEQUENCE_MAX) {
+  if (
+    !Number.isSafeInteger(input.fileSequence) ||
+    input.fileSequence < 1 ||
+    input.fileSequence > FILE_SEQUENCE_MAX
+  ) {
     throw new RangeError(`file sequence must be in 1..${FILE_SEQUENCE_MAX}`);
   }
-  if (boletos.length < 1 || boletos.length > REMITTANCE_BOLETOS_MAX) throw new RangeError(`a remittance carries 1..${REMITTANCE_BOLETOS_MAX} slips`);
+  if (boletos.length < 1 || boletos.length > REMITTANCE_BOLETOS_MAX)
+    throw new RangeError(`a remittance carries 1..${REMITTANCE_BOLETOS_MAX} slips`);
   const generated = brasilia(input.generatedAt);
   const account = {
     agency: b.agency,
@@ -106,7 +120,14 @@ export function writeRemittance(input: RemittanceInput): string {
   let recordNumber = 0;
   let totalCents = 0;
   for (const boleto of boletos) {
-    const prefix = (segment: string) => ({ bankCode: profile.bankCode, lot, recordType: '3', recordNumber: ++recordNumber, segment, movementCode: '01' });
+    const prefix = (segment: string) => ({
+      bankCode: profile.bankCode,
+      lot,
+      recordType: '3',
+      recordNumber: ++recordNumber,
+      segment,
+      movementCode: '01',
+    });
     totalCents += boleto.amountCents;
     lines.push(
       encodeRecord(SEGMENT_P, {
@@ -151,14 +172,41 @@ export function writeRemittance(input: RemittanceInput): string {
         guarantorInscriptionType: '0',
       }),
     );
-    lines.push(encodeRecord(SEGMENT_R, { ...prefix('R'), discount2Code: '0', discount3Code: '0', fineCode: '0' }));
+    lines.push(
+      encodeRecord(SEGMENT_R, {
+        ...prefix('R'),
+        discount2Code: '0',
+        discount3Code: '0',
+        fineCode: '0',
+      }),
+    );
   }
   const lotRecords = 2 + boletos.length * SEGMENTS_PER_BOLETO;
   lines.push(
     profile.lotTrailerTotals
-      ? encodeRecord(LOT_TRAILER, { bankCode: profile.bankCode, lot, recordType: '5', recordCount: lotRecords, simpleCount: boletos.length, simpleTotalCents: totalCents })
-      : encodeRecord(LOT_TRAILER_COUNT_ONLY, { bankCode: profile.bankCode, lot, recordType: '5', recordCount: lotRecords }),
+      ? encodeRecord(LOT_TRAILER, {
+          bankCode: profile.bankCode,
+          lot,
+          recordType: '5',
+          recordCount: lotRecords,
+          simpleCount: boletos.length,
+          simpleTotalCents: totalCents,
+        })
+      : encodeRecord(LOT_TRAILER_COUNT_ONLY, {
+          bankCode: profile.bankCode,
+          lot,
+          recordType: '5',
+          recordCount: lotRecords,
+        }),
   );
-  lines.push(encodeRecord(FILE_TRAILER, { bankCode: profile.bankCode, lot: '9999', recordType: '9', lotCount: 1, recordCount: lotRecords + 2 }));
+  lines.push(
+    encodeRecord(FILE_TRAILER, {
+      bankCode: profile.bankCode,
+      lot: '9999',
+      recordType: '9',
+      lotCount: 1,
+      recordCount: lotRecords + 2,
+    }),
+  );
   return lines.join(CNAB_EOL) + CNAB_EOL;
 }

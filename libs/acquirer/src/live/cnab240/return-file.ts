@@ -1,6 +1,17 @@
 import { reasonsOf, RETURN_MOVEMENTS, type MovementOutcome, type ReasonCode } from './codes';
 import { decodeRecord, RECORD_LENGTH, type DecodedValue, type Field } from './fields';
-import { FILE_HEADER, FILE_TRAILER, LOT_HEADER, LOT_TRAILER, RECORD_TYPE, SEGMENT_P, SEGMENT_Q, SEGMENT_R, SEGMENT_T, SEGMENT_U } from './layout';
+import {
+  FILE_HEADER,
+  FILE_TRAILER,
+  LOT_HEADER,
+  LOT_TRAILER,
+  RECORD_TYPE,
+  SEGMENT_P,
+  SEGMENT_Q,
+  SEGMENT_R,
+  SEGMENT_T,
+  SEGMENT_U,
+} from './layout';
 
 // Reading a CNAB 240 file: its structure checked (record types in order, every lot's record count, the file
 // trailer's lot and record counts) before any record is believed, then a return file's T/U pairs turned into
@@ -30,7 +41,13 @@ export interface Cnab240File {
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const SEGMENTS: Readonly<Record<string, readonly Field[]>> = { P: SEGMENT_P, Q: SEGMENT_Q, R: SEGMENT_R, T: SEGMENT_T, U: SEGMENT_U };
+const SEGMENTS: Readonly<Record<string, readonly Field[]>> = {
+  P: SEGMENT_P,
+  Q: SEGMENT_Q,
+  R: SEGMENT_R,
+  T: SEGMENT_T,
+  U: SEGMENT_U,
+};
 /** A file bigger than this is not a cobrança file of ours: refuse it before splitting it into lines. */
 export const RECORDS_MAX = 1_000_000;
 
@@ -44,42 +61,62 @@ export function readCnab240File(text: string): ReadResult<Cnab240File> {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     // Some transfer tools strip trailing blanks; a record is never longer than 240.
-    if (line.length > RECORD_LENGTH) return fail(`line ${i + 1} has ${line.length} characters, more than ${RECORD_LENGTH}`);
+    if (line.length > RECORD_LENGTH)
+      return fail(`line ${i + 1} has ${line.length} characters, more than ${RECORD_LENGTH}`);
     lines[i] = line.padEnd(RECORD_LENGTH, ' ');
   }
   const typeOf = (i: number): string => (lines[i] ?? '').charAt(7);
   try {
-    if (typeOf(0) !== RECORD_TYPE.fileHeader) return fail('line 1 is not a file header (record type 0)');
+    if (typeOf(0) !== RECORD_TYPE.fileHeader)
+      return fail('line 1 is not a file header (record type 0)');
     const last = lines.length - 1;
-    if (typeOf(last) !== RECORD_TYPE.fileTrailer) return fail(`line ${last + 1} is not a file trailer (record type 9)`);
+    if (typeOf(last) !== RECORD_TYPE.fileTrailer)
+      return fail(`line ${last + 1} is not a file trailer (record type 9)`);
     const header = decodeRecord(FILE_HEADER, lines[0] ?? '');
     const lots: Cnab240Lot[] = [];
     let i = 1;
     while (i < last) {
-      if (typeOf(i) !== RECORD_TYPE.lotHeader) return fail(`line ${i + 1} should open a lot (record type 1)`);
+      if (typeOf(i) !== RECORD_TYPE.lotHeader)
+        return fail(`line ${i + 1} should open a lot (record type 1)`);
       const lotHeader = decodeRecord(LOT_HEADER, lines[i] ?? '');
       const lotNumber = lotHeader['lot'];
       const details: Cnab240Detail[] = [];
       i++;
       while (i < last && typeOf(i) === RECORD_TYPE.detail) {
         const line = lines[i] ?? '';
-        if (line.slice(3, 7) !== lotNumber) return fail(`line ${i + 1} belongs to lot ${line.slice(3, 7)}, inside lot ${String(lotNumber)}`);
+        if (line.slice(3, 7) !== lotNumber)
+          return fail(
+            `line ${i + 1} belongs to lot ${line.slice(3, 7)}, inside lot ${String(lotNumber)}`,
+          );
         const segment = line.charAt(13);
         const layout = SEGMENTS[segment];
-        details.push({ line: i + 1, segment, fields: layout === undefined ? {} : decodeRecord(layout, line) });
+        details.push({
+          line: i + 1,
+          segment,
+          fields: layout === undefined ? {} : decodeRecord(layout, line),
+        });
         i++;
       }
-      if (typeOf(i) !== RECORD_TYPE.lotTrailer || i >= last) return fail(`lot ${String(lotNumber)} has no trailer (record type 5) at line ${i + 1}`);
+      if (typeOf(i) !== RECORD_TYPE.lotTrailer || i >= last)
+        return fail(`lot ${String(lotNumber)} has no trailer (record type 5) at line ${i + 1}`);
       const lotTrailer = decodeRecord(LOT_TRAILER, lines[i] ?? '');
       if (Number(lotTrailer['recordCount']) !== details.length + 2) {
-        return fail(`lot ${String(lotNumber)}: its trailer counts ${String(lotTrailer['recordCount'])} records, the lot has ${details.length + 2}`);
+        return fail(
+          `lot ${String(lotNumber)}: its trailer counts ${String(lotTrailer['recordCount'])} records, the lot has ${details.length + 2}`,
+        );
       }
       lots.push({ header: lotHeader, details, trailer: lotTrailer });
       i++;
     }
     const trailer = decodeRecord(FILE_TRAILER, lines[last] ?? '');
-    if (Number(trailer['lotCount']) !== lots.length) return fail(`the file trailer counts ${String(trailer['lotCount'])} lots, the file has ${lots.length}`);
-    if (Number(trailer['recordCount']) !== lines.length) return fail(`the file trailer counts ${String(trailer['recordCount'])} records, the file has ${lines.length}`);
+    if (Number(trailer['lotCount']) !== lots.length)
+      return fail(
+        `the file trailer counts ${String(trailer['lotCount'])} lots, the file has ${lots.length}`,
+      );
+    if (Number(trailer['recordCount']) !== lines.length)
+      return fail(
+        `the file trailer counts ${String(trailer['recordCount'])} records, the file has ${lines.length}`,
+      );
     return { ok: true, value: { header, lots, trailer } };
   } catch (error) {
     // decodeRecord refuses a date or value field that is not one: the file is malformed.
@@ -134,14 +171,16 @@ export interface ReturnFile {
 
 const num = (value: DecodedValue): number => (typeof value === 'number' ? value : Number(value));
 const str = (value: DecodedValue): string => (value === null ? '' : String(value));
-const date = (value: DecodedValue): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const date = (value: DecodedValue): string | null =>
+  typeof value === 'string' && value !== '' ? value : null;
 
 /** A return (retorno) file's slips and what happened to each. */
 export function readReturnFile(text: string): ReadResult<ReturnFile> {
   const read = readCnab240File(text);
   if (!read.ok) return read;
   const file = read.value;
-  if (str(file.header['direction']) !== '2') return fail('not a return file (file header position 143 is not 2)');
+  if (str(file.header['direction']) !== '2')
+    return fail('not a return file (file header position 143 is not 2)');
   const fileSequence = num(file.header['fileSequence']);
   const returns: BoletoReturn[] = [];
   for (const lot of file.lots) {
@@ -150,15 +189,18 @@ export function readReturnFile(text: string): ReadResult<ReturnFile> {
       const t = details[i];
       if (t === undefined || t.segment !== 'T') continue;
       const u = details[i + 1];
-      if (u === undefined || u.segment !== 'U') return fail(`line ${t.line}: segment T without its segment U`);
+      if (u === undefined || u.segment !== 'U')
+        return fail(`line ${t.line}: segment T without its segment U`);
       const movementCode = str(t.fields['movementCode']);
-      if (str(u.fields['movementCode']) !== movementCode) return fail(`line ${u.line}: segment U's movement differs from its T's`);
+      if (str(u.fields['movementCode']) !== movementCode)
+        return fail(`line ${u.line}: segment U's movement differs from its T's`);
       const movement = RETURN_MOVEMENTS[movementCode];
       returns.push({
         id: `${fileSequence}:${str(lot.header['lot'])}:${str(t.fields['recordNumber'])}`,
         outcome: movement?.outcome ?? 'other',
         movementCode,
-        movementDescription: movement?.description ?? 'movimento não documentado no padrão FEBRABAN',
+        movementDescription:
+          movement?.description ?? 'movimento não documentado no padrão FEBRABAN',
         nossoNumero: str(t.fields['nossoNumero']).trim(),
         seuNumero: str(t.fields['seuNumero']).trim(),
         companyTag: str(t.fields['companyTag']).trim(),
@@ -179,5 +221,13 @@ export function readReturnFile(text: string): ReadResult<ReturnFile> {
       i++;
     }
   }
-  return { ok: true, value: { bankCode: str(file.header['bankCode']), fileSequence, generatedDate: date(file.header['generatedDate']), returns } };
+  return {
+    ok: true,
+    value: {
+      bankCode: str(file.header['bankCode']),
+      fileSequence,
+      generatedDate: date(file.header['generatedDate']),
+      returns,
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { assert } from '@pgw/domain';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { BoletoPayer } from '../../port';
@@ -63,7 +64,14 @@ export interface Cnab240State {
 }
 
 export function emptyState(): Cnab240State {
-  return { version: 1, nextNossoNumeroSequence: 1, nextFileSequence: 1, boletos: {}, pendingRemittance: null, processedReturns: [] };
+  return {
+    version: 1,
+    nextNossoNumeroSequence: 1,
+    nextFileSequence: 1,
+    boletos: {},
+    pendingRemittance: null,
+    processedReturns: [],
+  };
 }
 
 /** What one step of the adapter decides from the state it read: the state to save (null: unchanged) and its answer. */
@@ -86,7 +94,10 @@ export interface Cnab240Store {
 /** Reads a saved state, refusing one of a format this code does not know. */
 export function parseCnab240State(text: string, where: string): Cnab240State {
   const state = JSON.parse(text) as Cnab240State;
-  if (state.version !== 1) throw new Error(`${where}: unknown CNAB 240 state version ${String(state.version)}`);
+  assert(state.version === 1, 'cnab240.state-version-known', {
+    where,
+    version: String(state.version),
+  });
   return state;
 }
 

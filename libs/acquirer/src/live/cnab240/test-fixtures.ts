@@ -32,14 +32,55 @@ export interface ReturnMovement {
 }
 
 /** A bank's return file with one T/U pair per movement, written with the layout's own tables. */
-export function writeReturnFile(profile: BankProfile, fileSequence: number, movements: readonly ReturnMovement[]): string {
+export function writeReturnFile(
+  profile: BankProfile,
+  fileSequence: number,
+  movements: readonly ReturnMovement[],
+): string {
   const bankCode = profile.bankCode;
-  const lines = [encodeRecord(FILE_HEADER, { bankCode, lot: '0000', recordType: '0', inscriptionType: '2', inscriptionNumber: profile.beneficiary.cnpj, direction: '2', generatedDate: '2026-03-10', generatedTime: '060000', fileSequence })];
-  lines.push(encodeRecord(LOT_HEADER, { bankCode, lot: '0001', recordType: '1', operation: 'T', service: '01', fileSequence }));
+  const lines = [
+    encodeRecord(FILE_HEADER, {
+      bankCode,
+      lot: '0000',
+      recordType: '0',
+      inscriptionType: '2',
+      inscriptionNumber: profile.beneficiary.cnpj,
+      direction: '2',
+      generatedDate: '2026-03-10',
+      generatedTime: '060000',
+      fileSequence,
+    }),
+  ];
+  lines.push(
+    encodeRecord(LOT_HEADER, {
+      bankCode,
+      lot: '0001',
+      recordType: '1',
+      operation: 'T',
+      service: '01',
+      fileSequence,
+    }),
+  );
   let n = 0;
   for (const m of movements) {
-    const prefix = (segment: string) => ({ bankCode, lot: '0001', recordType: '3', recordNumber: ++n, segment, movementCode: m.code });
-    lines.push(encodeRecord(SEGMENT_T, { ...prefix('T'), nossoNumero: m.nossoNumero, dueDate: m.dueDate, amountCents: m.amountCents, feeCents: m.feeCents ?? 0, reasons: m.reasons ?? '' }));
+    const prefix = (segment: string) => ({
+      bankCode,
+      lot: '0001',
+      recordType: '3',
+      recordNumber: ++n,
+      segment,
+      movementCode: m.code,
+    });
+    lines.push(
+      encodeRecord(SEGMENT_T, {
+        ...prefix('T'),
+        nossoNumero: m.nossoNumero,
+        dueDate: m.dueDate,
+        amountCents: m.amountCents,
+        feeCents: m.feeCents ?? 0,
+        reasons: m.reasons ?? '',
+      }),
+    );
     lines.push(
       encodeRecord(SEGMENT_U, {
         ...prefix('U'),
@@ -50,7 +91,17 @@ export function writeReturnFile(profile: BankProfile, fileSequence: number, move
       }),
     );
   }
-  lines.push(encodeRecord(LOT_TRAILER, { bankCode, lot: '0001', recordType: '5', recordCount: n + 2 }));
-  lines.push(encodeRecord(FILE_TRAILER, { bankCode, lot: '9999', recordType: '9', lotCount: 1, recordCount: n + 4 }));
+  lines.push(
+    encodeRecord(LOT_TRAILER, { bankCode, lot: '0001', recordType: '5', recordCount: n + 2 }),
+  );
+  lines.push(
+    encodeRecord(FILE_TRAILER, {
+      bankCode,
+      lot: '9999',
+      recordType: '9',
+      lotCount: 1,
+      recordCount: n + 4,
+    }),
+  );
   return lines.join('\r\n') + '\r\n';
 }

@@ -14,8 +14,14 @@ let env: NodeJS.ProcessEnv;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pix-bcb-config-'));
   writeFileSync(join(dir, 'secret'), `${SECRET}\n`);
-  writeFileSync(join(dir, 'cert.pem'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
-  writeFileSync(join(dir, 'key.pem'), '-----BEGIN PRIVATE KEY-----\nKEYMATERIAL123\n-----END PRIVATE KEY-----\n');
+  writeFileSync(
+    join(dir, 'cert.pem'),
+    '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+  );
+  writeFileSync(
+    join(dir, 'key.pem'),
+    '-----BEGIN PRIVATE KEY-----\nKEYMATERIAL123\n-----END PRIVATE KEY-----\n',
+  );
   env = {
     PIX_BCB_BASE_URL: 'https://pix.psp.example/api/v2/',
     PIX_BCB_TOKEN_URL: 'https://oauth.psp.example/oauth/token',
@@ -51,7 +57,12 @@ describe('readBcbPixConfig', () => {
   it('keeps the secret and the private key out of JSON, inspect and string forms', () => {
     // Proves a config logged whole (by mistake) shows no secret.
     const config = readBcbPixConfig(env);
-    const dumps = [JSON.stringify(config), inspect(config, { depth: 10 }), `${config.clientSecret}`, inspect(readBcbPixTlsMaterial(config), { depth: 10 })].join('\n');
+    const dumps = [
+      JSON.stringify(config),
+      inspect(config, { depth: 10 }),
+      `${config.clientSecret}`,
+      inspect(readBcbPixTlsMaterial(config), { depth: 10 }),
+    ].join('\n');
     expect(dumps).not.toContain(SECRET);
     expect(dumps).not.toContain('KEYMATERIAL123');
   });
@@ -59,10 +70,19 @@ describe('readBcbPixConfig', () => {
   it('refuses what cannot work, naming the variable and never the secret', () => {
     // Proves each refusal is a ConfigError whose message says what to fix and holds no secret value.
     const cases: Array<[NodeJS.ProcessEnv, RegExp]> = [
-      [{ ...env, PIX_BCB_BASE_URL: 'http://pix.psp.example/api/v2' }, /PIX_BCB_BASE_URL must be an https URL/],
+      [
+        { ...env, PIX_BCB_BASE_URL: 'http://pix.psp.example/api/v2' },
+        /PIX_BCB_BASE_URL must be an https URL/,
+      ],
       [{ ...env, PIX_BCB_TOKEN_URL: 'not a url' }, /PIX_BCB_TOKEN_URL must be an absolute URL/],
-      [{ ...env, PIX_BCB_CLIENT_SECRET: SECRET }, /exactly one of PIX_BCB_CLIENT_SECRET_FILE and PIX_BCB_CLIENT_SECRET/],
-      [{ ...env, PIX_BCB_CLIENT_SECRET_FILE: join(dir, 'missing') }, /PIX_BCB_CLIENT_SECRET_FILE: cannot read .*missing \(ENOENT\)/],
+      [
+        { ...env, PIX_BCB_CLIENT_SECRET: SECRET },
+        /exactly one of PIX_BCB_CLIENT_SECRET_FILE and PIX_BCB_CLIENT_SECRET/,
+      ],
+      [
+        { ...env, PIX_BCB_CLIENT_SECRET_FILE: join(dir, 'missing') },
+        /PIX_BCB_CLIENT_SECRET_FILE: cannot read .*missing \(ENOENT\)/,
+      ],
       [{ ...env, PIX_BCB_CHAVE: 'x'.repeat(78) }, /PIX_BCB_CHAVE is longer than 77/],
       [{ ...env, PIX_BCB_TIMEOUT_MS: '0' }, /PIX_BCB_TIMEOUT_MS must be between 1 and 60000/],
       [{ ...env, PIX_BCB_CLIENT_ID: '' }, /PIX_BCB_CLIENT_ID is required/],
@@ -80,6 +100,8 @@ describe('readBcbPixConfig', () => {
     }
     const inline = { ...env, PIX_BCB_CLIENT_SECRET_FILE: '', PIX_BCB_CLIENT_SECRET: SECRET };
     expect(readBcbPixConfig(inline).clientSecret.expose()).toBe(SECRET);
-    expect(() => readBcbPixTlsMaterial({ ...readBcbPixConfig(env), keyFile: join(dir, 'nope.pem') })).toThrow(/PIX_BCB_KEY_FILE: cannot read/);
+    expect(() =>
+      readBcbPixTlsMaterial({ ...readBcbPixConfig(env), keyFile: join(dir, 'nope.pem') }),
+    ).toThrow(/PIX_BCB_KEY_FILE: cannot read/);
   });
 });

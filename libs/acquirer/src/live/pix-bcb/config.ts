@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { ConfigError, envInt, envString } from '@pgw/platform-http';
 import { ACQUIRER_TIMEOUT_MS_DEFAULT } from '../../sim-acquirer';
-import { Redacted } from '../redacted';
+import { Redacted } from '@pgw/domain';
+import { envSecretOrFile, readSecretFileBytes } from '../secret-file';
 
 // What one receiving account at one PSP needs: where its API Pix is, the OAuth2 client it gave us, the
 // client certificate of the mutual TLS it requires, and the Pix key (`chave`) charges are made to. A
@@ -9,7 +9,8 @@ import { Redacted } from '../redacted';
 // from the environment with `readBcbPixConfig`.
 
 /** The API Pix scopes the adapter uses (one per operation family it calls). */
-export const BCB_PIX_SCOPES_DEFAULT = 'cob.write cob.read cobv.write cobv.read pix.write pix.read webhook.write webhook.read';
+export const BCB_PIX_SCOPES_DEFAULT =
+  'cob.write cob.read cobv.write cobv.read pix.write pix.read webhook.write webhook.read';
 
 export interface BcbPixConfig {
   /** The PSP's API Pix root, with its major version and without a trailing slash: `https://pix.psp.example/api/v2`. */
@@ -56,35 +57,20 @@ function httpsUrl(env: NodeJS.ProcessEnv, name: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function readSecretFile(name: string, path: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    // The path is not secret and says which file to fix; the content never reaches a message.
-    throw new ConfigError(`${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  return text.trim();
-}
-
 /**
  * Reads one account's configuration from `PIX_BCB_*`. Secrets come from files (`PIX_BCB_CLIENT_SECRET_FILE`,
  * the key and certificate files) as a deployment mounts them; `PIX_BCB_CLIENT_SECRET` is accepted for a
  * developer's shell. Errors name the variable or the path, never a secret's value.
  */
 export function readBcbPixConfig(env: NodeJS.ProcessEnv): BcbPixConfig {
-  const secretFile = env['PIX_BCB_CLIENT_SECRET_FILE'];
-  const secretInline = env['PIX_BCB_CLIENT_SECRET'];
-  const hasFile = secretFile !== undefined && secretFile !== '';
-  const hasInline = secretInline !== undefined && secretInline !== '';
-  if (hasFile === hasInline) throw new ConfigError('exactly one of PIX_BCB_CLIENT_SECRET_FILE and PIX_BCB_CLIENT_SECRET is required');
-  const clientSecret = hasFile ? readSecretFile('PIX_BCB_CLIENT_SECRET_FILE', secretFile) : (secretInline as string);
-  if (clientSecret === '') throw new ConfigError('PIX_BCB_CLIENT_SECRET_FILE names an empty file');
+  const clientSecret = envSecretOrFile(env, 'PIX_BCB_CLIENT_SECRET');
 
   const chave = envString(env, 'PIX_BCB_CHAVE');
-  if (chave.length > CHAVE_CHARS_MAX) throw new ConfigError(`PIX_BCB_CHAVE is longer than ${CHAVE_CHARS_MAX} characters`);
+  if (chave.length > CHAVE_CHARS_MAX)
+    throw new ConfigError(`PIX_BCB_CHAVE is longer than ${CHAVE_CHARS_MAX} characters`);
   const timeoutMs = envInt(env, 'PIX_BCB_TIMEOUT_MS', ACQUIRER_TIMEOUT_MS_DEFAULT);
-  if (timeoutMs < 1 || timeoutMs > TIMEOUT_MS_MAX) throw new ConfigError(`PIX_BCB_TIMEOUT_MS must be between 1 and ${TIMEOUT_MS_MAX}`);
+  if (timeoutMs < 1 || timeoutMs > TIMEOUT_MS_MAX)
+    throw new ConfigError(`PIX_BCB_TIMEOUT_MS must be between 1 and ${TIMEOUT_MS_MAX}`);
   const caFile = env['PIX_BCB_CA_FILE'];
 
   return {
@@ -104,14 +90,10 @@ export function readBcbPixConfig(env: NodeJS.ProcessEnv): BcbPixConfig {
 }
 
 /** Reads the PEM files the config names; a missing or unreadable file is a ConfigError naming the path. */
-export function readBcbPixTlsMaterial(config: Pick<BcbPixConfig, 'certFile' | 'keyFile' | 'caFile'>): BcbPixTlsMaterial {
-  const read = (name: string, path: string): Buffer => {
-    try {
-      return readFileSync(path);
-    } catch (error) {
-      throw new ConfigError(`${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  };
+export function readBcbPixTlsMaterial(
+  config: Pick<BcbPixConfig, 'certFile' | 'keyFile' | 'caFile'>,
+): BcbPixTlsMaterial {
+  const read = readSecretFileBytes;
   return {
     cert: read('PIX_BCB_CERT_FILE', config.certFile),
     key: new Redacted(read('PIX_BCB_KEY_FILE', config.keyFile)),

@@ -11,7 +11,10 @@ const ID_CHARS = 35;
 
 function derive(purpose: string, reference: string): string {
   // The purpose keeps a charge's txid and a refund's id apart even if one reference were used for both.
-  return createHash('sha256').update(`pgw:pix-bcb:${purpose}:v1:${reference}`).digest('hex').slice(0, ID_CHARS);
+  return createHash('sha256')
+    .update(`pgw:pix-bcb:${purpose}:v1:${reference}`)
+    .digest('hex')
+    .slice(0, ID_CHARS);
 }
 
 /** The cob/cobv txid of the charge whose reference this is: 35 lower-case hex characters. */

@@ -31,8 +31,14 @@ export interface ReceivedPix {
 const ajv = new Ajv({ strict: false, allErrors: false });
 const validateNotification = ajv.compile<WirePixNotificationBody>(WirePixNotification);
 
-export function refundStatusOf(status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO'): ReceivedPixRefund['status'] {
-  return status === 'DEVOLVIDO' ? 'succeeded' : status === 'NAO_REALIZADO' ? 'failed' : 'processing';
+export function refundStatusOf(
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO',
+): ReceivedPixRefund['status'] {
+  return status === 'DEVOLVIDO'
+    ? 'succeeded'
+    : status === 'NAO_REALIZADO'
+      ? 'failed'
+      : 'processing';
 }
 
 /** Maps one wire Pix (already checked against WirePix, whose amount pattern makes the cents certain). */
@@ -42,7 +48,12 @@ export function toReceivedPix(w: WirePixBody): ReceivedPix {
     txid: w.txid !== undefined && w.txid !== '' ? w.txid : null,
     amountCents: reaisToCents(w.valor) ?? 0,
     paidAt: w.horario,
-    refunds: (w.devolucoes ?? []).map((d) => ({ refundId: d.id, returnId: d.rtrId, status: refundStatusOf(d.status), amountCents: reaisToCents(d.valor) ?? 0 })),
+    refunds: (w.devolucoes ?? []).map((d) => ({
+      refundId: d.id,
+      returnId: d.rtrId,
+      status: refundStatusOf(d.status),
+      amountCents: reaisToCents(d.valor) ?? 0,
+    })),
   };
 }
 
@@ -50,11 +61,16 @@ export function toReceivedPix(w: WirePixBody): ReceivedPix {
  * Reads a webhook body. A body that is not the standard's shape is refused whole (answer it with 400:
  * the PSP retries, and a PSP that keeps sending it is a conversation with the PSP, not data to guess at).
  */
-export function parsePixNotification(body: unknown): { ok: true; pix: ReceivedPix[] } | { ok: false; reason: string } {
+export function parsePixNotification(
+  body: unknown,
+): { ok: true; pix: ReceivedPix[] } | { ok: false; reason: string } {
   body = withRefundLists(body);
   if (!validateNotification(body)) {
     const first = validateNotification.errors?.[0];
-    return { ok: false, reason: `not an API Pix notification: ${first !== undefined ? `${first.instancePath || '/'} ${first.message ?? ''}`.trim() : 'invalid'}` };
+    return {
+      ok: false,
+      reason: `not an API Pix notification: ${first !== undefined ? `${first.instancePath || '/'} ${first.message ?? ''}`.trim() : 'invalid'}`,
+    };
   }
   return { ok: true, pix: body.pix.map(toReceivedPix) };
 }
@@ -68,7 +84,9 @@ function withRefundLists(body: unknown): unknown {
     ...(body as object),
     pix: pix.map((p: unknown) => {
       const devolucoes = (p as { devolucoes?: unknown } | null)?.devolucoes;
-      return typeof devolucoes === 'object' && devolucoes !== null && !Array.isArray(devolucoes) ? { ...(p as object), devolucoes: [devolucoes] } : p;
+      return typeof devolucoes === 'object' && devolucoes !== null && !Array.isArray(devolucoes)
+        ? { ...(p as object), devolucoes: [devolucoes] }
+        : p;
     }),
   };
 }

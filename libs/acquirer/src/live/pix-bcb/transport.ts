@@ -1,7 +1,7 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import { classifyTransportError } from '../../sim-acquirer';
 import type { BcbPixConfig, BcbPixTlsMaterial } from './config';
-import { Redacted } from '../redacted';
+import { Redacted } from '@pgw/domain';
 
 // HTTP over mutual TLS to one PSP, with the OAuth2 client-credentials token that every API Pix call
 // carries. Two things are decided here and nowhere else: what a transport failure means for the port
@@ -18,11 +18,14 @@ export interface HttpAnswer {
   body: unknown;
 }
 
-export type TransportOutcome = { ok: true; answer: HttpAnswer } | { ok: false; kind: 'unavailable' | 'timeout'; message: string };
+export type TransportOutcome =
+  | { ok: true; answer: HttpAnswer }
+  | { ok: false; kind: 'unavailable' | 'timeout'; message: string };
 
 // TLS errors: the PSP refused the session (our certificate, its CA) before any HTTP request was read, so
 // nothing was applied. Node reports them with these codes on the socket error.
-const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|ERR_OSSL_)/;
+const TLS_CODE =
+  /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|ERR_OSSL_)/;
 
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
@@ -36,9 +39,13 @@ function codesOf(error: unknown): string[] {
 }
 
 /** What a thrown transport error means for the port: a refused TLS session is `unavailable`; the rest as for every adapter. */
-export function classifyPixTransportError(error: unknown): { kind: 'unavailable' | 'timeout'; message: string } {
+export function classifyPixTransportError(error: unknown): {
+  kind: 'unavailable' | 'timeout';
+  message: string;
+} {
   const tls = codesOf(error).find((code) => TLS_CODE.test(code));
-  if (tls !== undefined) return { kind: 'unavailable', message: `the PSP refused the TLS session (${tls})` };
+  if (tls !== undefined)
+    return { kind: 'unavailable', message: `the PSP refused the TLS session (${tls})` };
   return classifyTransportError(error);
 }
 
@@ -61,7 +68,10 @@ export class PixTransport {
   private readonly now: () => number;
   #token: CachedToken | null = null;
   // Concurrent calls that find no token share one token request instead of each asking for one.
-  private pendingToken: Promise<{ ok: true; token: Redacted<string> } | { ok: false; kind: 'unavailable' | 'timeout'; message: string }> | null = null;
+  private pendingToken: Promise<
+    | { ok: true; token: Redacted<string> }
+    | { ok: false; kind: 'unavailable' | 'timeout'; message: string }
+  > | null = null;
 
   constructor(private readonly options: PixTransportOptions) {
     this.now = options.now ?? Date.now;
@@ -85,8 +95,12 @@ export class PixTransport {
   }
 
   /** The current access token, from the cache or a new token request. A failure to get one means no Pix call was sent. */
-  async accessToken(): Promise<{ ok: true; token: Redacted<string> } | { ok: false; kind: 'unavailable' | 'timeout'; message: string }> {
-    if (this.#token !== null && this.now() < this.#token.renewAtMs) return { ok: true, token: this.#token.value };
+  async accessToken(): Promise<
+    | { ok: true; token: Redacted<string> }
+    | { ok: false; kind: 'unavailable' | 'timeout'; message: string }
+  > {
+    if (this.#token !== null && this.now() < this.#token.renewAtMs)
+      return { ok: true, token: this.#token.value };
     if (this.pendingToken === null) {
       this.pendingToken = this.requestToken().finally(() => {
         this.pendingToken = null;
@@ -95,24 +109,55 @@ export class PixTransport {
     return this.pendingToken;
   }
 
-  private async requestToken(): Promise<{ ok: true; token: Redacted<string> } | { ok: false; kind: 'unavailable' | 'timeout'; message: string }> {
+  private async requestToken(): Promise<
+    | { ok: true; token: Redacted<string> }
+    | { ok: false; kind: 'unavailable' | 'timeout'; message: string }
+  > {
     const { config } = this.options;
-    const basic = Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret.expose())}`).toString('base64');
-    const form = new URLSearchParams({ grant_type: 'client_credentials', scope: config.scopes }).toString();
-    const outcome = await this.send('POST', config.tokenUrl, { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, form);
+    const basic = Buffer.from(
+      `${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret.expose())}`,
+    ).toString('base64');
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: config.scopes,
+    }).toString();
+    const outcome = await this.send(
+      'POST',
+      config.tokenUrl,
+      { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      form,
+    );
     // Whatever went wrong, no Pix operation was sent: a token failure is never an unknown outcome.
-    if (!outcome.ok) return { ok: false, kind: 'unavailable', message: `no access token from the PSP: ${outcome.message}` };
+    if (!outcome.ok)
+      return {
+        ok: false,
+        kind: 'unavailable',
+        message: `no access token from the PSP: ${outcome.message}`,
+      };
     const { statusCode, body } = outcome.answer;
     if (statusCode !== 200) {
       // The body of a refused token request is not repeated: some servers echo what they were sent.
       this.options.log?.warn(`the PSP's token endpoint answered ${statusCode}`);
-      return { ok: false, kind: 'unavailable', message: `the PSP refused our client credentials (token endpoint answered ${statusCode})` };
+      return {
+        ok: false,
+        kind: 'unavailable',
+        message: `the PSP refused our client credentials (token endpoint answered ${statusCode})`,
+      };
     }
     const record = body as { access_token?: unknown; expires_in?: unknown } | null;
     const accessToken = record?.access_token;
     const expiresIn = Number(record?.expires_in);
-    if (typeof accessToken !== 'string' || accessToken === '' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
-      return { ok: false, kind: 'unavailable', message: 'the PSP answered the token request without a usable access_token and expires_in' };
+    if (
+      typeof accessToken !== 'string' ||
+      accessToken === '' ||
+      !Number.isFinite(expiresIn) ||
+      expiresIn <= 0
+    ) {
+      return {
+        ok: false,
+        kind: 'unavailable',
+        message: 'the PSP answered the token request without a usable access_token and expires_in',
+      };
     }
     const lifetimeMs = expiresIn * 1000;
     // Keep a margin, but never more than half the lifetime, so that a short-lived token is still reused.
@@ -123,12 +168,19 @@ export class PixTransport {
   }
 
   /** One API Pix call with the bearer token; a 401 renews the token and tries once more (the PSP did not act on a 401). */
-  async call(method: 'GET' | 'PUT' | 'PATCH' | 'POST', url: string, body?: unknown): Promise<TransportOutcome> {
+  async call(
+    method: 'GET' | 'PUT' | 'PATCH' | 'POST',
+    url: string,
+    body?: unknown,
+  ): Promise<TransportOutcome> {
     for (let attempt = 1; ; attempt++) {
       const token = await this.accessToken();
       if (!token.ok) return token;
       const payload = body !== undefined ? JSON.stringify(body) : undefined;
-      const headers: Record<string, string> = { authorization: `Bearer ${token.token.expose()}`, accept: 'application/json' };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token.token.expose()}`,
+        accept: 'application/json',
+      };
       if (payload !== undefined) headers['content-type'] = 'application/json';
       const outcome = await this.send(method, url, headers, payload);
       if (outcome.ok && outcome.answer.statusCode === 401 && attempt < 2) {
@@ -139,7 +191,12 @@ export class PixTransport {
     }
   }
 
-  private send(method: string, url: string, headers: Record<string, string>, payload: string | undefined): Promise<TransportOutcome> {
+  private send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+  ): Promise<TransportOutcome> {
     return new Promise((resolve) => {
       let settled = false;
       const settle = (outcome: TransportOutcome): void => {
@@ -153,7 +210,12 @@ export class PixTransport {
         {
           method,
           agent: this.#agent,
-          headers: { ...headers, ...(payload !== undefined ? { 'content-length': String(Buffer.byteLength(payload)) } : {}) },
+          headers: {
+            ...headers,
+            ...(payload !== undefined
+              ? { 'content-length': String(Buffer.byteLength(payload)) }
+              : {}),
+          },
           signal: AbortSignal.timeout(this.options.config.timeoutMs),
         },
         (res) => {
@@ -163,7 +225,11 @@ export class PixTransport {
             bytes += chunk.length;
             if (bytes > RESPONSE_BYTES_MAX) {
               res.destroy();
-              settle({ ok: false, kind: 'timeout', message: 'the PSP answered with an oversized body' });
+              settle({
+                ok: false,
+                kind: 'timeout',
+                message: 'the PSP answered with an oversized body',
+              });
               return;
             }
             chunks.push(chunk);
@@ -176,7 +242,11 @@ export class PixTransport {
               try {
                 parsed = JSON.parse(text);
               } catch {
-                settle({ ok: false, kind: 'timeout', message: `the PSP answered ${res.statusCode ?? 0} with unreadable JSON` });
+                settle({
+                  ok: false,
+                  kind: 'timeout',
+                  message: `the PSP answered ${res.statusCode ?? 0} with unreadable JSON`,
+                });
                 return;
               }
             }

@@ -26,7 +26,11 @@ export const WireDevolucao = Type.Object({
   rtrId: Type.String({ minLength: 1 }),
   valor: Amount,
   horario: Type.Object({ solicitacao: Type.Optional(Instant), liquidacao: Type.Optional(Instant) }),
-  status: Type.Union([Type.Literal('EM_PROCESSAMENTO'), Type.Literal('DEVOLVIDO'), Type.Literal('NAO_REALIZADO')]),
+  status: Type.Union([
+    Type.Literal('EM_PROCESSAMENTO'),
+    Type.Literal('DEVOLVIDO'),
+    Type.Literal('NAO_REALIZADO'),
+  ]),
   motivo: Type.Optional(Type.String()),
 });
 export type WireDevolucaoBody = Static<typeof WireDevolucao>;
@@ -40,39 +44,44 @@ export const WirePix = Type.Object({
 });
 export type WirePixBody = Static<typeof WirePix>;
 
-export const WireCob = Type.Object({
-  txid: Type.String({ pattern: '^[a-zA-Z0-9]{26,35}$' }),
-  status: CobStatus,
-  calendario: Type.Object({ criacao: Instant, expiracao: Type.Integer({ minimum: 1 }) }),
+const CobTxid = Type.String({ pattern: '^[a-zA-Z0-9]{26,35}$' });
+
+/** The fields an immediate charge (cob) and a charge with a due date (cobv) share after `calendario`. */
+const COB_AFTER_CALENDAR = {
   valor: Type.Object({ original: Amount }),
   chave: Type.String(),
   location: Type.Optional(Type.String({ minLength: 1 })),
   loc: Type.Optional(Type.Object({ location: Type.Optional(Type.String({ minLength: 1 })) })),
   pixCopiaECola: Type.Optional(Type.String({ minLength: 1 })),
   pix: Type.Optional(Type.Array(WirePix)),
+};
+
+export const WireCob = Type.Object({
+  txid: CobTxid,
+  status: CobStatus,
+  calendario: Type.Object({ criacao: Instant, expiracao: Type.Integer({ minimum: 1 }) }),
+  ...COB_AFTER_CALENDAR,
 });
 export type WireCobBody = Static<typeof WireCob>;
 
 export const WireCobV = Type.Object({
-  txid: Type.String({ pattern: '^[a-zA-Z0-9]{26,35}$' }),
+  txid: CobTxid,
   status: CobStatus,
   calendario: Type.Object({
     criacao: Instant,
     dataDeVencimento: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
     validadeAposVencimento: Type.Integer({ minimum: 0 }),
   }),
-  valor: Type.Object({ original: Amount }),
-  chave: Type.String(),
-  location: Type.Optional(Type.String({ minLength: 1 })),
-  loc: Type.Optional(Type.Object({ location: Type.Optional(Type.String({ minLength: 1 })) })),
-  pixCopiaECola: Type.Optional(Type.String({ minLength: 1 })),
-  pix: Type.Optional(Type.Array(WirePix)),
+  ...COB_AFTER_CALENDAR,
 });
 export type WireCobVBody = Static<typeof WireCobV>;
 
 export const WirePixList = Type.Object({
   parametros: Type.Object({
-    paginacao: Type.Object({ paginaAtual: Type.Integer({ minimum: 0 }), quantidadeDePaginas: Type.Integer({ minimum: 0 }) }),
+    paginacao: Type.Object({
+      paginaAtual: Type.Integer({ minimum: 0 }),
+      quantidadeDePaginas: Type.Integer({ minimum: 0 }),
+    }),
   }),
   pix: Type.Optional(Type.Array(WirePix)),
 });
@@ -88,6 +97,13 @@ export const WireProblem = Type.Object({
   title: Type.Optional(Type.String()),
   status: Type.Optional(Type.Integer()),
   detail: Type.Optional(Type.String()),
-  violacoes: Type.Optional(Type.Array(Type.Object({ razao: Type.Optional(Type.String()), propriedade: Type.Optional(Type.String()) }))),
+  violacoes: Type.Optional(
+    Type.Array(
+      Type.Object({
+        razao: Type.Optional(Type.String()),
+        propriedade: Type.Optional(Type.String()),
+      }),
+    ),
+  ),
 });
 export type WireProblemBody = Static<typeof WireProblem>;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
+import { validatorCache } from '../../../wire-validators';
 import cardStoreAnswer from '../fixtures/card-store.response.json';
 import captureAnswer from '../fixtures/capture.response.json';
 import saleByPaymentIdAnswer from '../fixtures/sale-by-payment-id.response.json';
@@ -9,7 +10,13 @@ import saleAnswer from '../fixtures/sale-token.response.json';
 import salesByOrderAnswer from '../fixtures/sales-by-merchant-order-id.response.json';
 import voidPartialAnswer from '../fixtures/void-partial.response.json';
 import voidTotalAnswer from '../fixtures/void-total.response.json';
-import { CieloAmountQuery, CieloCardRequest, CieloSaleRequest, type CieloCardRequestBody, type CieloSaleRequestBody } from '../cielo-wire';
+import {
+  CieloAmountQuery,
+  CieloCardRequest,
+  CieloSaleRequest,
+  type CieloCardRequestBody,
+  type CieloSaleRequestBody,
+} from '../cielo-wire';
 
 // A stateful stand-in for Cielo API 3.0 on 127.0.0.1, for the contract tests: two servers, as Cielo has a
 // transactional host and a query host, each serving only the routes the manual puts on it. Every request
@@ -65,13 +72,9 @@ const SANDBOX_DECLINES: Readonly<Record<string, { code: string; message: string 
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const ajv = new Ajv({ strict: false, allErrors: true });
-const checkers = new Map<TSchema, ValidateFunction>();
+const validator = validatorCache(ajv);
 function check(schema: TSchema, value: unknown): string | null {
-  let fn = checkers.get(schema);
-  if (fn === undefined) {
-    fn = ajv.compile(schema);
-    checkers.set(schema, fn);
-  }
+  const fn = validator(schema);
   return fn(value) ? null : ajv.errorsText(fn.errors);
 }
 
@@ -125,7 +128,11 @@ export class FakeCielo {
     return this.orders.get(orderId)?.length ?? 0;
   }
 
-  private async handle(host: 'api' | 'query', req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(
+    host: 'api' | 'query',
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -135,7 +142,13 @@ export class FakeCielo {
       const value = req.headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
     };
-    this.requests.push({ host, method, path: `${url.pathname}${url.search}`, headers: { MerchantId: header('MerchantId'), RequestId: header('RequestId') }, body: raw });
+    this.requests.push({
+      host,
+      method,
+      path: `${url.pathname}${url.search}`,
+      headers: { MerchantId: header('MerchantId'), RequestId: header('RequestId') },
+      body: raw,
+    });
 
     const send = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -147,21 +160,33 @@ export class FakeCielo {
     };
 
     // Headers every call needs (the manual's tables mark MerchantId, MerchantKey and Content-Type required).
-    if (header('MerchantId') !== this.merchantId || header('MerchantKey') !== this.merchantKey) return send(401, undefined);
-    if (!(header('Content-Type') ?? '').startsWith('application/json')) return refuse('Content-Type must be application/json');
+    if (header('MerchantId') !== this.merchantId || header('MerchantKey') !== this.merchantKey)
+      return send(401, undefined);
+    if (!(header('Content-Type') ?? '').startsWith('application/json'))
+      return refuse('Content-Type must be application/json');
     const requestId = header('RequestId');
     if (requestId !== undefined && !GUID.test(requestId)) return refuse('RequestId must be a GUID');
 
-    const faultAt = this.faults.findIndex((f) => f.method === method && url.pathname.startsWith(f.path));
+    const faultAt = this.faults.findIndex(
+      (f) => f.method === method && url.pathname.startsWith(f.path),
+    );
     const fault = faultAt >= 0 ? this.faults.splice(faultAt, 1)[0]!.fault : undefined;
     if (fault?.kind === 'status') return send(fault.status, fault.body);
     // A lost answer: the request is applied below and its answer is never written.
     const answer = fault?.kind === 'lose-answer' ? (): void => undefined : send;
 
     const segments = url.pathname.split('/').filter((s) => s !== '');
-    if (host === 'api' && method === 'POST' && url.pathname === '/1/card/') return this.storeCard(raw, answer, refuse);
-    if (host === 'api' && method === 'POST' && url.pathname === '/1/sales/') return this.sell(raw, answer, refuse);
-    if (host === 'api' && method === 'PUT' && segments.length === 4 && segments[0] === '1' && segments[1] === 'sales') {
+    if (host === 'api' && method === 'POST' && url.pathname === '/1/card/')
+      return this.storeCard(raw, answer, refuse);
+    if (host === 'api' && method === 'POST' && url.pathname === '/1/sales/')
+      return this.sell(raw, answer, refuse);
+    if (
+      host === 'api' &&
+      method === 'PUT' &&
+      segments.length === 4 &&
+      segments[0] === '1' &&
+      segments[1] === 'sales'
+    ) {
       if (raw !== '') return refuse('capture and void take no body');
       const query = Object.fromEntries(url.searchParams);
       const invalid = check(CieloAmountQuery, query);
@@ -169,7 +194,12 @@ export class FakeCielo {
       const sale = this.sales.get(segments[2]!);
       if (sale === undefined) return send(404, undefined);
       if (segments[3] === 'capture') return this.capture(sale, answer);
-      if (segments[3] === 'void') return this.void(sale, query['amount'] === undefined ? undefined : Number(query['amount']), answer);
+      if (segments[3] === 'void')
+        return this.void(
+          sale,
+          query['amount'] === undefined ? undefined : Number(query['amount']),
+          answer,
+        );
     }
     if (host === 'query' && method === 'GET' && url.pathname === '/1/sales') {
       const orderId = url.searchParams.get('merchantOrderId');
@@ -177,18 +207,33 @@ export class FakeCielo {
       const ids = this.orders.get(orderId);
       if (ids === undefined) return send(404, undefined);
       const body = clone(salesByOrderAnswer);
-      body.Payment = ids.map((id) => ({ PaymentId: id, ReceveidDate: this.sales.get(id)!.receivedDate.replace(' ', 'T') }));
+      body.Payment = ids.map((id) => ({
+        PaymentId: id,
+        ReceveidDate: this.sales.get(id)!.receivedDate.replace(' ', 'T'),
+      }));
       return answer(200, body);
     }
-    if (host === 'query' && method === 'GET' && segments.length === 3 && segments[0] === '1' && segments[1] === 'sales') {
+    if (
+      host === 'query' &&
+      method === 'GET' &&
+      segments.length === 3 &&
+      segments[0] === '1' &&
+      segments[1] === 'sales'
+    ) {
       const sale = this.sales.get(segments[2]!);
       return sale === undefined ? send(404, undefined) : answer(200, this.saleByPaymentId(sale));
     }
-    this.violations.push(`${method} ${url.pathname} on the ${host} host: no such route in the manual`);
+    this.violations.push(
+      `${method} ${url.pathname} on the ${host} host: no such route in the manual`,
+    );
     send(404, undefined);
   }
 
-  private storeCard(raw: string, answer: (status: number, body: unknown) => void, refuse: (why: string) => void): void {
+  private storeCard(
+    raw: string,
+    answer: (status: number, body: unknown) => void,
+    refuse: (why: string) => void,
+  ): void {
     const body = parse(raw);
     const invalid = check(CieloCardRequest, body);
     if (invalid !== null) return refuse(`card store: ${invalid}`);
@@ -201,14 +246,20 @@ export class FakeCielo {
     answer(201, out);
   }
 
-  private sell(raw: string, answer: (status: number, body: unknown) => void, refuse: (why: string) => void): void {
+  private sell(
+    raw: string,
+    answer: (status: number, body: unknown) => void,
+    refuse: (why: string) => void,
+  ): void {
     const body = parse(raw);
     const invalid = check(CieloSaleRequest, body);
     if (invalid !== null) return refuse(`sale: ${invalid}`);
     const request = body as CieloSaleRequestBody;
     const card = this.cards.get(request.Payment.CreditCard.CardToken);
-    if (card === undefined) return answer(400, [{ Code: 130, Message: 'Could not get Credit Card' }]);
-    if (card.brand !== request.Payment.CreditCard.Brand) return answer(400, [{ Code: 185, Message: 'Brand is not supported by selected provider' }]);
+    if (card === undefined)
+      return answer(400, [{ Code: 130, Message: 'Could not get Credit Card' }]);
+    if (card.brand !== request.Payment.CreditCard.Brand)
+      return answer(400, [{ Code: 185, Message: 'Brand is not supported by selected provider' }]);
     const decline = SANDBOX_DECLINES[card.lastDigit];
     const capture = request.Payment.Capture ?? false;
     const at = this.now();
@@ -253,7 +304,8 @@ export class FakeCielo {
   }
 
   private capture(sale: Sale, answer: (status: number, body: unknown) => void): void {
-    if (sale.status !== 1) return answer(400, [{ Code: 308, Message: 'Transaction not available to capture' }]);
+    if (sale.status !== 1)
+      return answer(400, [{ Code: 308, Message: 'Transaction not available to capture' }]);
     sale.status = 2;
     sale.captured = sale.amount;
     sale.capturedDate = cieloDate(this.now());
@@ -262,24 +314,40 @@ export class FakeCielo {
     answer(200, out);
   }
 
-  private void(sale: Sale, amount: number | undefined, answer: (status: number, body: unknown) => void): void {
+  private void(
+    sale: Sale,
+    amount: number | undefined,
+    answer: (status: number, body: unknown) => void,
+  ): void {
     // The manual: a partial void only on a captured sale; a total void on an authorized or captured one.
-    if (amount !== undefined && sale.status !== 2) return answer(400, [{ Code: 309, Message: 'Transaction not available to void' }]);
-    if (sale.status !== 1 && sale.status !== 2) return answer(400, [{ Code: 309, Message: 'Transaction not available to void' }]);
+    if (amount !== undefined && sale.status !== 2)
+      return answer(400, [{ Code: 309, Message: 'Transaction not available to void' }]);
+    if (sale.status !== 1 && sale.status !== 2)
+      return answer(400, [{ Code: 309, Message: 'Transaction not available to void' }]);
     const open = sale.status === 1 ? sale.amount : sale.captured - sale.voided;
     const voiding = amount ?? open;
-    if (voiding > open) return answer(200, { ...clone(voidPartialAnswer), Status: sale.status, ReturnCode: '51', ReturnMessage: 'Cancellation above the original sales price' });
+    if (voiding > open)
+      return answer(200, {
+        ...clone(voidPartialAnswer),
+        Status: sale.status,
+        ReturnCode: '51',
+        ReturnMessage: 'Cancellation above the original sales price',
+      });
     sale.voided += voiding;
     sale.voidedDate = cieloDate(this.now());
     if (sale.status === 1 || sale.voided === sale.captured) {
       sale.status = 10;
-      return answer(200, { ...clone(voidTotalAnswer), AuthorizationCode: sale.authorizationCode ?? '' });
+      return answer(200, {
+        ...clone(voidTotalAnswer),
+        AuthorizationCode: sale.authorizationCode ?? '',
+      });
     }
     answer(200, { ...clone(voidPartialAnswer), AuthorizationCode: sale.authorizationCode ?? '' });
   }
 
   private saleByPaymentId(sale: Sale): unknown {
-    const out: Record<string, unknown> & { Payment: Record<string, unknown> } = clone(saleByPaymentIdAnswer);
+    const out: Record<string, unknown> & { Payment: Record<string, unknown> } =
+      clone(saleByPaymentIdAnswer);
     out.MerchantOrderId = sale.orderId;
     const payment = out.Payment;
     Object.assign(payment, {
@@ -319,6 +387,7 @@ function parse(raw: string): unknown {
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the fake Cielo has no TCP address');
+  if (address === null || typeof address === 'string')
+    throw new Error('the fake Cielo has no TCP address');
   return `http://127.0.0.1:${address.port}`;
 }

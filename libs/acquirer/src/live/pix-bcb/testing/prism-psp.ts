@@ -56,11 +56,23 @@ export class PrismPsp {
 
   async start(): Promise<{ baseUrl: string; tokenUrl: string }> {
     this.prismPort = await freePort();
-    const prism = spawn(process.execPath, [PRISM_CLI, 'mock', '-h', '127.0.0.1', '-p', String(this.prismPort), SPEC_FILE], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const prism = spawn(
+      process.execPath,
+      [PRISM_CLI, 'mock', '-h', '127.0.0.1', '-p', String(this.prismPort), SPEC_FILE],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.prism = prism;
     await new Promise<void>((resolve, reject) => {
       let output = '';
-      const timer = setTimeout(() => reject(new Error(`prism did not start within ${PRISM_START_MS_MAX} ms:\n${output.slice(-2000)}`)), PRISM_START_MS_MAX);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `prism did not start within ${PRISM_START_MS_MAX} ms:\n${output.slice(-2000)}`,
+            ),
+          ),
+        PRISM_START_MS_MAX,
+      );
       const read = (chunk: Buffer) => {
         output += chunk.toString('utf8');
         if (output.includes('Prism is listening')) {
@@ -79,44 +91,61 @@ export class PrismPsp {
     prism.stdout?.resume();
     prism.stderr?.resume();
 
-    const front = createServer({ ...this.tls, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const clientCertificate = String((req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '');
-        if (req.url === '/oauth/token') {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ access_token: randomBytes(24).toString('base64url'), token_type: 'Bearer', expires_in: 3600 }));
-          return;
-        }
-        const path = (req.url ?? '/').replace(/^\/api\/v2/, '');
-        const headers: Record<string, string> = {};
-        for (const name of ['authorization', 'content-type', 'accept']) {
-          const value = req.headers[name];
-          if (typeof value === 'string') headers[name] = value;
-        }
-        const forward = httpRequest({ host: '127.0.0.1', port: this.prismPort, method: req.method, path, headers }, (answer) => {
-          const answerChunks: Buffer[] = [];
-          answer.on('data', (c: Buffer) => answerChunks.push(c));
-          answer.on('end', () => {
-            const raw = answer.headers['sl-violations'];
-            const violations: Violation[] = typeof raw === 'string' ? (JSON.parse(raw) as Violation[]) : [];
-            this.exchanges.push({
-              method: req.method ?? '',
-              path,
-              status: answer.statusCode ?? 0,
-              clientCertificate,
-              requestViolations: violations.filter((v) => v.location[0] === 'request'),
-            });
-            res.writeHead(answer.statusCode ?? 502, { 'content-type': String(answer.headers['content-type'] ?? 'application/json') });
-            res.end(Buffer.concat(answerChunks));
-          });
+    const front = createServer(
+      { ...this.tls, requestCert: true, rejectUnauthorized: true },
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const clientCertificate = String(
+            (req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '',
+          );
+          if (req.url === '/oauth/token') {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(
+              JSON.stringify({
+                access_token: randomBytes(24).toString('base64url'),
+                token_type: 'Bearer',
+                expires_in: 3600,
+              }),
+            );
+            return;
+          }
+          const path = (req.url ?? '/').replace(/^\/api\/v2/, '');
+          const headers: Record<string, string> = {};
+          for (const name of ['authorization', 'content-type', 'accept']) {
+            const value = req.headers[name];
+            if (typeof value === 'string') headers[name] = value;
+          }
+          const forward = httpRequest(
+            { host: '127.0.0.1', port: this.prismPort, method: req.method, path, headers },
+            (answer) => {
+              const answerChunks: Buffer[] = [];
+              answer.on('data', (c: Buffer) => answerChunks.push(c));
+              answer.on('end', () => {
+                const raw = answer.headers['sl-violations'];
+                const violations: Violation[] =
+                  typeof raw === 'string' ? (JSON.parse(raw) as Violation[]) : [];
+                this.exchanges.push({
+                  method: req.method ?? '',
+                  path,
+                  status: answer.statusCode ?? 0,
+                  clientCertificate,
+                  requestViolations: violations.filter((v) => v.location[0] === 'request'),
+                });
+                res.writeHead(answer.statusCode ?? 502, {
+                  'content-type': String(answer.headers['content-type'] ?? 'application/json'),
+                });
+                res.end(Buffer.concat(answerChunks));
+              });
+            },
+          );
+          forward.on('error', () => res.writeHead(502).end());
+          forward.end(body.length > 0 ? body : undefined);
         });
-        forward.on('error', () => res.writeHead(502).end());
-        forward.end(body.length > 0 ? body : undefined);
-      });
-    });
+      },
+    );
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     this.front = front;
     const origin = `https://127.0.0.1:${(front.address() as { port: number }).port}`;

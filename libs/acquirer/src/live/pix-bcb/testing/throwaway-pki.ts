@@ -16,6 +16,10 @@ export interface Pki {
   client: { certFile: string; keyFile: string; cert: Buffer; key: Buffer };
   /** A client certificate from another CA, which the PSP must refuse. */
   stranger: { certFile: string; keyFile: string };
+  /** The stranger's CA (a second authority, e.g. another PSP's). */
+  strangerCaFile: string;
+  /** The PSP's own client certificate (from the test CA), which it presents when it calls our webhook. */
+  pspClient: { certFile: string; keyFile: string; cert: Buffer; key: Buffer };
   remove(): void;
 }
 
@@ -23,38 +27,73 @@ function openssl(dir: string, args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-function authority(dir: string, name: string): void {
+/**
+ * A P-256 certificate `<name>.crt` and its key `<name>.key`, valid for a day: self-signed without an
+ * `issuer` (an authority), else signed by that authority.
+ */
+function certificate(dir: string, name: string, extensions: string[], issuer?: string): void {
   openssl(dir, [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-keyout', `${name}.key`, '-out', `${name}.crt`, '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-days',
+    '1',
+    ...(issuer === undefined ? [] : ['-CA', `${issuer}.crt`, '-CAkey', `${issuer}.key`]),
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.crt`,
+    '-subj',
+    `/CN=${name}`,
+    ...extensions.flatMap((e) => ['-addext', e]),
+  ]);
+}
+
+function authority(dir: string, name: string): void {
+  certificate(dir, name, [
+    'basicConstraints=critical,CA:TRUE',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
 }
 
 function leaf(dir: string, ca: string, name: string, extensions: string[]): void {
-  openssl(dir, [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`,
-    '-keyout', `${name}.key`, '-out', `${name}.crt`, '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:FALSE', ...extensions.flatMap((e) => ['-addext', e]),
-  ]);
+  certificate(dir, name, ['basicConstraints=critical,CA:FALSE', ...extensions], ca);
 }
 
 export function makeThrowawayPki(): Pki {
   const dir = mkdtempSync(join(tmpdir(), 'pix-bcb-pki-'));
   authority(dir, 'test-ca');
   authority(dir, 'stranger-ca');
-  leaf(dir, 'test-ca', 'psp-server', ['subjectAltName=IP:127.0.0.1', 'extendedKeyUsage=serverAuth']);
+  leaf(dir, 'test-ca', 'psp-server', [
+    'subjectAltName=IP:127.0.0.1',
+    'extendedKeyUsage=serverAuth',
+  ]);
   leaf(dir, 'test-ca', 'our-client', ['extendedKeyUsage=clientAuth']);
   leaf(dir, 'stranger-ca', 'stranger-client', ['extendedKeyUsage=clientAuth']);
+  leaf(dir, 'test-ca', 'psp-client', ['extendedKeyUsage=clientAuth']);
   const file = (name: string) => join(dir, name);
+  const clientCertificate = (name: string) => ({
+    certFile: file(`${name}.crt`),
+    keyFile: file(`${name}.key`),
+    cert: readFileSync(file(`${name}.crt`)),
+    key: readFileSync(file(`${name}.key`)),
+  });
   return {
     dir,
     caFile: file('test-ca.crt'),
     ca: readFileSync(file('test-ca.crt')),
-    server: { cert: readFileSync(file('psp-server.crt')), key: readFileSync(file('psp-server.key')) },
-    client: { certFile: file('our-client.crt'), keyFile: file('our-client.key'), cert: readFileSync(file('our-client.crt')), key: readFileSync(file('our-client.key')) },
+    server: {
+      cert: readFileSync(file('psp-server.crt')),
+      key: readFileSync(file('psp-server.key')),
+    },
+    client: clientCertificate('our-client'),
     stranger: { certFile: file('stranger-client.crt'), keyFile: file('stranger-client.key') },
+    strangerCaFile: file('stranger-ca.crt'),
+    pspClient: clientCertificate('psp-client'),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fingerprint, normalizePan } from '@pgw/domain';
 import type { Migration } from '@pgw/platform-db';
-import { profileOf } from './test-cards';
+import { profileOf } from '@pgw/acquirer-simulator-domain/test-cards';
 
 // The simulator's own schema. It stands for the outside world in test mode, and keeps no PAN (contract §6):
 // of a card only a keyed fingerprint, last4, brand, expiry, holder and its test-card profile (0002). It never
@@ -76,7 +76,9 @@ export const simMigrations: Migration[] = [
           paid_at timestamptz,
           created_at timestamptz not null
         )`);
-      await trx.raw(`create table provider_mode (id int primary key check (id = 1), mode text not null, updated_at timestamptz not null default now())`);
+      await trx.raw(
+        `create table provider_mode (id int primary key check (id = 1), mode text not null, updated_at timestamptz not null default now())`,
+      );
       await trx.raw(`insert into provider_mode (id, mode) values (1, 'normal')`);
     },
   },
@@ -86,15 +88,22 @@ export const simMigrations: Migration[] = [
     // own (made here, once). Stored numbers are turned into both, then the column goes.
     name: '0002_cards_without_pan',
     async up(trx) {
-      await trx.raw('create table sim_keys (id int primary key check (id = 1), fingerprint_key text not null)');
+      await trx.raw(
+        'create table sim_keys (id int primary key check (id = 1), fingerprint_key text not null)',
+      );
       const key = randomBytes(32);
       await trx('sim_keys').insert({ id: 1, fingerprint_key: key.toString('base64') });
       await trx.raw('alter table cards add column fingerprint text');
       await trx.raw('alter table cards add column profile text');
-      const rows = await trx('cards').select<{ card_ref: string; pan: string }[]>('card_ref', 'pan');
+      const rows = await trx('cards').select<{ card_ref: string; pan: string }[]>(
+        'card_ref',
+        'pan',
+      );
       for (const row of rows) {
         const digits = normalizePan(row.pan) ?? row.pan;
-        await trx('cards').where({ card_ref: row.card_ref }).update({ fingerprint: fingerprint(digits, key), profile: profileOf(digits) });
+        await trx('cards')
+          .where({ card_ref: row.card_ref })
+          .update({ fingerprint: fingerprint(digits, key), profile: profileOf(digits) });
       }
       await trx.raw('alter table cards drop column pan');
       await trx.raw('alter table cards alter column fingerprint set not null');

@@ -11,8 +11,10 @@ export interface SimConfig {
 // services. The delay defaults to 10 s, beyond the adapter's 3 s deadline; tests set a short one.
 export function simConfig(env: NodeJS.ProcessEnv): SimConfig {
   const timeoutDelayMs = envInt(env, 'ACQUIRER_SIM_TIMEOUT_DELAY_MS', 10_000);
-  if (timeoutDelayMs < 0 || timeoutDelayMs > 120_000) throw new ConfigError('ACQUIRER_SIM_TIMEOUT_DELAY_MS must be within 0..120000');
+  if (timeoutDelayMs < 0 || timeoutDelayMs > 120_000)
+    throw new ConfigError('ACQUIRER_SIM_TIMEOUT_DELAY_MS must be within 0..120000');
   const key = env.ACQUIRER_SIM_KEY;
-  if (key !== undefined && key !== '' && key.length < 16) throw new ConfigError('ACQUIRER_SIM_KEY must have at least 16 characters');
+  if (key !== undefined && key !== '' && key.length < 16)
+    throw new ConfigError('ACQUIRER_SIM_KEY must have at least 16 characters');
   return { timeoutDelayMs, key: key === undefined || key === '' ? null : key };
 }

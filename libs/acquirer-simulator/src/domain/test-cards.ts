@@ -1,17 +1,54 @@
-import type { RefusedReason } from '@pgw/acquirer';
+import type { RefusedReason } from '@pgw/domain';
 
 // contract.md §6: the outcome of an authorization by card number. Any other Luhn-valid number is approved.
 
 export type CardOutcome =
   | { status: 'approved' }
-  | { status: 'refused' | 'failed'; refusedReason: RefusedReason; returnCode: string | null; returnMessage: string };
+  | {
+      status: 'refused' | 'failed';
+      refusedReason: RefusedReason;
+      returnCode: string | null;
+      returnMessage: string;
+    };
 
 const OUTCOMES: ReadonlyMap<string, CardOutcome> = new Map<string, CardOutcome>([
-  ['4000000000000002', { status: 'refused', refusedReason: 'card_declined', returnCode: '05', returnMessage: 'Do not honor' }],
-  ['4000000000009995', { status: 'refused', refusedReason: 'insufficient_funds', returnCode: '51', returnMessage: 'Insufficient funds' }],
-  ['4000000000000069', { status: 'refused', refusedReason: 'expired_card', returnCode: '54', returnMessage: 'Expired card' }],
+  [
+    '4000000000000002',
+    {
+      status: 'refused',
+      refusedReason: 'card_declined',
+      returnCode: '05',
+      returnMessage: 'Do not honor',
+    },
+  ],
+  [
+    '4000000000009995',
+    {
+      status: 'refused',
+      refusedReason: 'insufficient_funds',
+      returnCode: '51',
+      returnMessage: 'Insufficient funds',
+    },
+  ],
+  [
+    '4000000000000069',
+    {
+      status: 'refused',
+      refusedReason: 'expired_card',
+      returnCode: '54',
+      returnMessage: 'Expired card',
+    },
+  ],
   // The contract names no return code for a processing failure: none is invented.
-  ['4000000000000119', { status: 'failed', refusedReason: 'processing_error', returnCode: null, returnMessage: 'Processing error' }],
+  [
+    '4000000000000119',
+    {
+      status: 'failed',
+      refusedReason: 'processing_error',
+      returnCode: null,
+      returnMessage: 'Processing error',
+    },
+  ],
 ]);
 
 /**
@@ -28,7 +65,10 @@ export const REFUND_DECLINED_CARD = '4000000000005126';
 export type CardProfile = 'approved' | 'refund_declined' | RefusedReason;
 
 const PROFILES: ReadonlyMap<string, CardProfile> = new Map<string, CardProfile>([
-  ...[...OUTCOMES].map(([pan, outcome]): [string, CardProfile] => [pan, outcome.status === 'approved' ? 'approved' : outcome.refusedReason]),
+  ...[...OUTCOMES].map(([pan, outcome]): [string, CardProfile] => [
+    pan,
+    outcome.status === 'approved' ? 'approved' : outcome.refusedReason,
+  ]),
   [REFUND_DECLINED_CARD, 'refund_declined'],
 ]);
 

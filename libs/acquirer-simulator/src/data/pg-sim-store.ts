@@ -1,0 +1,165 @@
+import type { Knex } from 'knex';
+import type { ProviderMode } from '@pgw/acquirer';
+import type { Db, Tx } from '@pgw/platform-db';
+import type { CardProfile } from '@pgw/acquirer-simulator-domain/test-cards';
+import type {
+  AuthorizationRow,
+  BoletoRow,
+  CardRow,
+  PixRow,
+  RefundRow,
+  SimRepository,
+  SimStore,
+} from './sim-store';
+
+// The simulator's state in its own PostgreSQL schema (migrations.ts): the store of the simulator app, on
+// PostgreSQL in the distributed mode and on the shared PGlite in the all-in-one.
+
+class PgSimRepository implements SimRepository {
+  constructor(private readonly q: Knex | Tx) {}
+
+  /** Inserts unless the reference is taken (a concurrent twin may have won): the row, or undefined. */
+  private async insertFirst<T>(table: string, row: object): Promise<T | undefined> {
+    const inserted: T[] = await this.q(table)
+      .insert(row)
+      .onConflict('reference')
+      .ignore()
+      .returning('*');
+    return inserted[0];
+  }
+
+  private async updateOne<T>(
+    table: string,
+    where: Record<string, string>,
+    patch: object,
+  ): Promise<T> {
+    const updated: T[] = await this.q(table).where(where).update(patch).returning('*');
+    return updated[0] as T;
+  }
+
+  insertCard(row: CardRow & { created_at: Date }): Promise<CardRow | undefined> {
+    return this.insertFirst<CardRow>('cards', row);
+  }
+
+  cardByReference(reference: string): Promise<CardRow | undefined> {
+    return this.q('cards').where({ reference }).first<CardRow | undefined>();
+  }
+
+  async cardProfile(cardRef: string): Promise<CardProfile | undefined> {
+    const row = await this.q('cards')
+      .where({ card_ref: cardRef })
+      .first<{ profile: CardProfile } | undefined>('profile');
+    return row?.profile;
+  }
+
+  authorizationByReference(reference: string): Promise<AuthorizationRow | undefined> {
+    return this.q('authorizations').where({ reference }).first<AuthorizationRow | undefined>();
+  }
+
+  lockAuthorization(transactionId: string): Promise<AuthorizationRow | undefined> {
+    return this.q('authorizations')
+      .where({ transaction_id: transactionId })
+      .forUpdate()
+      .first<AuthorizationRow | undefined>();
+  }
+
+  insertAuthorization(row: AuthorizationRow): Promise<AuthorizationRow | undefined> {
+    return this.insertFirst<AuthorizationRow>('authorizations', row);
+  }
+
+  updateAuthorization(
+    transactionId: string,
+    patch: Partial<AuthorizationRow>,
+  ): Promise<AuthorizationRow> {
+    return this.updateOne<AuthorizationRow>(
+      'authorizations',
+      { transaction_id: transactionId },
+      patch,
+    );
+  }
+
+  refundByReference(reference: string): Promise<RefundRow | undefined> {
+    return this.q('refunds').where({ reference }).first<RefundRow | undefined>();
+  }
+
+  insertRefund(row: RefundRow): Promise<RefundRow | undefined> {
+    return this.insertFirst<RefundRow>('refunds', row);
+  }
+
+  lockPix(reference: string): Promise<PixRow | undefined> {
+    return this.q('pix_charges').where({ reference }).forUpdate().first<PixRow | undefined>();
+  }
+
+  insertPix(row: PixRow): Promise<PixRow | undefined> {
+    return this.insertFirst<PixRow>('pix_charges', row);
+  }
+
+  updatePix(reference: string, patch: Partial<PixRow>): Promise<PixRow> {
+    return this.updateOne<PixRow>('pix_charges', { reference: reference }, patch);
+  }
+
+  boletoByReference(reference: string): Promise<BoletoRow | undefined> {
+    return this.q('boletos').where({ reference }).first<BoletoRow | undefined>();
+  }
+
+  lockBoleto(reference: string): Promise<BoletoRow | undefined> {
+    return this.q('boletos').where({ reference }).forUpdate().first<BoletoRow | undefined>();
+  }
+
+  async nextNossoNumero(): Promise<number> {
+    const seq = await this.q.raw<{ rows: Array<{ n: string | number }> }>(
+      `select nextval('boleto_nosso_numero') as n`,
+    );
+    return Number(seq.rows[0]?.n);
+  }
+
+  insertBoleto(row: BoletoRow): Promise<BoletoRow | undefined> {
+    return this.insertFirst<BoletoRow>('boletos', row);
+  }
+
+  updateBoleto(reference: string, patch: Partial<BoletoRow>): Promise<BoletoRow> {
+    return this.updateOne<BoletoRow>('boletos', { reference: reference }, patch);
+  }
+}
+
+export class PgSimStore implements SimStore {
+  // Read once: the key is made by the migration and never changes.
+  private key: Promise<Buffer> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  tx<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T> {
+    return this.db.tx((trx) => fn(new PgSimRepository(trx)));
+  }
+
+  read<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T> {
+    return this.db.read((q) => fn(new PgSimRepository(q)));
+  }
+
+  async readMode(): Promise<ProviderMode> {
+    const row = await this.db.read((q) =>
+      q('provider_mode').where({ id: 1 }).first<{ mode: ProviderMode } | undefined>('mode'),
+    );
+    return row?.mode ?? 'normal';
+  }
+
+  async writeMode(mode: ProviderMode): Promise<void> {
+    await this.db.tx((trx) =>
+      trx('provider_mode').where({ id: 1 }).update({ mode, updated_at: trx.fn.now() }),
+    );
+  }
+
+  fingerprintKey(): Promise<Buffer> {
+    return (this.key ??= this.db
+      .read(async (q) => {
+        const row = await q('sim_keys')
+          .where({ id: 1 })
+          .first<{ fingerprint_key: string }>('fingerprint_key');
+        return Buffer.from(row.fingerprint_key, 'base64');
+      })
+      .catch((err: unknown) => {
+        this.key = undefined; // a failed read (database restarting) is tried again by the next request
+        throw err;
+      }));
+  }
+}
