@@ -1,7 +1,18 @@
 import { addDays, newId } from '@pgw/domain';
 import { createPgDb, type Db } from '@pgw/platform-db';
+import { ManualClock } from '@pgw/platform-service';
 import { integrationEnv, uniqueName } from '@pgw/testing';
-import { asOperator, cardCharge, merchant, outboxEvents, post, startChargesOn, transactionsDuring, type Harness, type Merchant } from './testing/harness';
+import {
+  asOperator,
+  cardCharge,
+  merchant,
+  outboxEvents,
+  post,
+  startChargesOn,
+  transactionsDuring,
+  type Harness,
+  type Merchant,
+} from './testing/harness';
 
 // Charges on the real PostgreSQL with a pool of 10: requests really run side by side here, with row
 // locks and unique keys doing the work that PGlite's single connection does by serializing. The events
@@ -9,13 +20,15 @@ import { asOperator, cardCharge, merchant, outboxEvents, post, startChargesOn, t
 // test; the charges and directory topics are shared with other suites).
 const env = integrationEnv();
 const schema = uniqueName('charges');
+// The service's clock: the job's as_of_date is a day on it, not on the wall clock.
+const clock = new ManualClock(new Date());
 let db: Db;
 let h: Harness;
 let m: Merchant;
 
 beforeAll(async () => {
   db = createPgDb({ url: env.databaseUrl, schema, poolMax: 10 });
-  h = await startChargesOn(db);
+  h = await startChargesOn(db, { clock });
   m = await merchant(h);
 });
 
@@ -34,7 +47,8 @@ const otherConnection = async <T>(fn: (q: Db['knex']) => Promise<T>): Promise<T>
     await other.close();
   }
 };
-const count = async (table: string, where: Record<string, unknown>) => Number((await db.read((q) => q(table).where(where).count<{ n: string }[]>({ n: '*' })))[0]!.n);
+const count = async (table: string, where: Record<string, unknown>) =>
+  Number((await db.read((q) => q(table).where(where).count<{ n: string }[]>({ n: '*' })))[0]!.n);
 
 describe('charges on PostgreSQL, concurrently', () => {
   it('20 concurrent identical requests with one Idempotency-Key make one charge and one authorization', async () => {
@@ -42,14 +56,34 @@ describe('charges on PostgreSQL, concurrently', () => {
     for (let round = 0; round < 3; round++) {
       const key = `int-${newId('ch_')}`;
       const body = cardCharge(m.token(), { metadata: { key } });
-      const answers = await Promise.all(Array.from({ length: 20 }, () => post(h, '/api/v1/charges', { ...m.key, 'idempotency-key': key }, body)));
-      const ids = new Set(answers.filter((a) => a.statusCode === 201).map((a) => a.json().id as string));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          post(h, '/api/v1/charges', { ...m.key, 'idempotency-key': key }, body),
+        ),
+      );
+      const ids = new Set(
+        answers.filter((a) => a.statusCode === 201).map((a) => a.json().id as string),
+      );
       expect(ids.size).toBe(1);
-      for (const a of answers) expect(a.statusCode === 201 || a.json().error.code === 'idempotency_key_in_use').toBe(true);
+      for (const a of answers)
+        expect(a.statusCode === 201 || a.json().error.code === 'idempotency_key_in_use').toBe(true);
       const [id] = [...ids];
-      expect(Number((await db.read((q) => q('charges').whereRaw('metadata_json like ?', [`%${key}%`]).count<{ n: string }[]>({ n: '*' })))[0]!.n)).toBe(1);
+      expect(
+        Number(
+          (
+            await db.read((q) =>
+              q('charges')
+                .whereRaw('metadata_json like ?', [`%${key}%`])
+                .count<{ n: string }[]>({ n: '*' }),
+            )
+          )[0]!.n,
+        ),
+      ).toBe(1);
       expect(h.acquirer.authorizeCalls.filter((r) => r === id)).toHaveLength(1);
-      expect((await outboxEvents(h, id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
+      expect((await outboxEvents(h, id)).map((e) => e.type)).toEqual([
+        'charges.charge-created.v1',
+        'charges.charge-paid.v2',
+      ]);
     }
   });
 
@@ -66,29 +100,53 @@ describe('charges on PostgreSQL, concurrently', () => {
       const answer = post(h, '/api/v1/charges', { ...m.key, 'idempotency-key': key }, body);
       while (h.acquirer.authorizeCalls.length === calls) await new Promise((r) => setTimeout(r, 5));
       // Read on a connection of its own (not counted): what a crash at this point would leave.
-      intentBeforeAcquirer = await otherConnection((q) => q.raw(`select c.status, c.outcome_known, k.state, k.resource_id = c.id as attached from "${schema}".charges c join "${schema}".idempotency_keys k on k.key = ? where c.metadata_json like ?`, [key, `%${key}%`]));
+      intentBeforeAcquirer = await otherConnection((q) =>
+        q.raw(
+          `select c.status, c.outcome_known, k.state, k.resource_id = c.id as attached from "${schema}".charges c join "${schema}".idempotency_keys k on k.key = ? where c.metadata_json like ?`,
+          [key, `%${key}%`],
+        ),
+      );
       h.acquirer.authorizeGate = null;
       release();
       return answer;
     });
     expect(result.statusCode).toBe(201);
-    expect((intentBeforeAcquirer as { rows: unknown[] }).rows).toEqual([{ status: 'pending', outcome_known: false, state: 'in_progress', attached: true }]);
+    expect((intentBeforeAcquirer as { rows: unknown[] }).rows).toEqual([
+      { status: 'pending', outcome_known: false, state: 'in_progress', attached: true },
+    ]);
     expect(count).toEqual({ commits: 2, rollbacks: 0 });
   });
 
   it('without a key, 20 concurrent requests are 20 charges (the concurrency is real)', async () => {
     // Proves the test above is not passing because requests were serialized anyway.
     const tag = newId('ch_');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { metadata: { tag } }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { metadata: { tag } })),
+      ),
+    );
     expect(answers.every((a) => a.statusCode === 201)).toBe(true);
-    expect(Number((await db.read((q) => q('charges').whereRaw('metadata_json like ?', [`%${tag}%`]).count<{ n: string }[]>({ n: '*' })))[0]!.n)).toBe(20);
+    expect(
+      Number(
+        (
+          await db.read((q) =>
+            q('charges')
+              .whereRaw('metadata_json like ?', [`%${tag}%`])
+              .count<{ n: string }[]>({ n: '*' }),
+          )
+        )[0]!.n,
+      ),
+    ).toBe(20);
   });
 
   it('two concurrent refunds of the whole remaining amount: exactly one succeeds, every time', async () => {
     // Proves the charge row lock and the in-flight count under real concurrency.
     for (let round = 0; round < 5; round++) {
       const c = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token()))).json();
-      const answers = await Promise.all([post(h, `/api/v1/charges/${c.id}/refund`, m.key, {}), post(h, `/api/v1/charges/${c.id}/refund`, m.key, {})]);
+      const answers = await Promise.all([
+        post(h, `/api/v1/charges/${c.id}/refund`, m.key, {}),
+        post(h, `/api/v1/charges/${c.id}/refund`, m.key, {}),
+      ]);
       expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422]);
       expect(await count('refunds', { charge_id: c.id, status: 'succeeded' })).toBe(1);
       expect(h.acquirer.authorizations.get(c.id)!.refunded_amount_cents).toBe(10_000);
@@ -98,31 +156,70 @@ describe('charges on PostgreSQL, concurrently', () => {
   it('ten concurrent refunds of 30 % each: three succeed, never more than the amount', async () => {
     // Proves the invariant sum(succeeded + in flight) ≤ amount with ten racers.
     const c = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token()))).json();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => post(h, `/api/v1/charges/${c.id}/refund`, m.key, { amount_cents: 3_000 })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post(h, `/api/v1/charges/${c.id}/refund`, m.key, { amount_cents: 3_000 }),
+      ),
+    );
     expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(3);
-    expect(answers.filter((a) => a.statusCode === 422).every((a) => a.json().error.code === 'refund_amount_exceeds_remaining')).toBe(true);
+    expect(
+      answers
+        .filter((a) => a.statusCode === 422)
+        .every((a) => a.json().error.code === 'refund_amount_exceeds_remaining'),
+    ).toBe(true);
   });
 
   it('concurrent captures of one charge: each answers from the final state (200 paid, or 422 once it read paid), one charge-paid', async () => {
     // Proves the capture's compare-and-set under concurrency: the acquirer captures once (idempotent by
     // transaction); a capture that read `authorized` and lost the race answers the paid charge (issue 16
     // §11), one that read it paid answers 422; the charge moves to paid exactly once.
-    const c = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))).json();
-    const answers = await Promise.all(Array.from({ length: 6 }, () => post(h, `/api/v1/charges/${c.id}/capture`, m.key)));
+    const c = (
+      await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))
+    ).json();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => post(h, `/api/v1/charges/${c.id}/capture`, m.key)),
+    );
     const ok = answers.filter((a) => a.statusCode === 200);
     expect(ok.length).toBeGreaterThanOrEqual(1);
-    expect(ok.length + answers.filter((a) => a.statusCode === 422 && a.json().error.code === 'charge_not_capturable').length).toBe(6);
-    for (const a of ok) expect(a.json()).toMatchObject({ id: c.id, status: 'paid', captured: true });
-    expect((await outboxEvents(h, c.id)).filter((e) => e.type === 'charges.charge-paid.v2')).toHaveLength(1);
+    expect(
+      ok.length +
+        answers.filter(
+          (a) => a.statusCode === 422 && a.json().error.code === 'charge_not_capturable',
+        ).length,
+    ).toBe(6);
+    for (const a of ok)
+      expect(a.json()).toMatchObject({ id: c.id, status: 'paid', captured: true });
+    expect(
+      (await outboxEvents(h, c.id)).filter((e) => e.type === 'charges.charge-paid.v2'),
+    ).toHaveLength(1);
   });
 
   it('two concurrent runs of a job never process a charge twice', async () => {
     // Proves the job lease: overlapping runs share the work without doubling it.
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))).json().id);
-    const asOf = addDays(new Date().toISOString().slice(0, 10), 7);
-    const runs = await Promise.all([0, 1].map(() => post(h, '/admin/v1/jobs/authorization-expiry', asOperator(), { as_of_date: asOf })));
-    expect(runs.reduce((sum, r) => sum + (r.json().processed as number), 0)).toBeGreaterThanOrEqual(ids.length);
-    for (const id of ids) expect((await outboxEvents(h, id)).filter((e) => e.type === 'charges.charge-canceled.v1')).toHaveLength(1);
+    for (let i = 0; i < 4; i++)
+      ids.push(
+        (
+          await post(
+            h,
+            '/api/v1/charges',
+            m.key,
+            cardCharge(m.token(), { capture_method: 'manual' }),
+          )
+        ).json().id,
+      );
+    const asOf = addDays(clock.today(), 7);
+    const runs = await Promise.all(
+      [0, 1].map(() =>
+        post(h, '/admin/v1/jobs/authorization-expiry', asOperator(), { as_of_date: asOf }),
+      ),
+    );
+    expect(runs.reduce((sum, r) => sum + (r.json().processed as number), 0)).toBeGreaterThanOrEqual(
+      ids.length,
+    );
+    for (const id of ids)
+      expect(
+        (await outboxEvents(h, id)).filter((e) => e.type === 'charges.charge-canceled.v1'),
+      ).toHaveLength(1);
   });
 });

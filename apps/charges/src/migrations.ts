@@ -1,5 +1,10 @@
 import type { Migration } from '@pgw/platform-db';
-import { createIdempotencyKeysTable, scopeIdempotencyKeysBySeller } from '@pgw/platform-idempotency';
+import { createCopyTable } from '@pgw/platform-directory';
+import {
+  createIdempotencyKeysTable,
+  scopeIdempotencyKeysBySeller,
+} from '@pgw/platform-idempotency';
+import { SELLERS } from './data/seller.repository';
 
 // What charges keeps, in its own schema. Every business row carries tenant_id and livemode, and every
 // query filters on both. JSON values (buyer, metadata, split, stored responses) are kept as text: the
@@ -52,8 +57,12 @@ export const chargesMigrations: Migration[] = [
         )`);
       await trx.raw('create index charges_scope on charges (tenant_id, livemode, id)');
       // The recovery's work list: intents whose provider outcome is not known yet.
-      await trx.raw('create index charges_outcome_unknown on charges (created_at) where outcome_known = false');
-      await trx.raw('create index charges_expiring on charges (status, payment_method, created_at)');
+      await trx.raw(
+        'create index charges_outcome_unknown on charges (created_at) where outcome_known = false',
+      );
+      await trx.raw(
+        'create index charges_expiring on charges (status, payment_method, created_at)',
+      );
 
       await trx.raw(`
         create table refunds (
@@ -71,7 +80,9 @@ export const chargesMigrations: Migration[] = [
           updated_at timestamptz not null
         )`);
       await trx.raw('create index refunds_charge on refunds (charge_id)');
-      await trx.raw(`create index refunds_processing on refunds (created_at) where status = 'processing'`);
+      await trx.raw(
+        `create index refunds_processing on refunds (created_at) where status = 'processing'`,
+      );
 
       await trx.raw(`
         create table chargebacks (
@@ -90,24 +101,22 @@ export const chargesMigrations: Migration[] = [
           created_at timestamptz not null,
           updated_at timestamptz not null
         )`);
-      await trx.raw('create index chargebacks_list on chargebacks (tenant_id, livemode, opened_at desc, seq desc)');
+      await trx.raw(
+        'create index chargebacks_list on chargebacks (tenant_id, livemode, opened_at desc, seq desc)',
+      );
 
       // Idempotency keys beside the rows they protect (contract §3): written in the same transaction as
       // the business outcome they replay.
       await createIdempotencyKeysTable(trx);
 
       // The local copy of the directory's sellers (gateway.seller-changed.v1), for split recipients.
-      await trx.raw(`
-        create table sellers (
-          seller_id text primary key,
-          tenant_id text not null,
-          version bigint not null,
-          updated_at timestamptz not null
-        )`);
+      await createCopyTable(trx, SELLERS, ['tenant_id text not null']);
 
       // One holder at a time per background job, across replicas (a lease rather than a session advisory
       // lock: the job calls the acquirer between transactions, and must hold no connection meanwhile).
-      await trx.raw('create table job_leases (name text primary key, holder text not null, expires_at timestamptz not null)');
+      await trx.raw(
+        'create table job_leases (name text primary key, holder text not null, expires_at timestamptz not null)',
+      );
     },
   },
   {
@@ -120,7 +129,9 @@ export const chargesMigrations: Migration[] = [
     // the list's order (chargebacks_list serves a tenant-wide key).
     name: '0003_chargebacks_seller_list',
     async up(trx) {
-      await trx.raw('create index chargebacks_seller_list on chargebacks (tenant_id, livemode, seller_id, opened_at desc, seq desc)');
+      await trx.raw(
+        'create index chargebacks_seller_list on chargebacks (tenant_id, livemode, seller_id, opened_at desc, seq desc)',
+      );
     },
   },
   {
@@ -142,8 +153,12 @@ export const chargesMigrations: Migration[] = [
     // GET /charges lists a tenant's (or a seller's) charges newest first: the dashboard's charge list.
     name: '0006_charges_list',
     async up(trx) {
-      await trx.raw('create index charges_list on charges (tenant_id, livemode, created_at desc, id desc)');
-      await trx.raw('create index charges_seller_list on charges (tenant_id, livemode, seller_id, created_at desc, id desc)');
+      await trx.raw(
+        'create index charges_list on charges (tenant_id, livemode, created_at desc, id desc)',
+      );
+      await trx.raw(
+        'create index charges_seller_list on charges (tenant_id, livemode, seller_id, created_at desc, id desc)',
+      );
     },
   },
   {
@@ -172,7 +187,9 @@ export const chargesMigrations: Migration[] = [
     // A PSP's payment notification names the Pix by txid: the live Pix it paid is found by it.
     name: '0008_charges_pix_txid',
     async up(trx) {
-      await trx.raw(`create index charges_pix_txid on charges (acquirer_transaction_id) where payment_method = 'pix'`);
+      await trx.raw(
+        `create index charges_pix_txid on charges (acquirer_transaction_id) where payment_method = 'pix'`,
+      );
     },
   },
   {
@@ -183,7 +200,9 @@ export const chargesMigrations: Migration[] = [
     async up(trx) {
       await trx.raw('alter table charges add column acquirer_rail text');
       // The boleto exchange asks which bank accounts pending live boletos wait on.
-      await trx.raw(`create index charges_pending_boleto_rail on charges (acquirer_rail) where payment_method = 'boleto' and status = 'pending' and livemode`);
+      await trx.raw(
+        `create index charges_pending_boleto_rail on charges (acquirer_rail) where payment_method = 'boleto' and status = 'pending' and livemode`,
+      );
     },
   },
   {
@@ -192,7 +211,38 @@ export const chargesMigrations: Migration[] = [
     // adapter's own format (`Cnab240State`, versioned inside).
     name: '0010_cnab240_states',
     async up(trx) {
-      await trx.raw('create table cnab240_states (account text primary key, state text not null, updated_at timestamptz not null)');
+      await trx.raw(
+        'create table cnab240_states (account text primary key, state text not null, updated_at timestamptz not null)',
+      );
+    },
+  },
+  {
+    // A charge's history (issue 22: GET /charges/{id}/events): each event the charge, its refunds and its
+    // chargebacks announced, written with its outbox row (operations/announce.ts), since the outbox forgets
+    // sent rows after a week. Charges made before this migration list only what happened to them after it.
+    name: '0011_charge_events',
+    async up(trx) {
+      await trx.raw(`
+        create table charge_events (
+          seq bigserial not null,
+          id text primary key,
+          charge_id text not null references charges (id),
+          tenant_id text not null,
+          livemode boolean not null,
+          type text not null,
+          charge_status text not null,
+          refund_id text,
+          chargeback_id text,
+          amount_cents bigint not null,
+          created_at timestamptz not null
+        )`);
+      await trx.raw(
+        'create index charge_events_of_charge on charge_events (charge_id, created_at desc, seq desc)',
+      );
+      // GET /charges/{id}/refunds lists a charge's refunds newest first (refunds_charge finds them unordered).
+      await trx.raw(
+        'create index refunds_of_charge on refunds (charge_id, created_at desc, id desc)',
+      );
     },
   },
 ];

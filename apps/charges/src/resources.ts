@@ -2,18 +2,18 @@
 // the allowlist Fastify serializes with, and one renderer from the row. The same renderers give the
 // events' resource_json (the webhook's data.object), so an integrator sees one shape everywhere.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, RequestIdSchema } from '@pgw/platform-http';
+import { literals, Nullable, RequestIdSchema } from '@pgw/platform-http';
 import type { SplitAllocation } from '@pgw/contracts';
-import { CHARGE_STATUSES, PAYMENT_METHODS } from './domain/charge';
-import type { Buyer } from './domain/charge-input';
+import { CHARGE_STATUSES, PAYMENT_METHODS } from '@pgw/charges-domain/charge';
+import type { ChargeEventRow } from './data/charge-event.repository';
+import { CHARGE_EVENT_KINDS } from './charge-event-kinds';
+import type { Buyer } from '@pgw/charges-domain/charge-input';
 import type { ChargeRow } from './data/charge.repository';
 import type { ChargebackRow } from './data/chargeback.repository';
 import type { RefundRow } from './data/refund.repository';
-import { cents, iso, isoOrNull } from './data/rows';
 
 const strict = { additionalProperties: false } as const;
 const DateTime = Type.String({ format: 'date-time' });
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const BuyerAddressSchema = Type.Object(
   {
@@ -40,7 +40,13 @@ const BuyerSchema = Type.Object(
   strict,
 );
 
-const SplitItemSchema = Type.Object({ recipient_seller_id: Type.String({ pattern: '^seller_[A-Za-z0-9]+$' }), amount_cents: Type.Integer({ minimum: 1 }) }, strict);
+const SplitItemSchema = Type.Object(
+  {
+    recipient_seller_id: Type.String({ pattern: '^seller_[A-Za-z0-9]+$' }),
+    amount_cents: Type.Integer({ minimum: 1 }),
+  },
+  strict,
+);
 
 export const ChargeResource = Type.Object(
   {
@@ -63,7 +69,16 @@ export const ChargeResource = Type.Object(
     metadata: Nullable(Type.Object({}, { additionalProperties: true })),
     split: Type.Optional(Type.Array(SplitItemSchema)),
     pix: Type.Optional(Type.Object({ qr_code: Type.String(), expires_at: DateTime }, strict)),
-    boleto: Type.Optional(Type.Object({ barcode: Type.String(), digitable_line: Type.String(), due_date: Type.String({ format: 'date' }) }, strict)),
+    boleto: Type.Optional(
+      Type.Object(
+        {
+          barcode: Type.String(),
+          digitable_line: Type.String(),
+          due_date: Type.String({ format: 'date' }),
+        },
+        strict,
+      ),
+    ),
     paid_at: Nullable(DateTime),
     created_at: DateTime,
     updated_at: DateTime,
@@ -93,6 +108,25 @@ export const RefundResource = Type.Object(
   strict,
 );
 
+/** A refund in a charge's list of refunds: the envelope carries the request id. */
+export const RefundItem = Type.Omit(RefundResource, ['request_id'], strict);
+
+/** One change of a charge, its refunds or chargebacks (GET /charges/{id}/events); `id` is its webhook event's. */
+export const ChargeEventItem = Type.Object(
+  {
+    object: Type.Literal('charge_event'),
+    id: Type.String({ pattern: '^evt_[A-Za-z0-9]+$' }),
+    type: literals(CHARGE_EVENT_KINDS),
+    charge_id: Type.String({ pattern: '^ch_[A-Za-z0-9]+$' }),
+    charge_status: literals(CHARGE_STATUSES),
+    refund_id: Nullable(Type.String({ pattern: '^rf_[A-Za-z0-9]+$' })),
+    chargeback_id: Nullable(Type.String({ pattern: '^cb_[A-Za-z0-9]+$' })),
+    amount_cents: Type.Integer({ minimum: 1 }),
+    created_at: DateTime,
+  },
+  strict,
+);
+
 const chargebackFields = {
   object: Type.Literal('chargeback'),
   id: Type.String({ pattern: '^cb_[A-Za-z0-9]+$' }),
@@ -110,13 +144,18 @@ const chargebackFields = {
 
 /** A chargeback inside the list envelope: no request_id of its own (api-v1 §2). */
 export const ChargebackItem = Type.Object(chargebackFields, strict);
-export const ChargebackResource = Type.Object({ ...chargebackFields, request_id: RequestIdSchema }, strict);
+export const ChargebackResource = Type.Object(
+  { ...chargebackFields, request_id: RequestIdSchema },
+  strict,
+);
 
 export type ChargeBody = Omit<Static<typeof ChargeResource>, 'request_id'>;
 export type RefundBody = Omit<Static<typeof RefundResource>, 'request_id'>;
 export type ChargebackBody = Static<typeof ChargebackItem>;
+export type ChargeEventBody = Static<typeof ChargeEventItem>;
 
-export const readSplit = (row: Pick<ChargeRow, 'split_json'>): SplitAllocation[] => JSON.parse(row.split_json) as SplitAllocation[];
+export const readSplit = (row: Pick<ChargeRow, 'split_json'>): SplitAllocation[] =>
+  JSON.parse(row.split_json) as SplitAllocation[];
 
 /**
  * The charge as the API shows it. `split` is shown on retrieval (and in events) when the charge has one;
@@ -128,7 +167,7 @@ export function chargeResource(row: ChargeRow, options: { withSplit: boolean }):
     id: row.id,
     object: 'charge',
     status: row.status,
-    amount_cents: cents(row.amount_cents),
+    amount_cents: row.amount_cents,
     currency: 'BRL',
     payment_method: row.payment_method,
     capture_method: row.capture_method,
@@ -141,15 +180,27 @@ export function chargeResource(row: ChargeRow, options: { withSplit: boolean }):
     acquirer_return_code: row.acquirer_return_code,
     acquirer_return_message: row.acquirer_return_message,
     refused_reason: row.refused_reason,
-    metadata: row.metadata_json === null ? null : (JSON.parse(row.metadata_json) as Record<string, unknown>),
-    paid_at: isoOrNull(row.paid_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    metadata:
+      row.metadata_json === null
+        ? null
+        : (JSON.parse(row.metadata_json) as Record<string, unknown>),
+    paid_at: row.paid_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   };
   if (options.withSplit && split.length > 0) body.split = split;
-  if (row.pix_qr_code !== null && row.pix_expires_at !== null) body.pix = { qr_code: row.pix_qr_code, expires_at: iso(row.pix_expires_at) };
-  if (row.boleto_barcode !== null && row.boleto_digitable_line !== null && row.boleto_due_date !== null) {
-    body.boleto = { barcode: row.boleto_barcode, digitable_line: row.boleto_digitable_line, due_date: row.boleto_due_date };
+  if (row.pix_qr_code !== null && row.pix_expires_at !== null)
+    body.pix = { qr_code: row.pix_qr_code, expires_at: row.pix_expires_at.toISOString() };
+  if (
+    row.boleto_barcode !== null &&
+    row.boleto_digitable_line !== null &&
+    row.boleto_due_date !== null
+  ) {
+    body.boleto = {
+      barcode: row.boleto_barcode,
+      digitable_line: row.boleto_digitable_line,
+      due_date: row.boleto_due_date,
+    };
   }
   return body;
 }
@@ -160,13 +211,13 @@ export function refundResource(row: RefundRow): RefundBody {
     object: 'refund',
     status: row.status,
     charge_id: row.charge_id,
-    amount_cents: cents(row.amount_cents),
+    amount_cents: row.amount_cents,
     currency: 'BRL',
     reason: row.reason,
     provider_reference: row.provider_reference,
-    succeeded_at: isoOrNull(row.succeeded_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    succeeded_at: row.succeeded_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   };
 }
 
@@ -175,14 +226,28 @@ export function chargebackResource(row: ChargebackRow): ChargebackBody {
     object: 'chargeback',
     id: row.id,
     charge_id: row.charge_id,
-    amount_cents: cents(row.amount_cents),
+    amount_cents: row.amount_cents,
     currency: 'BRL',
     status: row.status,
     reason_code: row.reason_code,
-    evidence_due_at: isoOrNull(row.evidence_due_at),
-    opened_at: iso(row.opened_at),
-    resolved_at: isoOrNull(row.resolved_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    evidence_due_at: row.evidence_due_at?.toISOString() ?? null,
+    opened_at: row.opened_at.toISOString(),
+    resolved_at: row.resolved_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function chargeEventResource(row: ChargeEventRow): ChargeEventBody {
+  return {
+    object: 'charge_event',
+    id: row.id,
+    type: row.type,
+    charge_id: row.charge_id,
+    charge_status: row.charge_status,
+    refund_id: row.refund_id,
+    chargeback_id: row.chargeback_id,
+    amount_cents: row.amount_cents,
+    created_at: row.created_at.toISOString(),
   };
 }

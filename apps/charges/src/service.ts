@@ -1,4 +1,5 @@
 import { AcquirerRouter, createAcquirer, liveModeGuard } from '@pgw/acquirer';
+import { startLoop, type Loop } from '@pgw/platform-db';
 import type { ServiceDefinition } from '@pgw/platform-service';
 import { purgeExpiredKeys } from '@pgw/platform-idempotency';
 import { chargesConfig } from './config';
@@ -10,6 +11,7 @@ import type { ChargesDeps } from './operations/deps';
 import { reconcileRefunds, recoverUnknownOutcomes, withLease } from './operations/jobs';
 import { captureChargeRoute } from './routes/capture-charge.route';
 import { chargebacksRoutes } from './routes/chargebacks.route';
+import { chargeHistoryRoutes } from './routes/charge-history.route';
 import { createChargeRoute } from './routes/create-charge.route';
 import { getChargeRoute } from './routes/get-charge.route';
 import { jobRoutes } from './routes/jobs.route';
@@ -34,7 +36,10 @@ export const chargesService: ServiceDefinition = {
       acquirers: new AcquirerRouter({
         simulator: createAcquirer({ peers: context.peers, env: context.env }),
         // Read on every call, not cached: a change of rails reaches every replica at once.
-        source: { liveRailsOf: async (tenantId) => (await context.db.read((q) => findLiveRails(q, tenantId)))?.rails ?? null },
+        source: {
+          liveRailsOf: async (tenantId) =>
+            (await context.db.read((q) => findLiveRails(q, tenantId)))?.rails ?? null,
+        },
         env: context.env,
         log: app.log,
         clock: context.clock,
@@ -47,6 +52,7 @@ export const chargesService: ServiceDefinition = {
     createChargeRoute(app, deps, liveModeGuard(context.env, app.log));
     listChargesRoute(app, deps);
     getChargeRoute(app, deps);
+    chargeHistoryRoutes(app, deps);
     captureChargeRoute(app, deps);
     refundChargeRoute(app, deps);
     chargebacksRoutes(app, deps);
@@ -55,13 +61,22 @@ export const chargesService: ServiceDefinition = {
     liveRailsRoutes(app, deps);
     pixNotificationsRoute(app, deps);
 
-    const recovery = new RecoveryLoop(deps, app.log);
+    let recovery: Loop | null = null;
+    const stopRecovery = async () => recovery?.stop();
     // The distributed main closes the app on SIGTERM: the loop's round in flight finishes first.
-    app.addHook('onClose', async () => recovery.stop());
+    app.addHook('onClose', stopRecovery);
     return {
       consumers: [sellerChangedConsumer(context.clock)],
-      onStart: async () => recovery.start(),
-      onStop: async () => recovery.stop(),
+      onStart: async () => {
+        if (deps.config.recoveryIntervalMs === 0) return;
+        recovery ??= startLoop({
+          name: 'charges recovery',
+          intervalMs: deps.config.recoveryIntervalMs,
+          round: () => recoveryRound(deps),
+          log: app.log,
+        });
+      },
+      onStop: stopRecovery,
     };
   },
 };
@@ -69,52 +84,14 @@ export const chargesService: ServiceDefinition = {
 /**
  * The background recovery: every interval, charge intents and refunds whose provider answer is unknown
  * and older than CHARGES_RECOVERY_MIN_AGE_MS are resolved by reference, and idempotency keys past their
- * 24 hours are purged, each in a bounded batch under a lease shared with the jobs.
+ * 24 hours are purged, each in a bounded batch under a lease shared with the jobs. A round that fails is
+ * logged and counted by the loop (startLoop), and the next one tries again.
  */
-class RecoveryLoop {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
-
-  constructor(
-    private readonly deps: ChargesDeps,
-    private readonly log: { warn(obj: object, msg: string): void },
-  ) {}
-
-  start(): void {
-    if (this.deps.config.recoveryIntervalMs === 0) return;
-    this.schedule();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round().finally(() => {
-        this.running = null;
-        this.schedule();
-      });
-    }, this.deps.config.recoveryIntervalMs);
-    this.timer.unref();
-  }
-
-  private async round(): Promise<void> {
-    const { deps } = this;
-    try {
-      await withLease(deps.db, 'refund-reconciliation', async () => {
-        const refunds = await reconcileRefunds(deps, deps.config.recoveryMinAgeMs);
-        const charges = await recoverUnknownOutcomes(deps, deps.config.recoveryMinAgeMs);
-        return refunds + charges;
-      });
-      await purgeExpiredKeys(deps.db, deps.clock.now(), deps.config.batchSizeMax);
-    } catch (error) {
-      // The next round tries again; a round that fails is logged, never silently dropped.
-      this.log.warn({ err: error }, 'charges recovery round failed');
-    }
-  }
+async function recoveryRound(deps: ChargesDeps): Promise<void> {
+  await withLease(deps.db, 'refund-reconciliation', async () => {
+    const refunds = await reconcileRefunds(deps, deps.config.recoveryMinAgeMs);
+    const charges = await recoverUnknownOutcomes(deps, deps.config.recoveryMinAgeMs);
+    return refunds + charges;
+  });
+  await purgeExpiredKeys(deps.db, deps.clock.now(), deps.config.batchSizeMax);
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { Tx } from '@pgw/platform-db';
-import type { CaptureMethod, ChargeStatus, PaymentMethod } from '../domain/charge';
-import { cents, pageAfter, type Cents, type Timestamp } from './rows';
+import { pagedQuery, type Paged, type Tx } from '@pgw/platform-db';
+import type { CaptureMethod, ChargeStatus, PaymentMethod } from '@pgw/charges-domain/charge';
+import { pageAfter, type JobPage } from './page-after';
+import { updateById } from './update-by-id';
 
 type Q = Knex | Tx;
 
@@ -11,7 +12,7 @@ export interface ChargeRow {
   livemode: boolean;
   seller_id: string | null;
   status: ChargeStatus;
-  amount_cents: Cents;
+  amount_cents: number;
   currency: string;
   payment_method: PaymentMethod;
   capture_method: CaptureMethod;
@@ -37,7 +38,7 @@ export interface ChargeRow {
   refused_reason: string | null;
   pix_expires_in: number | null;
   pix_qr_code: string | null;
-  pix_expires_at: Timestamp | null;
+  pix_expires_at: Date | null;
   boleto_due_date: string | null;
   boleto_barcode: string | null;
   boleto_digitable_line: string | null;
@@ -45,14 +46,14 @@ export interface ChargeRow {
   outcome_known: boolean;
   /** true once charge-created is in the outbox. */
   announced: boolean;
-  refunded_cents: Cents;
-  chargeback_cents: Cents;
+  refunded_cents: number;
+  chargeback_cents: number;
   status_before_chargeback: ChargeStatus | null;
-  authorized_at: Timestamp | null;
-  paid_at: Timestamp | null;
-  canceled_at: Timestamp | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  authorized_at: Date | null;
+  paid_at: Date | null;
+  canceled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export type ChargePatch = Partial<Omit<ChargeRow, 'id' | 'tenant_id' | 'livemode' | 'created_at'>>;
@@ -79,8 +80,13 @@ export async function findCharge(q: Q, scope: Scope, id: string): Promise<Charge
 }
 
 /** The charge row locked for change; `scope` null for the operator and the jobs, which act on any tenant. */
-export async function lockCharge(trx: Tx, scope: Scope | null, id: string): Promise<ChargeRow | undefined> {
-  const query = scope === null ? trx('charges').where({ id }) : inScope(trx, scope).andWhere({ id });
+export async function lockCharge(
+  trx: Tx,
+  scope: Scope | null,
+  id: string,
+): Promise<ChargeRow | undefined> {
+  const query =
+    scope === null ? trx('charges').where({ id }) : inScope(trx, scope).andWhere({ id });
   return query.forUpdate().first<ChargeRow | undefined>();
 }
 
@@ -93,24 +99,19 @@ export interface ChargeFilter {
 }
 
 /** One page of the scope's charges that match `filter`, most recent first (ties broken by id). */
-export async function listCharges(q: Q, scope: Scope, filter: ChargeFilter, page: number, limit: number): Promise<{ rows: ChargeRow[]; total: number }> {
-  const matching = () => {
-    const query = inScope(q, scope);
-    if (filter.status !== undefined) query.andWhere({ status: filter.status });
-    if (filter.paymentMethod !== undefined) query.andWhere({ payment_method: filter.paymentMethod });
-    if (filter.createdFrom !== undefined) query.andWhere('created_at', '>=', filter.createdFrom);
-    if (filter.createdTo !== undefined) query.andWhere('created_at', '<', filter.createdTo);
-    return query;
-  };
-  const countRow = await matching().count<{ n: Cents }>({ n: '*' }).first();
-  const rows = await matching()
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { rows, total: countRow?.n === undefined ? 0 : cents(countRow.n) };
+export async function listCharges(
+  q: Q,
+  scope: Scope,
+  filter: ChargeFilter,
+  page: number,
+  limit: number,
+): Promise<Paged<ChargeRow>> {
+  const query = inScope(q, scope);
+  if (filter.status !== undefined) query.andWhere({ status: filter.status });
+  if (filter.paymentMethod !== undefined) query.andWhere({ payment_method: filter.paymentMethod });
+  if (filter.createdFrom !== undefined) query.andWhere('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) query.andWhere('created_at', '<', filter.createdTo);
+  return pagedQuery<ChargeRow>(query, ['created_at', 'id'], page, limit);
 }
 
 export async function findChargeById(q: Q, id: string): Promise<ChargeRow | undefined> {
@@ -118,31 +119,47 @@ export async function findChargeById(q: Q, id: string): Promise<ChargeRow | unde
 }
 
 export async function updateCharge(trx: Tx, id: string, patch: ChargePatch): Promise<ChargeRow> {
-  const rows = await trx('charges').where({ id }).update(patch).returning<ChargeRow[]>('*');
-  const row = rows[0];
-  if (row === undefined) throw new Error(`charge ${id} vanished during an update`);
-  return row;
+  return updateById<ChargeRow>(trx, 'charge', id, patch);
 }
 
-/** Intents whose outcome is unknown and older than `before`, oldest first, after the charge `after` (see pageAfter). */
-export async function chargesWithUnknownOutcome(q: Q, before: Date, after: string | null, limit: number): Promise<ChargeRow[]> {
-  return pageAfter(q('charges').where({ outcome_known: false }).andWhere('created_at', '<', before), 'charges', 'created_at', after).limit(limit);
+/** Intents whose outcome is unknown and older than `before`, oldest first, a page at a time (see pageAfter). */
+export async function chargesWithUnknownOutcome(
+  q: Q,
+  before: Date,
+  page: JobPage,
+): Promise<ChargeRow[]> {
+  const unknown = q('charges').where({ outcome_known: false }).andWhere('created_at', '<', before);
+  return pageAfter(unknown, 'charges', 'created_at', page);
 }
 
-/** Authorized charges (manual capture) authorized at or before `cutoff`, oldest first, after the charge `after`. */
-export async function authorizedBefore(q: Q, cutoff: Date, after: string | null, limit: number): Promise<ChargeRow[]> {
-  return pageAfter(q('charges').where({ status: 'authorized' }).andWhere('authorized_at', '<=', cutoff), 'charges', 'authorized_at', after).limit(limit);
+/** Authorized charges (manual capture) authorized at or before `cutoff`, oldest first, a page at a time. */
+export async function authorizedBefore(q: Q, cutoff: Date, page: JobPage): Promise<ChargeRow[]> {
+  const due = q('charges').where({ status: 'authorized' }).andWhere('authorized_at', '<=', cutoff);
+  return pageAfter(due, 'charges', 'authorized_at', page);
 }
 
-/** Pending Pix charges whose QR code expired at or before `cutoff`, soonest expired first, after the charge `after`. */
-/** Live Pix charges waiting for their payment, oldest first: what the pix-payments job asks each PSP about. */
 /** The live Pix charge a PSP's txid names, if any. */
 export async function findLivePixByTxid(q: Q, txid: string): Promise<ChargeRow | undefined> {
-  return q('charges').where({ payment_method: 'pix', livemode: true, acquirer_transaction_id: txid }).first<ChargeRow | undefined>();
+  return q('charges')
+    .where({ payment_method: 'pix', livemode: true, acquirer_transaction_id: txid })
+    .first<ChargeRow | undefined>();
 }
 
-export async function pendingLivePix(q: Q, after: string | null, limit: number): Promise<ChargeRow[]> {
-  return pageAfter(q('charges').where({ status: 'pending', payment_method: 'pix', outcome_known: true, livemode: true }), 'charges', 'created_at', after).limit(limit);
+/**
+ * Where pending live Pix charges wait for their payment, and since when: per recorded rail (and, for a
+ * charge made before rails were recorded, per tenant), the oldest such charge's creation. The pix-payments
+ * poll asks each account for the Pix received since then. Bounded by the number of accounts and tenants.
+ */
+export async function pendingLivePixAccounts(
+  q: Q,
+): Promise<Array<{ acquirer_rail: string | null; tenant_id: string; oldest: Date }>> {
+  const rows: Array<{ acquirer_rail: string | null; tenant_id: string; oldest: Date | string }> =
+    await q('charges')
+      .where({ status: 'pending', payment_method: 'pix', outcome_known: true, livemode: true })
+      .groupBy('acquirer_rail', 'tenant_id')
+      .select('acquirer_rail', 'tenant_id')
+      .min({ oldest: 'created_at' });
+  return rows.map((r) => ({ ...r, oldest: new Date(r.oldest) }));
 }
 
 /**
@@ -150,15 +167,18 @@ export async function pendingLivePix(q: Q, after: string | null, limit: number):
  * a rail the tenant has left still owes them its return files. Bounded by the number of bank accounts.
  */
 export async function pendingBoletoRails(q: Q): Promise<string[]> {
-  const rows = await q('charges').where({ status: 'pending', payment_method: 'boleto', livemode: true }).whereNotNull('acquirer_rail').distinct('acquirer_rail').orderBy('acquirer_rail');
+  const rows = await q('charges')
+    .where({ status: 'pending', payment_method: 'boleto', livemode: true })
+    .whereNotNull('acquirer_rail')
+    .distinct('acquirer_rail')
+    .orderBy('acquirer_rail');
   return rows.map((r: { acquirer_rail: string }) => r.acquirer_rail);
 }
 
-export async function pixExpiredBefore(q: Q, cutoff: Date, after: string | null, limit: number): Promise<ChargeRow[]> {
-  return pageAfter(
-    q('charges').where({ status: 'pending', payment_method: 'pix', outcome_known: true }).andWhere('pix_expires_at', '<=', cutoff),
-    'charges',
-    'pix_expires_at',
-    after,
-  ).limit(limit);
+/** Pending Pix charges whose QR code expired at or before `cutoff`, soonest expired first, a page at a time. */
+export async function pixExpiredBefore(q: Q, cutoff: Date, page: JobPage): Promise<ChargeRow[]> {
+  const expired = q('charges')
+    .where({ status: 'pending', payment_method: 'pix', outcome_known: true })
+    .andWhere('pix_expires_at', '<=', cutoff);
+  return pageAfter(expired, 'charges', 'pix_expires_at', page);
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Tx } from '@pgw/platform-db';
+import { pagedQuery, type Paged, type Tx } from '@pgw/platform-db';
 import type { Scope } from './charge.repository';
-import { cents, type Cents, type Timestamp } from './rows';
+import { updateById } from './update-by-id';
 
 type Q = Knex | Tx;
 
@@ -14,13 +14,13 @@ export interface ChargebackRow {
   livemode: boolean;
   seller_id: string | null;
   status: ChargebackStatus;
-  amount_cents: Cents;
+  amount_cents: number;
   reason_code: string | null;
-  evidence_due_at: Timestamp | null;
-  opened_at: Timestamp;
-  resolved_at: Timestamp | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  evidence_due_at: Date | null;
+  opened_at: Date;
+  resolved_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 function inScope(q: Q, scope: Scope) {
@@ -32,7 +32,11 @@ export async function insertChargeback(trx: Tx, row: ChargebackRow): Promise<voi
   await trx('chargebacks').insert(row);
 }
 
-export async function findChargeback(q: Q, scope: Scope, id: string): Promise<ChargebackRow | undefined> {
+export async function findChargeback(
+  q: Q,
+  scope: Scope,
+  id: string,
+): Promise<ChargebackRow | undefined> {
   return inScope(q, scope).andWhere({ id }).first<ChargebackRow | undefined>();
 }
 
@@ -42,26 +46,28 @@ export async function lockChargeback(trx: Tx, id: string): Promise<ChargebackRow
 
 /** The sum of a charge's chargebacks that hold its money: every one but those won. Call under the charge's lock. */
 export async function heldByChargebacksCents(trx: Tx, chargeId: string): Promise<number> {
-  const row = await trx('chargebacks').where({ charge_id: chargeId }).whereNot({ status: 'won' }).sum<{ total: Cents | null }>({ total: 'amount_cents' }).first();
-  return row?.total === null || row?.total === undefined ? 0 : cents(row.total);
+  const row = await trx('chargebacks')
+    .where({ charge_id: chargeId })
+    .whereNot({ status: 'won' })
+    .sum<{ total: number | null }>({ total: 'amount_cents' })
+    .first();
+  return row?.total === null || row?.total === undefined ? 0 : row.total;
 }
 
-export async function updateChargeback(trx: Tx, id: string, patch: Partial<Pick<ChargebackRow, 'status' | 'resolved_at' | 'updated_at'>>): Promise<ChargebackRow> {
-  const rows = await trx('chargebacks').where({ id }).update(patch).returning<ChargebackRow[]>('*');
-  const row = rows[0];
-  if (row === undefined) throw new Error(`chargeback ${id} vanished during an update`);
-  return row;
+export async function updateChargeback(
+  trx: Tx,
+  id: string,
+  patch: Partial<Pick<ChargebackRow, 'status' | 'resolved_at' | 'updated_at'>>,
+): Promise<ChargebackRow> {
+  return updateById<ChargebackRow>(trx, 'chargeback', id, patch);
 }
 
 /** One page of the scope's chargebacks, most recent first (ties broken by insertion order). */
-export async function listChargebacks(q: Q, scope: Scope, page: number, limit: number): Promise<{ rows: ChargebackRow[]; total: number }> {
-  const countRow = await inScope(q, scope).count<{ n: Cents }>({ n: '*' }).first();
-  const rows = await inScope(q, scope)
-    .orderBy([
-      { column: 'opened_at', order: 'desc' },
-      { column: 'seq', order: 'desc' },
-    ])
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { rows, total: countRow?.n === undefined ? 0 : cents(countRow.n) };
+export async function listChargebacks(
+  q: Q,
+  scope: Scope,
+  page: number,
+  limit: number,
+): Promise<Paged<ChargebackRow>> {
+  return pagedQuery<ChargebackRow>(inScope(q, scope), ['opened_at', 'seq'], page, limit);
 }

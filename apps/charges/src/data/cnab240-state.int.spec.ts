@@ -1,7 +1,12 @@
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { integrationEnv, uniqueName } from '@pgw/testing';
 import { chargesMigrations } from '../migrations';
-import { concurrentRegistrations, registrationDuringExchange, replicasOf, type Replicas } from '../testing/cnab240-replicas';
+import {
+  concurrentRegistrations,
+  registrationDuringExchange,
+  replicasOf,
+  type Replicas,
+} from '../testing/cnab240-replicas';
 
 // The CNAB 240 state on the real PostgreSQL, two replicas as two pools of 5: their registrations really
 // run side by side here, and the row lock of each update is what keeps them apart.

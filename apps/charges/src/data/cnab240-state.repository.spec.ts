@@ -1,6 +1,11 @@
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { chargesMigrations } from '../migrations';
-import { concurrentRegistrations, registrationDuringExchange, replicasOf, type Replicas } from '../testing/cnab240-replicas';
+import {
+  concurrentRegistrations,
+  registrationDuringExchange,
+  replicasOf,
+  type Replicas,
+} from '../testing/cnab240-replicas';
 
 // The CNAB 240 state in charges' schema, shared by two replicas (two handles on the embedded database).
 // PGlite's one connection runs their transactions one after the other; what this proves is that each
@@ -39,10 +44,43 @@ describe('PgCnab240Store', () => {
     // Proves two accounts never share a sequence: the same first nosso número on both.
     const other = await replicasOf(dbA, dbB, `cnab240-bb:account-${++account}`);
     try {
-      const first = await r.a.registerBoleto({ reference: 'ch_x', amountCents: 100, dueDate: '2026-03-10', payer: { document: '52998224725', name: 'Ana', address: 'Rua A 1', district: null, postalCode: '01310100', city: 'Sao Paulo', state: 'SP' } });
-      const second = await other.a.registerBoleto({ reference: 'ch_y', amountCents: 100, dueDate: '2026-03-10', payer: { document: '52998224725', name: 'Ana', address: 'Rua A 1', district: null, postalCode: '01310100', city: 'Sao Paulo', state: 'SP' } });
-      expect([(await r.a.getRegistration('ch_x'))?.nossoNumeroSequence, (await other.a.getRegistration('ch_y'))?.nossoNumeroSequence]).toEqual([1, 1]);
-      expect([first.ok, second.ok, await other.a.getRegistration('ch_x')]).toEqual([true, true, null]);
+      const first = await r.a.registerBoleto({
+        reference: 'ch_x',
+        amountCents: 100,
+        dueDate: '2026-03-10',
+        payer: {
+          document: '52998224725',
+          name: 'Ana',
+          address: 'Rua A 1',
+          district: null,
+          postalCode: '01310100',
+          city: 'Sao Paulo',
+          state: 'SP',
+        },
+      });
+      const second = await other.a.registerBoleto({
+        reference: 'ch_y',
+        amountCents: 100,
+        dueDate: '2026-03-10',
+        payer: {
+          document: '52998224725',
+          name: 'Ana',
+          address: 'Rua A 1',
+          district: null,
+          postalCode: '01310100',
+          city: 'Sao Paulo',
+          state: 'SP',
+        },
+      });
+      expect([
+        (await r.a.getRegistration('ch_x'))?.nossoNumeroSequence,
+        (await other.a.getRegistration('ch_y'))?.nossoNumeroSequence,
+      ]).toEqual([1, 1]);
+      expect([first.ok, second.ok, await other.a.getRegistration('ch_x')]).toEqual([
+        true,
+        true,
+        null,
+      ]);
     } finally {
       await other.cleanUp();
     }

@@ -1,4 +1,11 @@
-import { emptyState, parseCnab240State, type Cnab240Decision, type Cnab240State, type Cnab240Store } from '@pgw/acquirer';
+import { assert } from '@pgw/domain';
+import {
+  emptyState,
+  parseCnab240State,
+  type Cnab240Decision,
+  type Cnab240State,
+  type Cnab240Store,
+} from '@pgw/acquirer';
 import type { Db } from '@pgw/platform-db';
 
 // The CNAB 240 state of one bank account in charges' database, so that every replica registers slips on
@@ -16,18 +23,37 @@ export class PgCnab240Store implements Cnab240Store {
   ) {}
 
   async load(): Promise<Cnab240State> {
-    const row = await this.db.read((q) => q('cnab240_states').where({ account: this.account }).first<{ state: string } | undefined>('state'));
-    return row === undefined ? emptyState() : parseCnab240State(row.state, `cnab240_states ${this.account}`);
+    const row = await this.db.read((q) =>
+      q('cnab240_states')
+        .where({ account: this.account })
+        .first<{ state: string } | undefined>('state'),
+    );
+    return row === undefined
+      ? emptyState()
+      : parseCnab240State(row.state, `cnab240_states ${this.account}`);
   }
 
   update<T>(decide: (state: Cnab240State) => Cnab240Decision<T>): Promise<T> {
     return this.db.tx(async (trx) => {
       // The row exists before it is locked: two first updates of an account would otherwise both find none.
-      await trx.raw('insert into cnab240_states (account, state, updated_at) values (?, ?, now()) on conflict (account) do nothing', [this.account, JSON.stringify(emptyState())]);
-      const row = await trx('cnab240_states').where({ account: this.account }).forUpdate().first<{ state: string } | undefined>('state');
-      if (row === undefined) throw new Error(`cnab240_states ${this.account}: the row inserted in this transaction is gone`);
-      const { next, result } = decide(parseCnab240State(row.state, `cnab240_states ${this.account}`));
-      if (next !== null) await trx('cnab240_states').where({ account: this.account }).update({ state: JSON.stringify(next), updated_at: trx.fn.now() });
+      await trx.raw(
+        'insert into cnab240_states (account, state, updated_at) values (?, ?, now()) on conflict (account) do nothing',
+        [this.account, JSON.stringify(emptyState())],
+      );
+      const row = await trx('cnab240_states')
+        .where({ account: this.account })
+        .forUpdate()
+        .first<{ state: string } | undefined>('state');
+      assert(row !== undefined, 'cnab240-state.row-present-after-insert', {
+        account: this.account,
+      });
+      const { next, result } = decide(
+        parseCnab240State(row.state, `cnab240_states ${this.account}`),
+      );
+      if (next !== null)
+        await trx('cnab240_states')
+          .where({ account: this.account })
+          .update({ state: JSON.stringify(next), updated_at: trx.fn.now() });
       return result;
     });
   }

@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import type { BoletoProvider, CardProvider, LiveRails, PixProvider, RailChoice } from '@pgw/acquirer';
+import type {
+  BoletoProvider,
+  CardProvider,
+  LiveRails,
+  PixProvider,
+  RailChoice,
+} from '@pgw/acquirer';
 import type { Tx } from '@pgw/platform-db';
 
 type Q = Knex | Tx;
@@ -21,9 +27,14 @@ export interface StoredLiveRails {
   updatedAt: Date;
 }
 
-function choice<P extends string>(provider: string | null, credentials: string | null): RailChoice<P> | null {
+function choice<P extends string>(
+  provider: string | null,
+  credentials: string | null,
+): RailChoice<P> | null {
   // The table's checks keep both set or both null; the route only writes providers it knows.
-  return provider === null || credentials === null ? null : { provider: provider as P, credentials };
+  return provider === null || credentials === null
+    ? null
+    : { provider: provider as P, credentials };
 }
 
 function fromRow(row: LiveRailsRow): StoredLiveRails {
@@ -39,17 +50,40 @@ function fromRow(row: LiveRailsRow): StoredLiveRails {
 }
 
 export async function findLiveRails(q: Q, tenantId: string): Promise<StoredLiveRails | undefined> {
-  const row = await q('live_rails').where({ tenant_id: tenantId }).first<LiveRailsRow | undefined>();
+  const row = await q('live_rails')
+    .where({ tenant_id: tenantId })
+    .first<LiveRailsRow | undefined>();
   return row === undefined ? undefined : fromRow(row);
 }
 
 /** Every tenant whose live boletos go to a bank, for the file exchange job; bounded by the number of tenants. */
 export async function boletoRails(q: Q): Promise<StoredLiveRails[]> {
-  const rows = await q('live_rails').whereNotNull('boleto_provider').orderBy('tenant_id').select<LiveRailsRow[]>('*');
+  const rows = await q('live_rails')
+    .whereNotNull('boleto_provider')
+    .orderBy('tenant_id')
+    .select<LiveRailsRow[]>('*');
   return rows.map(fromRow);
 }
 
-export async function saveLiveRails(trx: Tx, tenantId: string, rails: LiveRails, now: Date): Promise<StoredLiveRails> {
+/** The Pix accounts tenants name (each once), for authenticating a PSP's notification; bounded by the number of tenants. */
+export async function pixRailChoices(q: Q): Promise<RailChoice<PixProvider>[]> {
+  const rows = await q('live_rails')
+    .whereNotNull('pix_provider')
+    .whereNotNull('pix_credentials')
+    .distinct('pix_provider', 'pix_credentials')
+    .orderBy(['pix_provider', 'pix_credentials']);
+  return rows.map((r: { pix_provider: string; pix_credentials: string }) => ({
+    provider: r.pix_provider as PixProvider,
+    credentials: r.pix_credentials,
+  }));
+}
+
+export async function saveLiveRails(
+  trx: Tx,
+  tenantId: string,
+  rails: LiveRails,
+  now: Date,
+): Promise<StoredLiveRails> {
   const row: LiveRailsRow = {
     tenant_id: tenantId,
     card_provider: rails.card?.provider ?? null,

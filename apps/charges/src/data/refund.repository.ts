@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { cents, pageAfter, type Cents, type Timestamp } from './rows';
+import { pagesOfCharge } from './pages-of-charge';
+import { pageAfter, type JobPage } from './page-after';
+import { updateById } from './update-by-id';
 
 type Q = Knex | Tx;
 
@@ -12,13 +14,13 @@ export interface RefundRow {
   tenant_id: string;
   livemode: boolean;
   status: RefundStatus;
-  amount_cents: Cents;
+  amount_cents: number;
   reason: string | null;
   provider_reference: string | null;
   failure_reason: string | null;
-  succeeded_at: Timestamp | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  succeeded_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export async function insertRefund(trx: Tx, row: RefundRow): Promise<void> {
@@ -29,20 +31,28 @@ export async function lockRefund(trx: Tx, id: string): Promise<RefundRow | undef
   return trx('refunds').where({ id }).forUpdate().first<RefundRow | undefined>();
 }
 
-export async function updateRefund(trx: Tx, id: string, patch: Partial<Omit<RefundRow, 'id' | 'charge_id' | 'tenant_id' | 'livemode' | 'created_at'>>): Promise<RefundRow> {
-  const rows = await trx('refunds').where({ id }).update(patch).returning<RefundRow[]>('*');
-  const row = rows[0];
-  if (row === undefined) throw new Error(`refund ${id} vanished during an update`);
-  return row;
+export async function updateRefund(
+  trx: Tx,
+  id: string,
+  patch: Partial<Omit<RefundRow, 'id' | 'charge_id' | 'tenant_id' | 'livemode' | 'created_at'>>,
+): Promise<RefundRow> {
+  return updateById<RefundRow>(trx, 'refund', id, patch);
 }
 
-/** Cents still in flight (processing) on a charge. Read under the charge's row lock. */
+/** number still in flight (processing) on a charge. Read under the charge's row lock. */
 export async function inFlightCents(trx: Tx, chargeId: string): Promise<number> {
-  const row = await trx('refunds').where({ charge_id: chargeId, status: 'processing' }).sum<{ total: Cents | null }>({ total: 'amount_cents' }).first();
-  return row?.total === null || row?.total === undefined ? 0 : cents(row.total);
+  const row = await trx('refunds')
+    .where({ charge_id: chargeId, status: 'processing' })
+    .sum<{ total: number | null }>({ total: 'amount_cents' })
+    .first();
+  return row?.total === null || row?.total === undefined ? 0 : row.total;
 }
 
-/** Refunds whose outcome is unknown (processing) and older than `before`, oldest first, after the refund `after` (see pageAfter). */
-export async function processingRefunds(q: Q, before: Date, after: string | null, limit: number): Promise<RefundRow[]> {
-  return pageAfter(q('refunds').where({ status: 'processing' }).andWhere('created_at', '<', before), 'refunds', 'created_at', after).limit(limit);
+/** Refunds whose outcome is unknown (processing) and older than `before`, oldest first, a page at a time (see pageAfter). */
+export async function processingRefunds(q: Q, before: Date, page: JobPage): Promise<RefundRow[]> {
+  const unknown = q('refunds').where({ status: 'processing' }).andWhere('created_at', '<', before);
+  return pageAfter(unknown, 'refunds', 'created_at', page);
 }
+
+/** One page of a charge's refunds, most recent first (ties by id). */
+export const listRefundsOfCharge = pagesOfCharge<RefundRow>('refunds', ['created_at', 'id']);

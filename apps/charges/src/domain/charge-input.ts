@@ -2,8 +2,17 @@
 // which payment method, buyer normalization, split allocation, metadata size. Pure: the route has already
 // checked shapes with the schema, and checks what needs I/O (the token, split recipients) afterwards.
 import { isIP } from 'node:net';
-import { addDays, allocateSplit, isDateString, normalizeCep, normalizeDocument, normalizePhone, type SplitAllocation, type SplitRejectionReason } from '@pgw/domain';
-import { serializesLongerThan } from '@pgw/platform-http';
+import {
+  addDays,
+  allocateSplit,
+  isDateString,
+  normalizeCep,
+  normalizeDocument,
+  normalizePhone,
+  serializesLongerThan,
+  type SplitAllocation,
+  type SplitRejectionReason,
+} from '@pgw/domain';
 import type { CaptureMethod, PaymentMethod } from './charge';
 
 export const METADATA_CHARS_MAX = 4096;
@@ -24,7 +33,14 @@ export interface CreateChargeRequest {
     phone: string;
     document: string;
     ip?: string;
-    address: { line_1: string; line_2?: string; zip_code: string; city: string; state: string; country?: string };
+    address: {
+      line_1: string;
+      line_2?: string;
+      zip_code: string;
+      city: string;
+      state: string;
+      country?: string;
+    };
   };
   pix?: { expires_in?: number };
   boleto?: { due_date?: string };
@@ -39,7 +55,14 @@ export interface Buyer {
   document: string;
   document_type: 'cpf' | 'cnpj';
   ip: string | null;
-  address: { line_1: string; line_2: string | null; zip_code: string; city: string; state: string; country: string };
+  address: {
+    line_1: string;
+    line_2: string | null;
+    zip_code: string;
+    city: string;
+    state: string;
+    country: string;
+  };
 }
 
 export interface NewCharge {
@@ -63,7 +86,8 @@ export type InputRejection = {
   param: string | null;
 };
 
-export type InputResult = { ok: true; charge: NewCharge } | { ok: false; rejection: InputRejection };
+export type InputResult =
+  { ok: true; charge: NewCharge } | { ok: false; rejection: InputRejection };
 
 const METHODS: Record<CreateChargeRequest['payment_method'], PaymentMethod> = {
   CREDIT_CARD: 'credit_card',
@@ -115,25 +139,36 @@ function read(body: CreateChargeRequest, context: InputContext): NewCharge {
   // Money must belong to a seller. A card charge's seller is its token's; a Pix or boleto has no token,
   // so its seller is the key's, and a tenant-wide key cannot say whose money it is.
   if (!card && context.keySellerId === null) {
-    throw new Rejected({ code: 'seller_scope_required', message: 'Pix and boleto charges need a seller-scoped API key: the money must belong to a seller.', param: null });
+    throw new Rejected({
+      code: 'seller_scope_required',
+      message:
+        'Pix and boleto charges need a seller-scoped API key: the money must belong to a seller.',
+      param: null,
+    });
   }
 
-  if (!card && captureMethod === 'manual') invalid('capture_method', 'manual capture is only for card payments');
+  if (!card && captureMethod === 'manual')
+    invalid('capture_method', 'manual capture is only for card payments');
   let installments: number | null = null;
   if (card) {
-    if (body.installments === undefined) missing('installments', 'is required for card payments (send 1 for a one-time payment)');
+    if (body.installments === undefined)
+      missing('installments', 'is required for card payments (send 1 for a one-time payment)');
     installments = body.installments ?? null;
     // A debit card takes the money at once; it cannot be paid in installments.
-    if (paymentMethod === 'debit_card' && installments !== 1) invalid('installments', 'must be 1 for a debit card');
+    if (paymentMethod === 'debit_card' && installments !== 1)
+      invalid('installments', 'must be 1 for a debit card');
     if (body.card_token === undefined) missing('card_token', 'is required for card payments');
     if (body.pix !== undefined) invalid('pix', 'is only for PIX payments');
     if (body.boleto !== undefined) invalid('boleto', 'is only for BOLETO payments');
   } else {
-    if (body.installments !== undefined && body.installments !== 1) invalid('installments', 'Pix and boleto are paid at once (1)');
+    if (body.installments !== undefined && body.installments !== 1)
+      invalid('installments', 'Pix and boleto are paid at once (1)');
     if (body.card_token !== undefined) invalid('card_token', 'is only for card payments');
     if (body.security_code !== undefined) invalid('security_code', 'is only for card payments');
-    if (paymentMethod === 'pix' && body.boleto !== undefined) invalid('boleto', 'is only for BOLETO payments');
-    if (paymentMethod === 'boleto' && body.pix !== undefined) invalid('pix', 'is only for PIX payments');
+    if (paymentMethod === 'pix' && body.boleto !== undefined)
+      invalid('boleto', 'is only for BOLETO payments');
+    if (paymentMethod === 'boleto' && body.pix !== undefined)
+      invalid('pix', 'is only for PIX payments');
   }
 
   const buyer = readBuyer(body.buyer, context.requestIp);
@@ -143,16 +178,21 @@ function read(body: CreateChargeRequest, context: InputContext): NewCharge {
     const dueDate = body.boleto?.due_date ?? addDays(context.today, BOLETO_DUE_DAYS_DEFAULT);
     if (!isDateString(dueDate)) invalid('boleto.due_date', 'must be a date (YYYY-MM-DD)');
     // A bank does not register a slip that is overdue already.
-    if (dueDate < context.today) invalid('boleto.due_date', `must be today (${context.today}) or later`);
+    if (dueDate < context.today)
+      invalid('boleto.due_date', `must be today (${context.today}) or later`);
     boleto = { dueDate };
   }
-  const pix = paymentMethod === 'pix' ? { expiresInSeconds: body.pix?.expires_in ?? PIX_EXPIRES_IN_DEFAULT_S } : null;
+  const pix =
+    paymentMethod === 'pix'
+      ? { expiresInSeconds: body.pix?.expires_in ?? PIX_EXPIRES_IN_DEFAULT_S }
+      : null;
 
   const split = readSplit(body.amount, body.split);
 
   let metadata: Record<string, unknown> | null = null;
   if (body.metadata !== undefined) {
-    if (serializesLongerThan(body.metadata, METADATA_CHARS_MAX)) invalid('metadata', `must be at most ${METADATA_CHARS_MAX} characters once serialized`);
+    if (serializesLongerThan(body.metadata, METADATA_CHARS_MAX))
+      invalid('metadata', `must be at most ${METADATA_CHARS_MAX} characters once serialized`);
     metadata = body.metadata;
   }
 
@@ -181,7 +221,8 @@ function readBuyer(input: CreateChargeRequest['buyer'], requestIp: string | null
     if (/^\d{14}$/.test(digits)) invalid('buyer.document', 'CNPJ check digits do not match');
     invalid('buyer.document', 'must be a CPF (11 digits) or a CNPJ (14 digits)');
   }
-  if (input.ip !== undefined && isIP(input.ip) === 0) invalid('buyer.ip', 'must be an IPv4 or IPv6 address');
+  if (input.ip !== undefined && isIP(input.ip) === 0)
+    invalid('buyer.ip', 'must be an IPv4 or IPv6 address');
 
   const address = input.address;
   const country = (address.country ?? 'BR').toUpperCase();
@@ -198,19 +239,35 @@ function readBuyer(input: CreateChargeRequest['buyer'], requestIp: string | null
     document: document.digits,
     document_type: document.type,
     ip: input.ip ?? requestIp,
-    address: { line_1: address.line_1, line_2: address.line_2 ?? null, zip_code: zipCode, city: address.city, state: address.state, country },
+    address: {
+      line_1: address.line_1,
+      line_2: address.line_2 ?? null,
+      zip_code: zipCode,
+      city: address.city,
+      state: address.state,
+      country,
+    },
   };
 }
 
 const SPLIT_MESSAGES: Record<SplitRejectionReason, { field: string | null; message: string }> = {
   amount_and_percentage: { field: null, message: 'use amount_cents or percentage_bps, not both' },
   amount_or_percentage_missing: { field: null, message: 'needs amount_cents or percentage_bps' },
-  mixed_modes: { field: null, message: 'all items must use the same mode: amount_cents, or percentage_bps' },
+  mixed_modes: {
+    field: null,
+    message: 'all items must use the same mode: amount_cents, or percentage_bps',
+  },
   amount_invalid: { field: 'amount_cents', message: 'must be an integer of at least 1' },
   percentage_invalid: { field: 'percentage_bps', message: 'must be an integer from 1 to 10000' },
   duplicate_recipient: { field: 'recipient_seller_id', message: 'appears twice' },
-  resolves_to_zero: { field: 'percentage_bps', message: 'is too small for this amount: it resolves to 0 cents' },
-  sum_exceeds_total: { field: null, message: 'the recipients would receive more than the charge amount' },
+  resolves_to_zero: {
+    field: 'percentage_bps',
+    message: 'is too small for this amount: it resolves to 0 cents',
+  },
+  sum_exceeds_total: {
+    field: null,
+    message: 'the recipients would receive more than the charge amount',
+  },
 };
 
 function readSplit(amountCents: number, items: CreateChargeRequest['split']): SplitAllocation[] {
@@ -225,6 +282,11 @@ function readSplit(amountCents: number, items: CreateChargeRequest['split']): Sp
   );
   if (result.ok) return result.recipients;
   const { field, message } = SPLIT_MESSAGES[result.reason];
-  const param = result.index === undefined ? 'split' : field === null ? `split.${result.index}` : `split.${result.index}.${field}`;
+  const param =
+    result.index === undefined
+      ? 'split'
+      : field === null
+        ? `split.${result.index}`
+        : `split.${result.index}.${field}`;
   throw new Rejected({ code: 'split_invalid', message: `${param}: ${message}`, param });
 }

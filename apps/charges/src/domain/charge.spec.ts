@@ -1,4 +1,15 @@
-import { CHARGE_STATUSES, CHARGE_TRIGGERS, disputableCents, isCapturable, isRefundable, refundableCents, refundTrigger, transition, type ChargeStatus, type ChargeTrigger } from './charge';
+import {
+  CHARGE_STATUSES,
+  CHARGE_TRIGGERS,
+  disputableCents,
+  isCapturable,
+  isRefundable,
+  refundableCents,
+  refundTrigger,
+  transition,
+  type ChargeStatus,
+  type ChargeTrigger,
+} from './charge';
 
 // The diagram of charge-states.md, written out once more as the test's oracle: every arrow it draws.
 const ARROWS: Array<[ChargeStatus, ChargeTrigger, ChargeStatus]> = [
@@ -21,7 +32,11 @@ const ARROWS: Array<[ChargeStatus, ChargeTrigger, ChargeStatus]> = [
 
 describe('the charge state machine', () => {
   const allowed = new Map(ARROWS.map(([from, trigger, to]) => [`${from} ${trigger}`, to]));
-  const cases = CHARGE_STATUSES.flatMap((status) => CHARGE_TRIGGERS.filter((t) => t !== 'chargeback_won').map((trigger) => [status, trigger] as const));
+  const cases = CHARGE_STATUSES.flatMap((status) =>
+    CHARGE_TRIGGERS.filter((t) => t !== 'chargeback_won').map(
+      (trigger) => [status, trigger] as const,
+    ),
+  );
 
   it.each(cases)('from %s, %s goes where the diagram says, or nowhere', (status, trigger) => {
     // Proves each of the 9 × 12 (status, trigger) pairs: the drawn arrows are taken, every other is refused.
@@ -29,17 +44,26 @@ describe('the charge state machine', () => {
     expect(transition({ status, statusBeforeChargeback: null }, trigger)).toBe(expected);
   });
 
-  it.each(['paid', 'partially_refunded'] as const)('a won chargeback returns the charge to %s, where it was before', (previous) => {
-    // Proves that winning gives the charge back its pre-dispute status, and that it is refused elsewhere.
-    expect(transition({ status: 'chargeback', statusBeforeChargeback: previous }, 'chargeback_won')).toBe(previous);
-    for (const status of CHARGE_STATUSES.filter((s) => s !== 'chargeback')) {
-      expect(transition({ status, statusBeforeChargeback: previous }, 'chargeback_won')).toBeNull();
-    }
-  });
+  it.each(['paid', 'partially_refunded'] as const)(
+    'a won chargeback returns the charge to %s, where it was before',
+    (previous) => {
+      // Proves that winning gives the charge back its pre-dispute status, and that it is refused elsewhere.
+      expect(
+        transition({ status: 'chargeback', statusBeforeChargeback: previous }, 'chargeback_won'),
+      ).toBe(previous);
+      for (const status of CHARGE_STATUSES.filter((s) => s !== 'chargeback')) {
+        expect(
+          transition({ status, statusBeforeChargeback: previous }, 'chargeback_won'),
+        ).toBeNull();
+      }
+    },
+  );
 
   it('treats a chargeback without its previous status as a broken invariant', () => {
     // Proves that corrupted state stops the operation instead of guessing a status.
-    expect(() => transition({ status: 'chargeback', statusBeforeChargeback: null }, 'chargeback_won')).toThrow(/previous status/);
+    expect(() =>
+      transition({ status: 'chargeback', statusBeforeChargeback: null }, 'chargeback_won'),
+    ).toThrow(/charge.chargeback-keeps-previous-status/);
   });
 
   it('captures only authorized manual card charges', () => {
@@ -47,7 +71,10 @@ describe('the charge state machine', () => {
     for (const status of CHARGE_STATUSES) {
       for (const captureMethod of ['automatic', 'manual'] as const) {
         for (const paymentMethod of ['credit_card', 'debit_card', 'pix', 'boleto'] as const) {
-          const expected = status === 'authorized' && captureMethod === 'manual' && (paymentMethod === 'credit_card' || paymentMethod === 'debit_card');
+          const expected =
+            status === 'authorized' &&
+            captureMethod === 'manual' &&
+            (paymentMethod === 'credit_card' || paymentMethod === 'debit_card');
           expect(isCapturable({ status, captureMethod, paymentMethod })).toBe(expected);
         }
       }
@@ -69,12 +96,14 @@ describe('the charge state machine', () => {
     expect(() => refundTrigger(10_000, 10_001)).toThrow();
   });
 
-  it('lets a chargeback take only what is still the seller\'s: amount − refunds (succeeded, in flight) − open or lost chargebacks', () => {
+  it("lets a chargeback take only what is still the seller's: amount − refunds (succeeded, in flight) − open or lost chargebacks", () => {
     // Proves the chargeback limit's arithmetic, a lost chargeback's money included, and that it never goes below zero.
     expect(disputableCents(10_000, { succeededCents: 0, inFlightCents: 0 }, 0)).toBe(10_000);
     expect(disputableCents(10_000, { succeededCents: 1_000, inFlightCents: 5_000 }, 0)).toBe(4_000);
     expect(disputableCents(10_000, { succeededCents: 1_000, inFlightCents: 0 }, 3_000)).toBe(6_000);
-    expect(disputableCents(10_000, { succeededCents: 1_000, inFlightCents: 2_000 }, 3_000)).toBe(4_000);
+    expect(disputableCents(10_000, { succeededCents: 1_000, inFlightCents: 2_000 }, 3_000)).toBe(
+      4_000,
+    );
     expect(disputableCents(10_000, { succeededCents: 6_000, inFlightCents: 0 }, 4_000)).toBe(0);
     expect(disputableCents(10_000, { succeededCents: 6_000, inFlightCents: 3_000 }, 4_000)).toBe(0);
   });

@@ -1,14 +1,13 @@
+import { assert, type ChargeStatus, type PaymentMethod } from '@pgw/domain';
 // The charge's state machine (charge-states.md), pure: no I/O, no framework. Every status change of a
 // charge goes through `transition`, so a change the diagram does not draw cannot happen anywhere.
 
-export const CHARGE_STATUSES = ['pending', 'authorized', 'paid', 'refused', 'canceled', 'refunded', 'partially_refunded', 'chargeback', 'failed'] as const;
-export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
-
-export const PAYMENT_METHODS = ['credit_card', 'debit_card', 'pix', 'boleto'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export { CHARGE_STATUSES, PAYMENT_METHODS } from '@pgw/domain';
+export type { ChargeStatus, PaymentMethod } from '@pgw/domain';
 export type CaptureMethod = 'automatic' | 'manual';
 
-export const isCard = (method: PaymentMethod): boolean => method === 'credit_card' || method === 'debit_card';
+export const isCard = (method: PaymentMethod): boolean =>
+  method === 'credit_card' || method === 'debit_card';
 
 /** What can happen to a charge. Provider outcomes, API calls, jobs and operator simulations. */
 export const CHARGE_TRIGGERS = [
@@ -61,13 +60,27 @@ export function transition(state: ChargeState, trigger: ChargeTrigger): ChargeSt
   if (rule.to !== 'previous') return rule.to;
   const previous = state.statusBeforeChargeback;
   // A charge in chargeback always recorded where it came from; anything else is a corrupted row.
-  if (previous !== 'paid' && previous !== 'partially_refunded') throw new Error(`charge in chargeback without its previous status (${String(previous)})`);
+  assert(
+    previous === 'paid' || previous === 'partially_refunded',
+    'charge.chargeback-keeps-previous-status',
+    {
+      previous: String(previous),
+    },
+  );
   return previous;
 }
 
 /** Capture: only an authorized card charge created with capture_method=manual (contract §4). */
-export function isCapturable(charge: { status: ChargeStatus; captureMethod: CaptureMethod; paymentMethod: PaymentMethod }): boolean {
-  return charge.captureMethod === 'manual' && isCard(charge.paymentMethod) && transition({ status: charge.status, statusBeforeChargeback: null }, 'capture') !== null;
+export function isCapturable(charge: {
+  status: ChargeStatus;
+  captureMethod: CaptureMethod;
+  paymentMethod: PaymentMethod;
+}): boolean {
+  return (
+    charge.captureMethod === 'manual' &&
+    isCard(charge.paymentMethod) &&
+    transition({ status: charge.status, statusBeforeChargeback: null }, 'capture') !== null
+  );
 }
 
 export function isRefundable(status: ChargeStatus): boolean {
@@ -78,9 +91,17 @@ export function isRefundable(status: ChargeStatus): boolean {
  * What a new refund may still take: the amount minus succeeded refunds minus refunds in flight. Counting
  * the ones in flight is what keeps the sum under the amount when refunds race (contract §4).
  */
-export function refundableCents(amountCents: number, succeededCents: number, inFlightCents: number): number {
+export function refundableCents(
+  amountCents: number,
+  succeededCents: number,
+  inFlightCents: number,
+): number {
   const remaining = amountCents - succeededCents - inFlightCents;
-  if (remaining < 0) throw new Error(`refunds exceed the charge: ${succeededCents} + ${inFlightCents} > ${amountCents}`);
+  assert(remaining >= 0, 'charge.refunds-within-amount', {
+    succeeded_cents: succeededCents,
+    in_flight_cents: inFlightCents,
+    amount_cents: amountCents,
+  });
   return remaining;
 }
 
@@ -89,12 +110,20 @@ export function refundableCents(amountCents: number, succeededCents: number, inF
  * and in flight: a refund whose answer is late may still succeed) minus chargebacks open or lost (a won
  * one gave its money back). Never negative; 0 means nothing is left to dispute.
  */
-export function disputableCents(amountCents: number, refunds: { succeededCents: number; inFlightCents: number }, openOrLostChargebackCents: number): number {
-  return Math.max(0, amountCents - refunds.succeededCents - refunds.inFlightCents - openOrLostChargebackCents);
+export function disputableCents(
+  amountCents: number,
+  refunds: { succeededCents: number; inFlightCents: number },
+  openOrLostChargebackCents: number,
+): number {
+  return Math.max(
+    0,
+    amountCents - refunds.succeededCents - refunds.inFlightCents - openOrLostChargebackCents,
+  );
 }
 
 /** The trigger a succeeded refund fires: the whole amount refunded, or part of it. */
 export function refundTrigger(amountCents: number, refundedCents: number): ChargeTrigger {
-  if (refundedCents > amountCents) throw new Error(`refunded ${refundedCents} of a ${amountCents} charge`);
+  const cents = { refunded_cents: refundedCents, amount_cents: amountCents };
+  assert(refundedCents <= amountCents, 'charge.refunded-within-amount', cents);
   return refundedCents === amountCents ? 'refunded_in_full' : 'refunded_in_part';
 }

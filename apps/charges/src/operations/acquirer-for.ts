@@ -12,7 +12,17 @@ export function railKindOf(paymentMethod: ChargeRow['payment_method']): RailKind
  * must reach the account that holds it, whatever the tenant's rails are now); for a charge made before
  * rails were recorded, the tenant's rails in its mode.
  */
-export function acquirerFor(deps: ChargesDeps, charge: Pick<ChargeRow, 'tenant_id' | 'livemode' | 'payment_method' | 'acquirer_rail'>): Promise<AcquirerPort> {
-  if (charge.acquirer_rail !== null) return Promise.resolve(deps.acquirers.forRecordedRail(charge.livemode, railKindOf(charge.payment_method), charge.acquirer_rail));
+export function acquirerFor(
+  deps: ChargesDeps,
+  charge: Pick<ChargeRow, 'tenant_id' | 'livemode' | 'payment_method' | 'acquirer_rail'>,
+): Promise<AcquirerPort> {
+  if (charge.acquirer_rail !== null)
+    return Promise.resolve(
+      deps.acquirers.forRecordedRail(
+        charge.livemode,
+        railKindOf(charge.payment_method),
+        charge.acquirer_rail,
+      ),
+    );
   return deps.acquirers.forScope({ tenantId: charge.tenant_id, livemode: charge.livemode });
 }

@@ -1,16 +1,18 @@
 // Every state change of a charge, refund or chargeback writes its event into the outbox, in the
 // transaction that makes the change (ARCHITECTURE: no publish after commit). All of them go to one topic
 // keyed by charge id, so receivables, the ledger and webhooks read them in the order they happened.
-import { newEnvelope, outboxMessage, type ChargeSnapshot, type EventType } from '@pgw/contracts';
-import { enqueue } from '@pgw/platform-bus';
+import type { ChargeSnapshot } from '@pgw/contracts';
+import { emit, type Emitted } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
-import type { ChargeStatus } from '../domain/charge';
+import type { ChargeStatus } from '@pgw/charges-domain/charge';
 import type { ChargeRow } from '../data/charge.repository';
-import type { ChargebackRow } from '../data/chargeback.repository';
-import type { RefundRow } from '../data/refund.repository';
-import { cents, date, msOrNull } from '../data/rows';
+import type { ChargebackRow, ChargebackStatus } from '../data/chargeback.repository';
+import type { RefundRow, RefundStatus } from '../data/refund.repository';
+import type { HistoryEventType } from '../charge-event-kinds';
 import { chargebackResource, chargeResource, readSplit, refundResource } from '../resources';
+import { recordChargeEvent, type Subject } from './charge-history';
 import { countChargeCreated, countChargeStatus, countRefund } from './charge-metrics';
+import { assert } from '@pgw/domain';
 
 export const PRODUCER = 'charges';
 
@@ -43,18 +45,18 @@ export function chargeSnapshot(row: ChargeRow): ChargeSnapshot {
     charge_id: row.id,
     seller_id: row.seller_id,
     status: row.status,
-    amount_cents: cents(row.amount_cents),
+    amount_cents: row.amount_cents,
     currency: row.currency,
     payment_method: row.payment_method,
     capture_method: row.capture_method,
     installments: row.installments ?? 1,
     captured: row.paid_at !== null,
-    paid_at: msOrNull(row.paid_at),
-    refunded_cents: cents(row.refunded_cents),
-    chargeback_cents: cents(row.chargeback_cents),
+    paid_at: row.paid_at?.getTime() ?? null,
+    refunded_cents: row.refunded_cents,
+    chargeback_cents: row.chargeback_cents,
     split: readSplit(row),
-    created_at: date(row.created_at).getTime(),
-    updated_at: date(row.updated_at).getTime(),
+    created_at: row.created_at.getTime(),
+    updated_at: row.updated_at.getTime(),
   };
 }
 
@@ -63,65 +65,144 @@ export interface Announcer {
   requestId: string | null;
 }
 
-function envelope(type: EventType, charge: ChargeRow, requestId: string | null) {
-  return newEnvelope(type, { producer: PRODUCER, tenantId: charge.tenant_id, livemode: charge.livemode, requestId, occurredAtMs: date(charge.updated_at).getTime() });
+/** What the envelope of a charge's event says: it happened when the charge last changed. */
+function origin(charge: ChargeRow, requestId: string | null) {
+  return {
+    key: charge.id,
+    producer: PRODUCER,
+    tenantId: charge.tenant_id,
+    livemode: charge.livemode,
+    requestId,
+    occurredAtMs: charge.updated_at.getTime(),
+  };
 }
 
-async function write(a: Announcer, trx: Tx, type: ChargeEventType, charge: ChargeRow): Promise<void> {
-  const event = { envelope: envelope(type, charge, a.requestId), charge: chargeSnapshot(charge), resource_json: JSON.stringify(chargeResource(charge, { withSplit: true })) };
+async function write(
+  a: Announcer,
+  trx: Tx,
+  type: ChargeEventType,
+  charge: ChargeRow,
+): Promise<void> {
+  const body = {
+    charge: chargeSnapshot(charge),
+    resource_json: JSON.stringify(chargeResource(charge, { withSplit: true })),
+  };
   // charge-paid v2 adds what the card was paid with; the other events are still at v1.
-  const message = type === 'charges.charge-paid.v2' ? outboxMessage(type, charge.id, { ...event, brand: charge.card_brand, authorization_code: charge.authorization_code }) : outboxMessage(type, charge.id, event);
-  await enqueue(a.db, trx, [message]);
+  const event = {
+    type,
+    ...origin(charge, a.requestId),
+    body:
+      type === 'charges.charge-paid.v2'
+        ? { ...body, brand: charge.card_brand, authorization_code: charge.authorization_code }
+        : body,
+  } as Emitted;
+  const [envelope] = await emit(a.db, trx, event);
+  await recordChargeEvent(trx, type, envelope, charge, null);
 }
 
-export async function announceChargeCreated(a: Announcer, trx: Tx, charge: ChargeRow): Promise<void> {
+export async function announceChargeCreated(
+  a: Announcer,
+  trx: Tx,
+  charge: ChargeRow,
+): Promise<void> {
   await write(a, trx, 'charges.charge-created.v1', charge);
   countChargeCreated(trx, charge);
 }
 
 /** Announces the status the charge has now (nothing for pending, which charge-created announces). */
-export async function announceChargeStatus(a: Announcer, trx: Tx, charge: ChargeRow): Promise<void> {
+export async function announceChargeStatus(
+  a: Announcer,
+  trx: Tx,
+  charge: ChargeRow,
+): Promise<void> {
   if (charge.status === 'pending') return;
   await write(a, trx, EVENT_OF_STATUS[charge.status], charge);
   countChargeStatus(trx, charge);
 }
 
-export async function announceRefund(a: Announcer, trx: Tx, charge: ChargeRow, refund: RefundRow): Promise<void> {
-  const type = refund.status === 'succeeded' ? 'charges.refund-succeeded.v1' : refund.status === 'failed' ? 'charges.refund-failed.v1' : null;
-  if (type === null) throw new Error(`a ${refund.status} refund has no event`);
-  const event = {
-    envelope: envelope(type, charge, a.requestId),
-    charge: chargeSnapshot(charge),
-    refund: {
-      refund_id: refund.id,
-      status: refund.status,
-      amount_cents: cents(refund.amount_cents),
-      reason: refund.reason,
-      succeeded_at: msOrNull(refund.succeeded_at),
-      created_at: date(refund.created_at).getTime(),
-    },
-    resource_json: JSON.stringify(refundResource(refund)),
+/** The event a refund's outcome announces; a pending or processing refund is announced by none. */
+const EVENT_OF_REFUND: Partial<Record<RefundStatus, HistoryEventType>> = {
+  succeeded: 'charges.refund-succeeded.v1',
+  failed: 'charges.refund-failed.v1',
+};
+
+/** The event a chargeback's status announces; the others (under review, accepted) are announced by none. */
+const EVENT_OF_CHARGEBACK: Partial<Record<ChargebackStatus, HistoryEventType>> = {
+  open: 'charges.chargeback-opened.v1',
+  won: 'charges.chargeback-won.v1',
+  lost: 'charges.chargeback-lost.v1',
+};
+
+/**
+ * Writes the event of a change to one of the charge's refunds or chargebacks: `part` is its own record in
+ * the body, between the charge and its API resource, and `subject` is what the charge's history names.
+ */
+async function writeChange(
+  a: Announcer,
+  trx: Tx,
+  charge: ChargeRow,
+  type: HistoryEventType,
+  part: Record<string, unknown>,
+  resource: object,
+  subject: Subject,
+): Promise<void> {
+  const body = { charge: chargeSnapshot(charge), ...part, resource_json: JSON.stringify(resource) };
+  const [envelope] = await emit(a.db, trx, {
+    type,
+    ...origin(charge, a.requestId),
+    body,
+  } as Emitted);
+  await recordChargeEvent(trx, type, envelope, charge, subject);
+}
+
+export async function announceRefund(
+  a: Announcer,
+  trx: Tx,
+  charge: ChargeRow,
+  refund: RefundRow,
+): Promise<void> {
+  const type = EVENT_OF_REFUND[refund.status];
+  // Called once a refund reached its outcome: a pending or processing one is announced by no event.
+  assert(type !== undefined, 'refund.announced-at-outcome', {
+    refund_id: refund.id,
+    status: refund.status,
+  });
+  const record = {
+    refund_id: refund.id,
+    status: refund.status,
+    amount_cents: refund.amount_cents,
+    reason: refund.reason,
+    succeeded_at: refund.succeeded_at?.getTime() ?? null,
+    created_at: refund.created_at.getTime(),
   };
-  await enqueue(a.db, trx, [outboxMessage(type, charge.id, event)]);
+  await writeChange(a, trx, charge, type, { refund: record }, refundResource(refund), {
+    refundId: refund.id,
+    amountCents: refund.amount_cents,
+  });
   countRefund(trx, charge, refund);
 }
 
-export async function announceChargeback(a: Announcer, trx: Tx, charge: ChargeRow, chargeback: ChargebackRow): Promise<void> {
-  const type =
-    chargeback.status === 'open' ? 'charges.chargeback-opened.v1' : chargeback.status === 'won' ? 'charges.chargeback-won.v1' : chargeback.status === 'lost' ? 'charges.chargeback-lost.v1' : null;
-  if (type === null) throw new Error(`a ${chargeback.status} chargeback has no event`);
-  const event = {
-    envelope: envelope(type, charge, a.requestId),
-    charge: chargeSnapshot(charge),
-    chargeback: {
-      chargeback_id: chargeback.id,
-      status: chargeback.status,
-      amount_cents: cents(chargeback.amount_cents),
-      reason_code: chargeback.reason_code,
-      opened_at: date(chargeback.opened_at).getTime(),
-      resolved_at: msOrNull(chargeback.resolved_at),
-    },
-    resource_json: JSON.stringify(chargebackResource(chargeback)),
+export async function announceChargeback(
+  a: Announcer,
+  trx: Tx,
+  charge: ChargeRow,
+  chargeback: ChargebackRow,
+): Promise<void> {
+  const type = EVENT_OF_CHARGEBACK[chargeback.status];
+  assert(type !== undefined, 'chargeback.announced-status', {
+    chargeback_id: chargeback.id,
+    status: chargeback.status,
+  });
+  const record = {
+    chargeback_id: chargeback.id,
+    status: chargeback.status,
+    amount_cents: chargeback.amount_cents,
+    reason_code: chargeback.reason_code,
+    opened_at: chargeback.opened_at.getTime(),
+    resolved_at: chargeback.resolved_at?.getTime() ?? null,
   };
-  await enqueue(a.db, trx, [outboxMessage(type, charge.id, event)]);
+  await writeChange(a, trx, charge, type, { chargeback: record }, chargebackResource(chargeback), {
+    chargebackId: chargeback.id,
+    amountCents: chargeback.amount_cents,
+  });
 }

@@ -1,5 +1,5 @@
 import type { BoletoPayer } from '@pgw/acquirer';
-import type { Buyer } from '../domain/charge-input';
+import type { Buyer } from '@pgw/charges-domain/charge-input';
 
 // A boleto's payer is the charge's buyer: a bank registers the slip under their name, CPF/CNPJ and address
 // (CNAB 240 segment Q). The API takes the state as the integrator writes it (2 to 80 characters); a bank

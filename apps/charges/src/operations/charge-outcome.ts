@@ -1,13 +1,18 @@
 // The provider's side of a charge intent: ask (authorize, create the Pix, register the boleto), look up
 // by reference when the answer was lost, and save what came back. The create route and the recovery
 // share this code, so an interrupted charge ends exactly as an uninterrupted one would have.
+import { assert } from '@pgw/domain';
 import type { AcquirerResult, Authorization, Boleto, PixCharge } from '@pgw/acquirer';
 import type { Tx } from '@pgw/platform-db';
 import { completeKeysOf, type IdempotencySession, type Outcome } from '@pgw/platform-idempotency';
-import { transition, type ChargeTrigger } from '../domain/charge';
-import type { Buyer } from '../domain/charge-input';
-import { lockCharge, updateCharge, type ChargePatch, type ChargeRow } from '../data/charge.repository';
-import { cents } from '../data/rows';
+import { transition, type ChargeTrigger } from '@pgw/charges-domain/charge';
+import type { Buyer } from '@pgw/charges-domain/charge-input';
+import {
+  lockCharge,
+  updateCharge,
+  type ChargePatch,
+  type ChargeRow,
+} from '../data/charge.repository';
 import { chargeResource } from '../resources';
 import { announceChargeCreated, announceChargeStatus, type Announcer } from './announce';
 import { countAuthorization, type AuthorizationOutcome } from './charge-metrics';
@@ -26,7 +31,10 @@ export type ProviderOutcome =
   /** No answer in time: the charge stays pending, and recovery asks again by reference. */
   | { kind: 'unknown'; message: string };
 
-function fromResult<T>(result: AcquirerResult<T>, wrap: (value: T) => ProviderOutcome): ProviderOutcome {
+function fromResult<T>(
+  result: AcquirerResult<T>,
+  wrap: (value: T) => ProviderOutcome,
+): ProviderOutcome {
   if (result.ok) return wrap(result.value);
   switch (result.kind) {
     case 'unavailable':
@@ -40,14 +48,23 @@ function fromResult<T>(result: AcquirerResult<T>, wrap: (value: T) => ProviderOu
 }
 
 /** Sends the intent to the provider, with the charge id as reference (the same one on every retry). */
-export async function requestProvider(deps: ChargesDeps, charge: ChargeRow, securityCode?: string): Promise<ProviderOutcome> {
+export async function requestProvider(
+  deps: ChargesDeps,
+  charge: ChargeRow,
+  securityCode?: string,
+): Promise<ProviderOutcome> {
   const reference = charge.id;
-  const amountCents = cents(charge.amount_cents);
+  const amountCents = charge.amount_cents;
   const acquirer = await acquirerFor(deps, charge);
   switch (charge.payment_method) {
     case 'credit_card':
     case 'debit_card': {
-      if (charge.card_ref === null || charge.installments === null) throw new Error(`card charge ${charge.id} without card_ref or installments`);
+      const card = { charge_id: charge.id };
+      assert(
+        charge.card_ref !== null && charge.installments !== null,
+        'charge.card-has-ref-and-installments',
+        card,
+      );
       const result = await acquirer.authorize({
         reference,
         cardRef: charge.card_ref,
@@ -59,14 +76,25 @@ export async function requestProvider(deps: ChargesDeps, charge: ChargeRow, secu
       return fromResult(result, (value) => ({ kind: 'authorization', value }));
     }
     case 'pix': {
-      if (charge.pix_expires_in === null) throw new Error(`Pix charge ${charge.id} without expires_in`);
-      const result = await acquirer.createPixCharge({ reference, amountCents, expiresInSeconds: charge.pix_expires_in });
+      assert(charge.pix_expires_in !== null, 'charge.pix-has-expires-in', { charge_id: charge.id });
+      const result = await acquirer.createPixCharge({
+        reference,
+        amountCents,
+        expiresInSeconds: charge.pix_expires_in,
+      });
       return fromResult(result, (value) => ({ kind: 'pix', value }));
     }
     case 'boleto': {
-      if (charge.boleto_due_date === null) throw new Error(`boleto charge ${charge.id} without due date`);
+      assert(charge.boleto_due_date !== null, 'charge.boleto-has-due-date', {
+        charge_id: charge.id,
+      });
       const buyer = JSON.parse(charge.buyer_json) as Buyer;
-      const result = await acquirer.registerBoleto({ reference, amountCents, dueDate: charge.boleto_due_date, payer: boletoPayerOf(buyer) });
+      const result = await acquirer.registerBoleto({
+        reference,
+        amountCents,
+        dueDate: charge.boleto_due_date,
+        payer: boletoPayerOf(buyer),
+      });
       return fromResult(result, (value) => ({ kind: 'boleto', value }));
     }
   }
@@ -76,7 +104,10 @@ export async function requestProvider(deps: ChargesDeps, charge: ChargeRow, secu
  * Asks the provider what became of an intent whose answer was lost. `null`: the provider never received
  * it (safe to send again with the same reference); `unknown`: it cannot tell yet.
  */
-export async function lookUpProvider(deps: ChargesDeps, charge: ChargeRow): Promise<ProviderOutcome | null> {
+export async function lookUpProvider(
+  deps: ChargesDeps,
+  charge: ChargeRow,
+): Promise<ProviderOutcome | null> {
   let outcome: ProviderOutcome;
   let notFound = false;
   const acquirer = await acquirerFor(deps, charge);
@@ -103,25 +134,42 @@ export async function lookUpProvider(deps: ChargesDeps, charge: ChargeRow): Prom
   }
   if (notFound) return null;
   // A lookup that the provider refuses, or cannot serve now, tells nothing: try again later.
-  if (outcome.kind === 'unreachable' || outcome.kind === 'rejected') return { kind: 'unknown', message: outcome.message };
+  if (outcome.kind === 'unreachable' || outcome.kind === 'rejected')
+    return { kind: 'unknown', message: outcome.message };
   return outcome;
 }
 
 const at = (iso: string | null, fallback: Date): Date => (iso === null ? fallback : new Date(iso));
 
 /** The row change and the state-machine trigger for a provider outcome. */
-function decide(charge: ChargeRow, outcome: ProviderOutcome, acquirerCode: string, now: Date): { patch: ChargePatch; trigger: ChargeTrigger | null } {
+function decide(
+  charge: ChargeRow,
+  outcome: ProviderOutcome,
+  acquirerCode: string,
+  now: Date,
+): { patch: ChargePatch; trigger: ChargeTrigger | null } {
   switch (outcome.kind) {
     case 'unknown':
       return { patch: {}, trigger: null };
     case 'unreachable':
       return {
-        patch: { outcome_known: true, acquirer_code: acquirerCode, refused_reason: null, acquirer_return_message: 'The payment provider could not be reached; nothing was charged.' },
+        patch: {
+          outcome_known: true,
+          acquirer_code: acquirerCode,
+          refused_reason: null,
+          acquirer_return_message:
+            'The payment provider could not be reached; nothing was charged.',
+        },
         trigger: 'provider_failed',
       };
     case 'rejected':
       return {
-        patch: { outcome_known: true, acquirer_code: acquirerCode, refused_reason: null, acquirer_return_message: `The payment provider refused the request (${outcome.code}); nothing was charged.` },
+        patch: {
+          outcome_known: true,
+          acquirer_code: acquirerCode,
+          refused_reason: null,
+          acquirer_return_message: `The payment provider refused the request (${outcome.code}); nothing was charged.`,
+        },
         trigger: 'provider_failed',
       };
     case 'authorization': {
@@ -137,43 +185,82 @@ function decide(charge: ChargeRow, outcome: ProviderOutcome, acquirerCode: strin
       };
       switch (v.status) {
         case 'captured':
-          return { patch: { ...patch, authorized_at: at(v.createdAt, now), paid_at: at(v.capturedAt, now) }, trigger: 'sale_approved' };
+          return {
+            patch: {
+              ...patch,
+              authorized_at: at(v.createdAt, now),
+              paid_at: at(v.capturedAt, now),
+            },
+            trigger: 'sale_approved',
+          };
         case 'authorized':
-          return { patch: { ...patch, authorized_at: at(v.createdAt, now) }, trigger: 'authorization_approved' };
+          return {
+            patch: { ...patch, authorized_at: at(v.createdAt, now) },
+            trigger: 'authorization_approved',
+          };
         case 'refused':
           return { patch, trigger: 'authorization_refused' };
         case 'failed':
           return { patch, trigger: 'provider_failed' };
         case 'canceled':
           // Voided before we ever saw it approved: nothing was charged.
-          return { patch: { ...patch, acquirer_return_message: v.returnMessage ?? 'The authorization was voided.' }, trigger: 'provider_failed' };
+          return {
+            patch: {
+              ...patch,
+              acquirer_return_message: v.returnMessage ?? 'The authorization was voided.',
+            },
+            trigger: 'provider_failed',
+          };
       }
       break;
     }
     case 'pix': {
       const v = outcome.value;
-      const patch: ChargePatch = { outcome_known: true, acquirer_code: acquirerCode, acquirer_transaction_id: v.txid, pix_qr_code: v.qrCode, pix_expires_at: new Date(v.expiresAt) };
-      if (v.status === 'paid') return { patch: { ...patch, paid_at: at(v.paidAt, now) }, trigger: 'payment_confirmed' };
-      if (v.status === 'expired') return { patch: { ...patch, canceled_at: now }, trigger: 'pix_expired' };
+      const patch: ChargePatch = {
+        outcome_known: true,
+        acquirer_code: acquirerCode,
+        acquirer_transaction_id: v.txid,
+        pix_qr_code: v.qrCode,
+        pix_expires_at: new Date(v.expiresAt),
+      };
+      if (v.status === 'paid')
+        return { patch: { ...patch, paid_at: at(v.paidAt, now) }, trigger: 'payment_confirmed' };
+      if (v.status === 'expired')
+        return { patch: { ...patch, canceled_at: now }, trigger: 'pix_expired' };
       return { patch, trigger: null };
     }
     case 'boleto': {
       const v = outcome.value;
-      const patch: ChargePatch = { outcome_known: true, acquirer_code: acquirerCode, boleto_barcode: v.barcode, boleto_digitable_line: v.digitableLine, boleto_due_date: v.dueDate };
-      if (v.status === 'paid') return { patch: { ...patch, paid_at: at(v.paidAt, now) }, trigger: 'payment_confirmed' };
+      const patch: ChargePatch = {
+        outcome_known: true,
+        acquirer_code: acquirerCode,
+        boleto_barcode: v.barcode,
+        boleto_digitable_line: v.digitableLine,
+        boleto_due_date: v.dueDate,
+      };
+      if (v.status === 'paid')
+        return { patch: { ...patch, paid_at: at(v.paidAt, now) }, trigger: 'payment_confirmed' };
       return { patch, trigger: null };
     }
   }
-  throw new Error(`unhandled provider outcome for charge ${charge.id}`);
+  assert(false, 'charge.provider-outcome-handled', { charge_id: charge.id });
 }
 
 /** What a card charge's provider outcome says of the authorization; null when it says nothing yet, or is no card. */
-function authorizationOutcome(charge: ChargeRow, outcome: ProviderOutcome): AuthorizationOutcome | null {
-  if (charge.payment_method !== 'credit_card' && charge.payment_method !== 'debit_card') return null;
+function authorizationOutcome(
+  charge: ChargeRow,
+  outcome: ProviderOutcome,
+): AuthorizationOutcome | null {
+  if (charge.payment_method !== 'credit_card' && charge.payment_method !== 'debit_card')
+    return null;
   switch (outcome.kind) {
     case 'authorization': {
       const status = outcome.value.status;
-      return status === 'captured' || status === 'authorized' ? 'approved' : status === 'refused' ? 'declined' : 'failed';
+      return status === 'captured' || status === 'authorized'
+        ? 'approved'
+        : status === 'refused'
+          ? 'declined'
+          : 'failed';
     }
     case 'unreachable':
     case 'rejected':
@@ -184,7 +271,10 @@ function authorizationOutcome(charge: ChargeRow, outcome: ProviderOutcome): Auth
 }
 
 /** The create answer of a charge: 201 and the charge as POST /charges shows it. */
-export const createdOutcome = (charge: ChargeRow): Outcome => ({ status: 201, body: chargeResource(charge, { withSplit: false }) });
+export const createdOutcome = (charge: ChargeRow): Outcome => ({
+  status: 201,
+  body: chargeResource(charge, { withSplit: false }),
+});
 
 /**
  * Saves a provider outcome on a charge intent, in `trx`: the new status, charge-created (once) and the
@@ -192,20 +282,44 @@ export const createdOutcome = (charge: ChargeRow): Outcome => ({ status: 201, bo
  * recovery, under any key still waiting for this charge. An intent already settled (the request and the
  * recovery raced) is left as it is.
  */
-export async function settleIntent(deps: ChargesDeps, trx: Tx, chargeId: string, outcome: ProviderOutcome, announcer: Announcer, session: IdempotencySession | null): Promise<ChargeRow> {
+export async function settleIntent(
+  deps: ChargesDeps,
+  trx: Tx,
+  chargeId: string,
+  outcome: ProviderOutcome,
+  announcer: Announcer,
+  session: IdempotencySession | null,
+): Promise<ChargeRow> {
   const current = await lockCharge(trx, null, chargeId);
-  if (current === undefined) throw new Error(`charge ${chargeId} vanished`);
+  assert(current !== undefined, 'charge.present-under-lock', { charge_id: chargeId });
   let charge = current;
   if (!current.outcome_known) {
     const now = deps.clock.now();
-    const { patch, trigger } = decide(current, outcome, current.acquirer_code ?? deps.acquirers.simulator.code, now);
+    const { patch, trigger } = decide(
+      current,
+      outcome,
+      current.acquirer_code ?? deps.acquirers.simulator.code,
+      now,
+    );
     let status = current.status;
     if (trigger !== null) {
-      const next = transition({ status: current.status, statusBeforeChargeback: current.status_before_chargeback }, trigger);
-      if (next === null) throw new Error(`charge ${chargeId}: no ${trigger} from ${current.status}`);
+      const next = transition(
+        { status: current.status, statusBeforeChargeback: current.status_before_chargeback },
+        trigger,
+      );
+      assert(next !== null, 'charge.transition-exists', {
+        charge_id: chargeId,
+        trigger,
+        status: current.status,
+      });
       status = next;
     }
-    charge = await updateCharge(trx, chargeId, { ...patch, status, announced: true, ...(Object.keys(patch).length > 0 || !current.announced ? { updated_at: now } : {}) });
+    charge = await updateCharge(trx, chargeId, {
+      ...patch,
+      status,
+      announced: true,
+      ...(Object.keys(patch).length > 0 || !current.announced ? { updated_at: now } : {}),
+    });
     if (!current.announced) await announceChargeCreated(announcer, trx, charge);
     if (status !== current.status) await announceChargeStatus(announcer, trx, charge);
     const authorization = trigger === null ? null : authorizationOutcome(current, outcome);

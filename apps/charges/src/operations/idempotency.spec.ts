@@ -2,17 +2,33 @@ import { newId } from '@pgw/domain';
 import { createPgliteKnex } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER } from '@pgw/platform-http';
 import { requestHash } from '@pgw/platform-idempotency';
+import { ManualClock } from '@pgw/platform-service';
 import { waitFor } from '@pgw/testing';
-import { apiKey, cardCharge, merchant, outboxEvents, post, startCharges, transactionsDuring, type Harness, type Merchant } from '../testing/harness';
+import {
+  apiKey,
+  cardCharge,
+  merchant,
+  outboxEvents,
+  post,
+  startCharges,
+  transactionsDuring,
+  type Harness,
+  type Merchant,
+} from '../testing/harness';
 
 const knex = createPgliteKnex(null);
+// The service's clock: a key's age is measured on it, so the test backdates keys against it too.
+const clock = new ManualClock(new Date());
 let h: Harness;
 let m: Merchant;
 
 beforeAll(async () => {
   // A generous acquirer deadline: this file tests idempotency, and 20 concurrent requests on a busy
   // machine must not turn into timeouts (pending charges) that the deadline tests cover elsewhere.
-  h = await startCharges(knex, { env: { ACQUIRER_TIMEOUT_MS: '10000', CHARGES_RECOVERY_MIN_AGE_MS: '10000' } });
+  h = await startCharges(knex, {
+    clock,
+    env: { ACQUIRER_TIMEOUT_MS: '10000', CHARGES_RECOVERY_MIN_AGE_MS: '10000' },
+  });
   m = await merchant(h);
 }, 60_000);
 
@@ -21,9 +37,16 @@ afterAll(async () => {
   await knex.destroy();
 });
 
-const withKey = (key: string, headers: Record<string, string> = m.key) => ({ ...headers, 'idempotency-key': key });
+const withKey = (key: string, headers: Record<string, string> = m.key) => ({
+  ...headers,
+  'idempotency-key': key,
+});
 const chargesWith = async (orderId: string): Promise<number> => {
-  const rows = await h.db.read((q) => q('charges').whereRaw('metadata_json like ?', [`%${orderId}%`]).count<{ n: string }[]>({ n: '*' }));
+  const rows = await h.db.read((q) =>
+    q('charges')
+      .whereRaw('metadata_json like ?', [`%${orderId}%`])
+      .count<{ n: string }[]>({ n: '*' }),
+  );
   return Number(rows[0]!.n);
 };
 const withoutRequestId = (body: Record<string, unknown>) => {
@@ -47,19 +70,37 @@ describe('Idempotency-Key (contract §3)', () => {
     expect(again.json().request_id).toBe(again.headers['x-request-id']);
     expect(await chargesWith(orderId)).toBe(1);
     expect(h.acquirer.authorizeCalls.filter((r) => r === first.json().id)).toHaveLength(1);
-    expect((await outboxEvents(h, first.json().id)).map((e) => e.type)).toEqual(['charges.charge-created.v1', 'charges.charge-paid.v2']);
+    expect((await outboxEvents(h, first.json().id)).map((e) => e.type)).toEqual([
+      'charges.charge-created.v1',
+      'charges.charge-paid.v2',
+    ]);
   });
 
   it('answers 409 idempotency_key_reused for the same key with another body, and the canonical body is key-order free', async () => {
     // Proves the key binds the request: another body is refused, the same body in another key order is a replay.
     const token = m.token();
     const key = `k-${newId('ch_')}`;
-    const first = await post(h, '/api/v1/charges', withKey(key), cardCharge(token, { amount: 500 }));
+    const first = await post(
+      h,
+      '/api/v1/charges',
+      withKey(key),
+      cardCharge(token, { amount: 500 }),
+    );
     expect(first.statusCode).toBe(201);
-    const other = await post(h, '/api/v1/charges', withKey(key), cardCharge(token, { amount: 501 }));
+    const other = await post(
+      h,
+      '/api/v1/charges',
+      withKey(key),
+      cardCharge(token, { amount: 501 }),
+    );
     expect(other.statusCode).toBe(409);
-    expect(other.json().error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
-    const reordered = Object.fromEntries(Object.entries(cardCharge(token, { amount: 500 })).reverse());
+    expect(other.json().error).toMatchObject({
+      type: 'idempotency_error',
+      code: 'idempotency_key_reused',
+    });
+    const reordered = Object.fromEntries(
+      Object.entries(cardCharge(token, { amount: 500 })).reverse(),
+    );
     const replay = await post(h, '/api/v1/charges', withKey(key), reordered);
     expect(replay.headers['idempotent-replayed']).toBe('true');
   });
@@ -72,12 +113,19 @@ describe('Idempotency-Key (contract §3)', () => {
     h.acquirer.authorizeGate = new Promise((resolve) => (release = resolve));
     const calls = h.acquirer.authorizeCalls.length;
     const first = post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
-    await waitFor(() => (h.acquirer.authorizeCalls.length > calls ? true : undefined), 5_000, 'the first request to reach the acquirer');
+    await waitFor(
+      () => (h.acquirer.authorizeCalls.length > calls ? true : undefined),
+      5_000,
+      'the first request to reach the acquirer',
+    );
     const twin = await post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
     h.acquirer.authorizeGate = null;
     release();
     expect(twin.statusCode).toBe(409);
-    expect(twin.json().error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_in_use' });
+    expect(twin.json().error).toMatchObject({
+      type: 'idempotency_error',
+      code: 'idempotency_key_in_use',
+    });
     expect((await first).statusCode).toBe(201);
     const after = await post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
     expect(after.headers['idempotent-replayed']).toBe('true');
@@ -94,14 +142,19 @@ describe('Idempotency-Key (contract §3)', () => {
     const lookups = h.vault.lookups;
     const first = post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
     const twin = post(h, '/api/v1/charges', withKey(`k-${orderId}`), body);
-    await waitFor(() => (h.vault.lookups >= lookups + 2 ? true : undefined), 5_000, 'both requests to reach the vault');
+    await waitFor(
+      () => (h.vault.lookups >= lookups + 2 ? true : undefined),
+      5_000,
+      'both requests to reach the vault',
+    );
     h.vault.gate = null;
     release();
     const answers = await Promise.all([first, twin]);
     const created = answers.filter((a) => a.statusCode === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((a) => a.json().id)).size).toBe(1);
-    for (const a of answers.filter((x) => x.statusCode !== 201)) expect(a.json().error.code).toBe('idempotency_key_in_use');
+    for (const a of answers.filter((x) => x.statusCode !== 201))
+      expect(a.json().error.code).toBe('idempotency_key_in_use');
     expect(await chargesWith(orderId)).toBe(1);
     expect(h.acquirer.authorizeCalls.filter((r) => r === created[0]!.json().id)).toHaveLength(1);
   });
@@ -140,7 +193,11 @@ describe('Idempotency-Key (contract §3)', () => {
 
     // A card refund has the same shape (key + refund row, acquirer, outcome + answer): two commits too.
     const refundKey = withKey(`rf-${created.result.json().id}`);
-    const refunded = await transactionsDuring(h, () => post(h, `/api/v1/charges/${created.result.json().id}/refund`, refundKey, { amount_cents: 1_000 }));
+    const refunded = await transactionsDuring(h, () =>
+      post(h, `/api/v1/charges/${created.result.json().id}/refund`, refundKey, {
+        amount_cents: 1_000,
+      }),
+    );
     expect(refunded.result.json()).toMatchObject({ status: 'succeeded', amount_cents: 1_000 });
     expect(refunded.count).toEqual({ commits: 2, rollbacks: 0 });
   });
@@ -149,11 +206,14 @@ describe('Idempotency-Key (contract §3)', () => {
     // Proves the key is taken atomically: concurrency cannot slip a second charge through.
     const orderId = newId('ch_');
     const body = cardCharge(m.token(), { metadata: { order: orderId } });
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(h, '/api/v1/charges', withKey(`k-${orderId}`), body)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => post(h, '/api/v1/charges', withKey(`k-${orderId}`), body)),
+    );
     const ids = new Set(answers.filter((a) => a.statusCode === 201).map((a) => a.json().id));
     expect(ids.size).toBe(1);
     for (const a of answers) expect([201, 409]).toContain(a.statusCode);
-    for (const a of answers.filter((x) => x.statusCode === 409)) expect(a.json().error.code).toBe('idempotency_key_in_use');
+    for (const a of answers.filter((x) => x.statusCode === 409))
+      expect(a.json().error.code).toBe('idempotency_key_in_use');
     expect(await chargesWith(orderId)).toBe(1);
     expect(h.acquirer.authorizeCalls.filter((r) => ids.has(r))).toHaveLength(1);
   });
@@ -170,7 +230,10 @@ describe('Idempotency-Key (contract §3)', () => {
 
   it('accepts a key of 255 characters', async () => {
     // Proves the upper edge of the key's length is allowed.
-    expect((await post(h, '/api/v1/charges', withKey('k'.repeat(255)), cardCharge(m.token()))).statusCode).toBe(201);
+    expect(
+      (await post(h, '/api/v1/charges', withKey('k'.repeat(255)), cardCharge(m.token())))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('scopes keys by tenant, environment and path: the same key elsewhere is a new request', async () => {
@@ -186,7 +249,9 @@ describe('Idempotency-Key (contract §3)', () => {
       expect(res.headers['idempotent-replayed']).toBeUndefined();
     }
     expect(new Set([a.json().id, b.json().id, c.json().id]).size).toBe(3);
-    const refund = await post(h, `/api/v1/charges/${a.json().id}/refund`, withKey(key), { amount_cents: 100 });
+    const refund = await post(h, `/api/v1/charges/${a.json().id}/refund`, withKey(key), {
+      amount_cents: 100,
+    });
     expect(refund.statusCode).toBe(201);
   });
 
@@ -195,7 +260,12 @@ describe('Idempotency-Key (contract §3)', () => {
     const missing = `k-${newId('ch_')}`;
     const refused = await post(h, '/api/v1/charges', withKey(missing), cardCharge('tok_unknown'));
     expect(refused.statusCode).toBe(422);
-    const refusedAgain = await post(h, '/api/v1/charges', withKey(missing), cardCharge('tok_unknown'));
+    const refusedAgain = await post(
+      h,
+      '/api/v1/charges',
+      withKey(missing),
+      cardCharge('tok_unknown'),
+    );
     expect(refusedAgain.statusCode).toBe(422);
     expect(refusedAgain.headers['idempotent-replayed']).toBe('true');
     expect(refusedAgain.json().error).toEqual(refused.json().error);
@@ -217,7 +287,10 @@ describe('Idempotency-Key (contract §3)', () => {
     const body = cardCharge(m.token(), { metadata: { order: orderId } });
     const key = `k-${orderId}`;
     await post(h, '/api/v1/charges', withKey(key), body);
-    await h.db.tx((trx) => trx('idempotency_keys').where({ key }).update({ created_at: new Date(Date.now() - 25 * 3_600_000) }));
+    const dayAndHourAgo = new Date(clock.now().getTime() - 25 * 3_600_000);
+    await h.db.tx((trx) =>
+      trx('idempotency_keys').where({ key }).update({ created_at: dayAndHourAgo }),
+    );
     const later = await post(h, '/api/v1/charges', withKey(key), body);
     expect(later.statusCode).toBe(201);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
@@ -228,16 +301,30 @@ describe('Idempotency-Key (contract §3)', () => {
     // Proves a key stuck in_progress with no resource does not block its retries forever.
     const key = `k-${newId('ch_')}`;
     const body = cardCharge(m.token());
-    const old = new Date(Date.now() - 5 * 60_000);
+    const old = new Date(clock.now().getTime() - 5 * 60_000);
     await h.db.tx((trx) =>
-      trx('idempotency_keys').insert({ tenant_id: m.tenantId, livemode: false, seller_scope: m.sellerId, method: 'POST', path: '/api/v1/charges', key, request_hash: requestHash(body), state: 'in_progress', lease_owner: 'a-request-that-died', locked_at: old, created_at: old }),
+      trx('idempotency_keys').insert({
+        tenant_id: m.tenantId,
+        livemode: false,
+        seller_scope: m.sellerId,
+        method: 'POST',
+        path: '/api/v1/charges',
+        key,
+        request_hash: requestHash(body),
+        state: 'in_progress',
+        lease_owner: 'a-request-that-died',
+        locked_at: old,
+        created_at: old,
+      }),
     );
     expect((await post(h, '/api/v1/charges', withKey(key), body)).statusCode).toBe(201);
   });
 
   it('makes capture and refund idempotent too: a retried capture replays 200, a retried refund refunds once', async () => {
     // Proves contract §3 on capture and refund, where a second run would be a 422 or a second refund.
-    const charge = (await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))).json();
+    const charge = (
+      await post(h, '/api/v1/charges', m.key, cardCharge(m.token(), { capture_method: 'manual' }))
+    ).json();
     const captureKey = withKey(`cap-${charge.id}`);
     const captured = await post(h, `/api/v1/charges/${charge.id}/capture`, captureKey);
     const recaptured = await post(h, `/api/v1/charges/${charge.id}/capture`, captureKey);
@@ -247,13 +334,19 @@ describe('Idempotency-Key (contract §3)', () => {
     expect((await post(h, `/api/v1/charges/${charge.id}/capture`, m.key)).statusCode).toBe(422);
 
     const refundKey = withKey(`rf-${charge.id}`);
-    const refund = await post(h, `/api/v1/charges/${charge.id}/refund`, refundKey, { amount_cents: 1_000 });
-    const again = await post(h, `/api/v1/charges/${charge.id}/refund`, refundKey, { amount_cents: 1_000 });
+    const refund = await post(h, `/api/v1/charges/${charge.id}/refund`, refundKey, {
+      amount_cents: 1_000,
+    });
+    const again = await post(h, `/api/v1/charges/${charge.id}/refund`, refundKey, {
+      amount_cents: 1_000,
+    });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().id).toBe(refund.json().id);
     const refunds = await h.db.read((q) => q('refunds').where({ charge_id: charge.id }));
     expect(refunds).toHaveLength(1);
-    const otherBody = await post(h, `/api/v1/charges/${charge.id}/refund`, refundKey, { amount_cents: 999 });
+    const otherBody = await post(h, `/api/v1/charges/${charge.id}/refund`, refundKey, {
+      amount_cents: 999,
+    });
     expect(otherBody.json().error.code).toBe('idempotency_key_reused');
   });
 
@@ -261,12 +354,23 @@ describe('Idempotency-Key (contract §3)', () => {
     // Proves a replay never leaks one tenant's charge to another.
     const other = await merchant(h);
     const key = `k-${newId('ch_')}`;
-    const mine = await post(h, '/api/v1/charges', withKey(key), { amount: 300, payment_method: 'PIX', buyer: cardCharge('tok_x').buyer });
-    const theirs = await post(h, '/api/v1/charges', withKey(key, { [PRINCIPAL_HEADER]: apiKey({ tenantId: other.tenantId, sellerId: other.sellerId }) }), {
+    const mine = await post(h, '/api/v1/charges', withKey(key), {
       amount: 300,
       payment_method: 'PIX',
       buyer: cardCharge('tok_x').buyer,
     });
+    const theirs = await post(
+      h,
+      '/api/v1/charges',
+      withKey(key, {
+        [PRINCIPAL_HEADER]: apiKey({ tenantId: other.tenantId, sellerId: other.sellerId }),
+      }),
+      {
+        amount: 300,
+        payment_method: 'PIX',
+        buyer: cardCharge('tok_x').buyer,
+      },
+    );
     expect(theirs.json().id).not.toBe(mine.json().id);
   });
 });

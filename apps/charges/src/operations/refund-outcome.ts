@@ -1,12 +1,12 @@
 // The provider's side of a refund: send it with the refund id as reference, look it up when the answer
 // was lost, and save what came back. Shared by the refund route and the refund-reconciliation job.
+import { assert } from '@pgw/domain';
 import type { AcquirerResult, Refund } from '@pgw/acquirer';
 import type { Tx } from '@pgw/platform-db';
 import { completeKeysOf, type IdempotencySession, type Outcome } from '@pgw/platform-idempotency';
-import { isRefundable, refundTrigger, transition } from '../domain/charge';
+import { isRefundable, refundTrigger, transition } from '@pgw/charges-domain/charge';
 import { lockCharge, updateCharge, type ChargeRow } from '../data/charge.repository';
 import { lockRefund, updateRefund, type RefundRow } from '../data/refund.repository';
-import { cents } from '../data/rows';
 import { refundResource } from '../resources';
 import { acquirerFor } from './acquirer-for';
 import { announceChargeStatus, announceRefund, type Announcer } from './announce';
@@ -28,13 +28,29 @@ export function refundOutcomeOf(result: AcquirerResult<Refund>): RefundOutcome {
   return { kind: 'unknown' };
 }
 
-export async function requestRefund(deps: ChargesDeps, charge: ChargeRow, refund: RefundRow): Promise<RefundOutcome> {
-  if (charge.acquirer_transaction_id === null) throw new Error(`card charge ${charge.id} has no acquirer transaction`);
+export async function requestRefund(
+  deps: ChargesDeps,
+  charge: ChargeRow,
+  refund: RefundRow,
+): Promise<RefundOutcome> {
+  assert(charge.acquirer_transaction_id !== null, 'charge.refunded-card-has-transaction', {
+    charge_id: charge.id,
+  });
   const acquirer = await acquirerFor(deps, charge);
-  return refundOutcomeOf(await acquirer.refund({ reference: refund.id, transactionId: charge.acquirer_transaction_id, amountCents: cents(refund.amount_cents), chargeReference: charge.id }));
+  return refundOutcomeOf(
+    await acquirer.refund({
+      reference: refund.id,
+      transactionId: charge.acquirer_transaction_id,
+      amountCents: refund.amount_cents,
+      chargeReference: charge.id,
+    }),
+  );
 }
 
-export const refundAnswer = (refund: RefundRow): Outcome => ({ status: 201, body: refundResource(refund) });
+export const refundAnswer = (refund: RefundRow): Outcome => ({
+  status: 201,
+  body: refundResource(refund),
+});
 
 /**
  * Saves the refund's final outcome in `trx`, under the charge's row lock: a succeeded refund adds to
@@ -45,18 +61,23 @@ export async function settleRefund(
   deps: ChargesDeps,
   trx: Tx,
   refundId: string,
-  outcome: { kind: 'refund'; value: Refund } | { kind: 'rejected'; code: string } | { kind: 'succeeded_locally' },
+  outcome:
+    | { kind: 'refund'; value: Refund }
+    | { kind: 'rejected'; code: string }
+    | { kind: 'succeeded_locally' },
   announcer: Announcer,
   session: IdempotencySession | null,
 ): Promise<{ charge: ChargeRow; refund: RefundRow }> {
   const current = await lockRefund(trx, refundId);
-  if (current === undefined) throw new Error(`refund ${refundId} vanished`);
+  assert(current !== undefined, 'refund.present-under-lock', { refund_id: refundId });
   let charge = await lockCharge(trx, null, current.charge_id);
-  if (charge === undefined) throw new Error(`charge ${current.charge_id} vanished`);
+  assert(charge !== undefined, 'charge.present-under-lock', { charge_id: current.charge_id });
   let refund = current;
   if (current.status === 'processing') {
     const now = deps.clock.now();
-    const succeeded = outcome.kind === 'succeeded_locally' || (outcome.kind === 'refund' && outcome.value.status === 'succeeded');
+    const succeeded =
+      outcome.kind === 'succeeded_locally' ||
+      (outcome.kind === 'refund' && outcome.value.status === 'succeeded');
     if (succeeded) {
       refund = await updateRefund(trx, refundId, {
         status: 'succeeded',
@@ -64,18 +85,30 @@ export async function settleRefund(
         provider_reference: outcome.kind === 'refund' ? outcome.value.refundId : null,
         updated_at: now,
       });
-      const refundedCents = cents(charge.refunded_cents) + cents(refund.amount_cents);
-      const amountCents = cents(charge.amount_cents);
+      const refundedCents = charge.refunded_cents + refund.amount_cents;
+      const amountCents = charge.amount_cents;
       // A charge in chargeback keeps that status; the refund still counts.
       const next = isRefundable(charge.status)
-        ? transition({ status: charge.status, statusBeforeChargeback: charge.status_before_chargeback }, refundTrigger(amountCents, refundedCents))
+        ? transition(
+            { status: charge.status, statusBeforeChargeback: charge.status_before_chargeback },
+            refundTrigger(amountCents, refundedCents),
+          )
         : null;
-      charge = await updateCharge(trx, charge.id, { refunded_cents: refundedCents, ...(next !== null ? { status: next } : {}), updated_at: now });
+      charge = await updateCharge(trx, charge.id, {
+        refunded_cents: refundedCents,
+        ...(next !== null ? { status: next } : {}),
+        updated_at: now,
+      });
       await announceRefund(announcer, trx, charge, refund);
       // Every refund that changes what is refunded announces the charge again (a second partial refund too).
       if (next !== null) await announceChargeStatus(announcer, trx, charge);
     } else {
-      const failureReason = outcome.kind === 'refund' ? (outcome.value.failureReason ?? 'refund_failed') : outcome.kind === 'rejected' ? outcome.code : 'refund_failed';
+      const failureReason =
+        outcome.kind === 'refund'
+          ? (outcome.value.failureReason ?? 'refund_failed')
+          : outcome.kind === 'rejected'
+            ? outcome.code
+            : 'refund_failed';
       refund = await updateRefund(trx, refundId, {
         status: 'failed',
         failure_reason: failureReason,

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { apiPrincipal, ListEnvelope, listPage, notFound, PagingQuery } from '@pgw/platform-http';
@@ -13,26 +14,40 @@ const PERMISSION = 'chargebacks:read';
 
 /** GET /api/v1/chargebacks (paged, most recent first) and GET /api/v1/chargebacks/{id}. Read-only. */
 export function chargebacksRoutes(app: FastifyInstance, deps: ChargesDeps): void {
-  app.get<{ Querystring: { page: number; limit: number } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     CHARGEBACKS_PATH,
-    { schema: { querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(ChargebackItem) } }, preValidation: async (request) => void apiPrincipal(request, PERMISSION) },
+    {
+      schema: {
+        querystring: Type.Object(PagingQuery),
+        response: { 200: ListEnvelope(ChargebackItem) },
+      },
+      preValidation: async (request) => void apiPrincipal(request, PERMISSION),
+    },
     async (request) => {
       const principal = apiPrincipal(request, PERMISSION);
-      const { page, limit } = request.query;
-      const { rows, total } = await deps.db.read((q) => listChargebacks(q, scopeOf(principal), page, limit));
-      return listPage(rows.map(chargebackResource), page, limit, total);
+      const { page = 1, limit = 50 } = request.query;
+      const { rows, total } = await deps.db.read((q) =>
+        listChargebacks(q, scopeOf(principal), page, limit),
+      );
+      return {
+        ...listPage(rows.map(chargebackResource), page, limit, total),
+        request_id: request.id,
+      };
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     CHARGEBACK_PATH,
-    { schema: { params: IdParams, response: { 200: ChargebackResource } }, preValidation: async (request) => void apiPrincipal(request, PERMISSION) },
+    {
+      schema: { params: IdParams, response: { 200: ChargebackResource } },
+      preValidation: async (request) => void apiPrincipal(request, PERMISSION),
+    },
     async (request) => {
       const principal = apiPrincipal(request, PERMISSION);
       const id = requireId('cb_', request.params.id, 'chargeback');
       const row = await deps.db.read((q) => findChargeback(q, scopeOf(principal), id));
       if (row === undefined) throw notFound('chargeback');
-      return chargebackResource(row);
+      return { ...chargebackResource(row), request_id: request.id };
     },
   );
 }

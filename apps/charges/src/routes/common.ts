@@ -1,9 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { isId, type IdPrefix } from '@pgw/domain';
-import { ApiError, notFound, PRINCIPAL_HEADER, type ApiKeyPrincipal } from '@pgw/platform-http';
+import {
+  ApiError,
+  apiPrincipal,
+  checkedOptionalBody,
+  notFound,
+  PRINCIPAL_HEADER,
+} from '@pgw/platform-http';
 import type { MayRead } from '@pgw/platform-idempotency';
 import { findCharge, type Scope } from '../data/charge.repository';
+
+// The principal's scope, and an optional body read as {}, as the charges routes read them (platform-http's).
+export { emptyBodyAsObject, scopeOf } from '@pgw/platform-http';
 
 /** Path ids are checked by the handler, not the schema: an id that does not match its pattern is a 404. */
 export const IdParams = Type.Object({ id: Type.String() });
@@ -12,8 +21,6 @@ export function requireId(prefix: IdPrefix, value: string, what: string): string
   if (!isId(prefix, value)) throw notFound(what);
   return value;
 }
-
-export const scopeOf = (principal: ApiKeyPrincipal): Scope => ({ tenantId: principal.tenantId, livemode: principal.livemode, sellerId: principal.sellerId });
 
 /**
  * Whether the caller may read the charge a stored answer names, in its field `field` (contract §3: a
@@ -29,15 +36,14 @@ export const mayReadCharge =
 /** The principal header as received, forwarded to the vault so that it scopes the token as for the caller. */
 export function principalHeader(request: FastifyRequest): string {
   const header = request.headers[PRINCIPAL_HEADER];
-  if (typeof header !== 'string') throw new ApiError('principal_invalid', 'The request did not come through the gateway.');
+  if (typeof header !== 'string')
+    throw new ApiError('principal_invalid', 'The request did not come through the gateway.');
   return header;
 }
 
 /**
- * A POST whose body is optional arrives without one (the gateway forwards no body): read it as {}. A JSON
- * `null` is a body, and not an object: it stays null, so validation refuses it (422) rather than reading
- * it as "no amount", which for a refund means the whole remainder.
+ * The preValidation of a POST whose body is optional: the API key must have `permission` (403) before
+ * the body is validated (422), and no body reads as {} (platform-http's emptyBodyAsObject).
  */
-export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined) request.body = {};
-}
+export const permittedOptionalBody = (permission: string) =>
+  checkedOptionalBody((request) => apiPrincipal(request, permission));

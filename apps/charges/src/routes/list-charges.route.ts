@@ -1,15 +1,14 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import { apiPrincipal, ListEnvelope, listPage, PagingQuery } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { apiPrincipal, ListEnvelope, listPage, literals, PagingQuery } from '@pgw/platform-http';
 import { listCharges } from '../data/charge.repository';
-import { CHARGE_STATUSES, PAYMENT_METHODS } from '../domain/charge';
+import { CHARGE_STATUSES, PAYMENT_METHODS } from '@pgw/charges-domain/charge';
 import type { ChargesDeps } from '../operations/deps';
 import { chargeResource, ChargeItem } from '../resources';
 import { scopeOf } from './common';
 
 export const CHARGES_PATH = '/api/v1/charges';
-
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const ListChargesQuery = Type.Object({
   ...PagingQuery,
@@ -25,25 +24,40 @@ const ListChargesQuery = Type.Object({
  * first, narrowed by status, payment method and creation instant [created_from, created_to). No split.
  */
 export function listChargesRoute(app: FastifyInstance, deps: ChargesDeps): void {
-  app.get<{ Querystring: Static<typeof ListChargesQuery> & { page: number; limit: number } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     CHARGES_PATH,
-    { schema: { querystring: ListChargesQuery, response: { 200: ListEnvelope(ChargeItem) } }, preValidation: async (request) => void apiPrincipal(request, 'charges:read') },
+    {
+      schema: { querystring: ListChargesQuery, response: { 200: ListEnvelope(ChargeItem) } },
+      preValidation: async (request) => void apiPrincipal(request, 'charges:read'),
+    },
     async (request) => {
       const principal = apiPrincipal(request, 'charges:read');
-      const { page, limit, status, payment_method, created_from, created_to } = request.query;
+      const {
+        page = 1,
+        limit = 50,
+        status,
+        payment_method,
+        created_from,
+        created_to,
+      } = request.query;
       const filter = {
         ...(status !== undefined ? { status } : {}),
         ...(payment_method !== undefined ? { paymentMethod: payment_method } : {}),
         ...(created_from !== undefined ? { createdFrom: new Date(created_from) } : {}),
         ...(created_to !== undefined ? { createdTo: new Date(created_to) } : {}),
       };
-      const { rows, total } = await deps.db.read((q) => listCharges(q, scopeOf(principal), filter, page, limit));
-      return listPage(
-        rows.map((row) => chargeResource(row, { withSplit: false })),
-        page,
-        limit,
-        total,
+      const { rows, total } = await deps.db.read((q) =>
+        listCharges(q, scopeOf(principal), filter, page, limit),
       );
+      return {
+        ...listPage(
+          rows.map((row) => chargeResource(row, { withSplit: false })),
+          page,
+          limit,
+          total,
+        ),
+        request_id: request.id,
+      };
     },
   );
 }

@@ -1,17 +1,28 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { newId } from '@pgw/domain';
+import { assert, newId } from '@pgw/domain';
 import { ApiError, notFound, requireOperator } from '@pgw/platform-http';
-import { disputableCents, isRefundable, transition } from '../domain/charge';
+import { disputableCents, isRefundable, transition } from '@pgw/charges-domain/charge';
 import { findChargeById, lockCharge, updateCharge } from '../data/charge.repository';
-import { heldByChargebacksCents, insertChargeback, lockChargeback, updateChargeback, type ChargebackRow } from '../data/chargeback.repository';
+import {
+  heldByChargebacksCents,
+  insertChargeback,
+  lockChargeback,
+  updateChargeback,
+  type ChargebackRow,
+} from '../data/chargeback.repository';
 import { inFlightCents } from '../data/refund.repository';
-import { cents } from '../data/rows';
 import { announceChargeback, announceChargeStatus, type Announcer } from '../operations/announce';
 import { acquirerFor } from '../operations/acquirer-for';
 import type { ChargesDeps } from '../operations/deps';
-import { moveCharge } from '../operations/move-charge';
-import { chargebackResource, ChargebackResource, chargeResource, ChargeResource } from '../resources';
+import { confirmPayment, moveCharge } from '../operations/move-charge';
+import {
+  chargebackResource,
+  ChargebackResource,
+  chargeResource,
+  ChargeResource,
+} from '../resources';
 import { requireId } from './common';
 
 export const PAY_PATH = '/admin/v1/simulations/charges/:charge_id/pay';
@@ -32,62 +43,126 @@ const ChargebackBody = Type.Object(
   strict,
 );
 
-const ResolveBody = Type.Object({ outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')]) }, strict);
+const ResolveBody = Type.Object(
+  { outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')]) },
+  strict,
+);
 
-const operatorOnly = async (request: Parameters<typeof requireOperator>[0]) => requireOperator(request);
+const operatorOnly = async (request: Parameters<typeof requireOperator>[0]) =>
+  requireOperator(request);
 
 /** The operator simulations of contract §5 that charges owns: a buyer pays a Pix or boleto; a chargeback opens and resolves. */
 export function simulationRoutes(app: FastifyInstance, deps: ChargesDeps): void {
-  app.post<{ Params: { charge_id: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     PAY_PATH,
-    { schema: { params: Type.Object({ charge_id: Type.String() }), response: { 200: ChargeResource } }, preValidation: operatorOnly },
+    {
+      schema: {
+        params: Type.Object({ charge_id: Type.String() }),
+        response: { 200: ChargeResource },
+      },
+      preValidation: operatorOnly,
+    },
     async (request) => {
       const id = requireId('ch_', request.params.charge_id, 'charge');
       const charge = await deps.db.read((q) => findChargeById(q, id));
       if (charge === undefined) throw notFound('charge');
       const announcer: Announcer = { db: deps.db, requestId: request.id };
       // Paying a paid Pix or boleto again changes nothing: the operator's retry is safe.
-      if (charge.status === 'paid' && (charge.payment_method === 'pix' || charge.payment_method === 'boleto')) return chargeResource(charge, { withSplit: true });
-      if (charge.status !== 'pending' || !charge.outcome_known || (charge.payment_method !== 'pix' && charge.payment_method !== 'boleto')) {
-        throw new ApiError('parameter_invalid', `charge_id: only a pending Pix or boleto can be paid; this charge is ${charge.payment_method}, ${charge.status}`, 'charge_id');
+      if (
+        charge.status === 'paid' &&
+        (charge.payment_method === 'pix' || charge.payment_method === 'boleto')
+      )
+        return { ...chargeResource(charge, { withSplit: true }), request_id: request.id };
+      if (
+        charge.status !== 'pending' ||
+        !charge.outcome_known ||
+        (charge.payment_method !== 'pix' && charge.payment_method !== 'boleto')
+      ) {
+        throw new ApiError(
+          'parameter_invalid',
+          `charge_id: only a pending Pix or boleto can be paid; this charge is ${charge.payment_method}, ${charge.status}`,
+          'charge_id',
+        );
       }
       const acquirer = await acquirerFor(deps, charge);
-      const result = charge.payment_method === 'pix' ? await acquirer.payPix(id) : await acquirer.payBoleto(id);
+      const result =
+        charge.payment_method === 'pix' ? await acquirer.payPix(id) : await acquirer.payBoleto(id);
       if (!result.ok) {
         if (result.kind === 'rejected' && result.code === 'pix_not_payable') {
           // The PSP will not take payment of an expired Pix: the charge is canceled, as pix-expiry would.
-          await deps.db.tx((trx) => moveCharge(trx, charge, 'pix_expired', { canceled_at: deps.clock.now() }, deps.clock.now(), announcer));
-          throw new ApiError('parameter_invalid', 'charge_id: the Pix charge has expired and cannot be paid; it is now canceled', 'charge_id');
+          await deps.db.tx((trx) =>
+            moveCharge(
+              trx,
+              charge,
+              'pix_expired',
+              { canceled_at: deps.clock.now() },
+              deps.clock.now(),
+              announcer,
+            ),
+          );
+          throw new ApiError(
+            'parameter_invalid',
+            'charge_id: the Pix charge has expired and cannot be paid; it is now canceled',
+            'charge_id',
+          );
         }
-        if (result.kind === 'rejected' || result.kind === 'not_found') throw new ApiError('parameter_invalid', `charge_id: the provider refused the payment (${result.kind})`, 'charge_id');
-        throw new ApiError('provider_unavailable', 'The payment provider could not be reached; nothing was paid. Retry.');
+        if (result.kind === 'rejected' || result.kind === 'not_found')
+          throw new ApiError(
+            'parameter_invalid',
+            `charge_id: the provider refused the payment (${result.kind})`,
+            'charge_id',
+          );
+        throw new ApiError(
+          'provider_unavailable',
+          'The payment provider could not be reached; nothing was paid. Retry.',
+        );
       }
-      if (result.value.status !== 'paid') throw new ApiError('parameter_invalid', `charge_id: the provider did not confirm the payment (${result.value.status})`, 'charge_id');
-      const paidAt = result.value.paidAt === null ? deps.clock.now() : new Date(result.value.paidAt);
-      const { charge: paid } = await deps.db.tx((trx) => moveCharge(trx, charge, 'payment_confirmed', { paid_at: paidAt }, deps.clock.now(), announcer));
-      return chargeResource(paid, { withSplit: true });
+      if (result.value.status !== 'paid')
+        throw new ApiError(
+          'parameter_invalid',
+          `charge_id: the provider did not confirm the payment (${result.value.status})`,
+          'charge_id',
+        );
+      const { charge: paid } = await confirmPayment(deps, charge, result.value.paidAt, announcer);
+      return { ...chargeResource(paid, { withSplit: true }), request_id: request.id };
     },
   );
 
-  app.post<{ Body: { charge_id: string; amount_cents?: number; reason_code?: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     CHARGEBACK_SIMULATION_PATH,
-    { schema: { body: ChargebackBody, response: { 201: ChargebackResource } }, preValidation: operatorOnly },
+    {
+      schema: { body: ChargebackBody, response: { 201: ChargebackResource } },
+      preValidation: operatorOnly,
+    },
     async (request, reply) => {
       const chargeId = requireId('ch_', request.body.charge_id, 'charge');
       const announcer: Announcer = { db: deps.db, requestId: request.id };
       const chargeback = await deps.db.tx(async (trx) => {
         const charge = await lockCharge(trx, null, chargeId);
         if (charge === undefined) throw notFound('charge');
-        if (!isRefundable(charge.status)) throw new ApiError('parameter_invalid', `charge_id: only a paid or partially refunded charge can be charged back; this one is ${charge.status}`, 'charge_id');
+        if (!isRefundable(charge.status))
+          throw new ApiError(
+            'parameter_invalid',
+            `charge_id: only a paid or partially refunded charge can be charged back; this one is ${charge.status}`,
+            'charge_id',
+          );
         // What the buyer can still dispute is what is still the seller's (contract §4): more would reach
         // receivables as a take beyond the charge's receivables, which its consumer cannot apply.
         const disputable = disputableCents(
-          cents(charge.amount_cents),
-          { succeededCents: cents(charge.refunded_cents), inFlightCents: await inFlightCents(trx, charge.id) },
+          charge.amount_cents,
+          {
+            succeededCents: charge.refunded_cents,
+            inFlightCents: await inFlightCents(trx, charge.id),
+          },
           await heldByChargebacksCents(trx, charge.id),
         );
         const amountCents = request.body.amount_cents ?? disputable;
-        if (disputable === 0 || amountCents > disputable) throw new ApiError('parameter_invalid', `amount_cents: at most ${disputable} cents can be charged back`, 'amount_cents');
+        if (disputable === 0 || amountCents > disputable)
+          throw new ApiError(
+            'parameter_invalid',
+            `amount_cents: at most ${disputable} cents can be charged back`,
+            'amount_cents',
+          );
         const now = deps.clock.now();
         const row: ChargebackRow = {
           id: newId('cb_'),
@@ -105,25 +180,40 @@ export function simulationRoutes(app: FastifyInstance, deps: ChargesDeps): void 
           updated_at: now,
         };
         await insertChargeback(trx, row);
-        const next = transition({ status: charge.status, statusBeforeChargeback: charge.status_before_chargeback }, 'chargeback_opened');
-        if (next === null) throw new Error(`charge ${charge.id}: no chargeback from ${charge.status}`);
+        const next = transition(
+          { status: charge.status, statusBeforeChargeback: charge.status_before_chargeback },
+          'chargeback_opened',
+        );
+        const from = {
+          charge_id: charge.id,
+          trigger: 'chargeback_opened',
+          status: charge.status,
+        };
+        assert(next !== null, 'charge.transition-exists', from);
         const updated = await updateCharge(trx, charge.id, {
           status: next,
           status_before_chargeback: charge.status,
-          chargeback_cents: cents(charge.chargeback_cents) + amountCents,
+          chargeback_cents: charge.chargeback_cents + amountCents,
           updated_at: now,
         });
         await announceChargeback(announcer, trx, updated, row);
         await announceChargeStatus(announcer, trx, updated);
         return row;
       });
-      return reply.code(201).send(chargebackResource(chargeback));
+      return reply.code(201).send({ ...chargebackResource(chargeback), request_id: request.id });
     },
   );
 
-  app.post<{ Params: { cb_id: string }; Body: { outcome: 'won' | 'lost' } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     RESOLVE_PATH,
-    { schema: { params: Type.Object({ cb_id: Type.String() }), body: ResolveBody, response: { 200: ChargebackResource } }, preValidation: operatorOnly },
+    {
+      schema: {
+        params: Type.Object({ cb_id: Type.String() }),
+        body: ResolveBody,
+        response: { 200: ChargebackResource },
+      },
+      preValidation: operatorOnly,
+    },
     async (request) => {
       const id = requireId('cb_', request.params.cb_id, 'chargeback');
       const { outcome } = request.body;
@@ -133,23 +223,40 @@ export function simulationRoutes(app: FastifyInstance, deps: ChargesDeps): void 
         if (current === undefined) throw notFound('chargeback');
         if (current.status === outcome) return current; // the operator's retry: nothing changes
         if (current.status !== 'open' && current.status !== 'under_review') {
-          throw new ApiError('parameter_invalid', `outcome: the chargeback is already ${current.status}`, 'outcome');
+          throw new ApiError(
+            'parameter_invalid',
+            `outcome: the chargeback is already ${current.status}`,
+            'outcome',
+          );
         }
         const charge = await lockCharge(trx, null, current.charge_id);
-        if (charge === undefined) throw new Error(`chargeback ${id} without its charge`);
+        assert(charge !== undefined, 'chargeback.has-its-charge', { chargeback_id: id });
         const now = deps.clock.now();
-        const resolved = await updateChargeback(trx, id, { status: outcome, resolved_at: now, updated_at: now });
-        const next = transition({ status: charge.status, statusBeforeChargeback: charge.status_before_chargeback }, outcome === 'won' ? 'chargeback_won' : 'chargeback_lost');
-        if (next === null) throw new Error(`charge ${charge.id} is ${charge.status} with an open chargeback`);
+        const resolved = await updateChargeback(trx, id, {
+          status: outcome,
+          resolved_at: now,
+          updated_at: now,
+        });
+        const next = transition(
+          { status: charge.status, statusBeforeChargeback: charge.status_before_chargeback },
+          outcome === 'won' ? 'chargeback_won' : 'chargeback_lost',
+        );
+        const from = { charge_id: charge.id, trigger: outcome, status: charge.status };
+        assert(next !== null, 'charge.transition-exists', from);
         const updated = await updateCharge(trx, charge.id, {
           status: next,
-          ...(outcome === 'won' ? { status_before_chargeback: null, chargeback_cents: cents(charge.chargeback_cents) - cents(current.amount_cents) } : {}),
+          ...(outcome === 'won'
+            ? {
+                status_before_chargeback: null,
+                chargeback_cents: charge.chargeback_cents - current.amount_cents,
+              }
+            : {}),
           updated_at: now,
         });
         await announceChargeback(announcer, trx, updated, resolved);
         return resolved;
       });
-      return chargebackResource(chargeback);
+      return { ...chargebackResource(chargeback), request_id: request.id };
     },
   );
 }
