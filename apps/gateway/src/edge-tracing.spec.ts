@@ -8,16 +8,24 @@ const ROOT = join(__dirname, '..', '..', '..');
 const SERVER = 1;
 
 /** The fixture in a process of its own, so that telemetry patches http and fastify before they load. */
-function runEdge(requests: Array<{ target: 'gateway' | 'service'; traceparent: string }>, sampler: Record<string, string> = {}): EdgeResult {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, 'testing', 'edge-trace.fixture.ts')], {
-    cwd: ROOT,
-    env: childEnv({ EDGE_REQUESTS: JSON.stringify(requests), LOG_LEVEL: 'silent', ...sampler }),
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+function runEdge(
+  requests: Array<{ target: 'gateway' | 'service'; traceparent: string }>,
+  sampler: Record<string, string> = {},
+): EdgeResult {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, 'testing', 'edge-trace.fixture.ts')],
+    {
+      cwd: ROOT,
+      env: childEnv({ EDGE_REQUESTS: JSON.stringify(requests), LOG_LEVEL: 'silent', ...sampler }),
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const line = run.stdout.split('\n').find((l) => l.startsWith('EDGE_RESULT '));
-  if (run.status !== 0 || line === undefined) throw new Error(`edge fixture failed (${String(run.status)}):\n${run.stderr.slice(-4000)}`);
+  if (run.status !== 0 || line === undefined)
+    throw new Error(`edge fixture failed (${String(run.status)}):\n${run.stderr.slice(-4000)}`);
   return JSON.parse(line.slice('EDGE_RESULT '.length)) as EdgeResult;
 }
 
@@ -28,12 +36,18 @@ function clientTrace(flags: '00' | '01') {
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-${flags}` };
 }
 
-const serverSpan = (result: EdgeResult, service: 'gateway' | 'charges') => result.spans.filter((s) => s.kind === SERVER && s.port === result.ports[service]);
+const serverSpan = (result: EdgeResult, service: 'gateway' | 'charges') =>
+  result.spans.filter((s) => s.kind === SERVER && s.port === result.ports[service]);
 
 function ancestors(spans: EdgeSpan[], span: EdgeSpan): EdgeSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const chain: EdgeSpan[] = [];
-  for (let current = byId.get(span.parentSpanId ?? ''); current !== undefined; current = byId.get(current.parentSpanId ?? '')) chain.push(current);
+  for (
+    let current = byId.get(span.parentSpanId ?? '');
+    current !== undefined;
+    current = byId.get(current.parentSpanId ?? '')
+  )
+    chain.push(current);
   return chain;
 }
 
@@ -44,7 +58,11 @@ describe('sampling is decided at the gateway, the edge of the trace', () => {
     const result = runEdge([{ target: 'gateway', traceparent: client.traceparent }]);
     expect(result.statuses).toEqual([200]);
     const [gateway] = serverSpan(result, 'gateway');
-    expect(gateway).toMatchObject({ name: 'POST /api/v1/charges', parentSpanId: null, sampled: true });
+    expect(gateway).toMatchObject({
+      name: 'POST /api/v1/charges',
+      parentSpanId: null,
+      sampled: true,
+    });
     expect(gateway!.traceId).not.toBe(client.traceId);
     expect(gateway!.links).toEqual([{ traceId: client.traceId, spanId: client.spanId }]);
     // The payment's trace is complete: the service's span is in it, under the gateway's.
@@ -69,7 +87,9 @@ describe('sampling is decided at the gateway, the edge of the trace', () => {
     // The service refuses a request that carries no principal of the gateway's; its span is what counts here.
     expect(result.statuses).toEqual([200, 401]);
     expect(serverSpan(result, 'gateway')).toEqual([]);
-    expect(serverSpan(result, 'charges').map((s) => [s.traceId, s.parentSpanId, s.sampled])).toEqual([[caller.traceId, caller.spanId, true]]);
+    expect(
+      serverSpan(result, 'charges').map((s) => [s.traceId, s.parentSpanId, s.sampled]),
+    ).toEqual([[caller.traceId, caller.spanId, true]]);
     expect(result.spans.filter((s) => s.traceId === client.traceId)).toEqual([]);
   }, 150_000);
 });

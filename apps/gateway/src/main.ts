@@ -1,41 +1,36 @@
 import { telemetry } from './instrument';
 import { createPgDb } from '@pgw/platform-db';
-import { envInt, envPrincipalPrivateKey, envSecret, envString } from '@pgw/platform-http';
-import { busFromEnv, runMain, systemClock, type Stop } from '@pgw/platform-service';
+import { envPrincipalPrivateKey, envSecret, readEnv } from '@pgw/platform-http';
+import {
+  busFromConfig,
+  MigrateEnv,
+  peerUrlsFromEnv,
+  runMain,
+  ServiceMainEnv,
+  systemClock,
+  type Stop,
+} from '@pgw/platform-service';
 import { migrateGateway, startGateway } from './gateway';
 import type { ServiceName } from './routes.table';
 
 // The distributed mode: the gateway alone, on its own PostgreSQL schema and Kafka, forwarding over HTTP
-// to each service whose URL is set. A service without a URL is not part of this deployment: its routes
-// answer 404.
-const SERVICE_URL_VARIABLES: ReadonlyArray<readonly [ServiceName, string]> = [
-  ['vault', 'VAULT_URL'],
-  ['charges', 'CHARGES_URL'],
-  ['ledger', 'LEDGER_URL'],
-  ['receivables', 'RECEIVABLES_URL'],
-  ['anticipation', 'ANTICIPATION_URL'],
-  ['webhooks', 'WEBHOOKS_URL'],
-  ['acquirer-sim', 'ACQUIRER_SIM_URL'],
-];
-
+// to each service whose URL is set (the services' peer variables, VAULT_URL, CHARGES_URL, …). A service
+// without a URL is not part of this deployment: its routes answer 404.
 async function main(): Promise<Stop | undefined> {
   const env = process.env;
-  const baseUrls: Partial<Record<ServiceName, string>> = {};
-  for (const [service, variable] of SERVICE_URL_VARIABLES) {
-    const url = env[variable];
-    if (url === undefined || url === '') continue;
-    if (!/^https?:\/\//.test(url)) throw new Error(`${variable} must be an http(s) URL, got ${url}`);
-    baseUrls[service] = url;
-  }
-  const db = createPgDb({ url: envString(env, 'DATABASE_URL'), schema: 'gateway' });
+  const baseUrls: Partial<Record<ServiceName, string>> = peerUrlsFromEnv(env);
   if (process.argv[2] === 'migrate') {
     // `node dist/main.js migrate`: the Kubernetes Job's command, under the DDL role; migrates and exits 0.
+    const db = createPgDb({ url: readEnv(MigrateEnv, env).DATABASE_URL, schema: 'gateway' });
     await migrateGateway(db);
     await db.close();
     process.stdout.write('gateway: migrated schema gateway\n');
     return undefined;
   }
-  const bus = busFromEnv(env, 'gateway');
+  // The database, the bus and the listener, as every service's main reads them (the gateway's own settings: GatewayEnv).
+  const vars = readEnv(ServiceMainEnv, env);
+  const db = createPgDb({ url: vars.DATABASE_URL, schema: 'gateway' });
+  const bus = busFromConfig(vars, 'gateway');
   const gateway = await startGateway({
     db,
     bus,
@@ -45,9 +40,10 @@ async function main(): Promise<Stop | undefined> {
     upstreams: { mode: 'http', baseUrls },
     env,
   });
-  await gateway.app.listen({ port: envInt(env, 'PORT', 8080), host: envString(env, 'HOST', '0.0.0.0') });
-  // On SIGTERM: Fastify stops accepting and lets in-flight requests finish, then onClose stops the relay
-  // (a row is marked sent only after Kafka acked it); the pool and the producer go with the process.
+  await gateway.app.listen({ port: vars.PORT, host: vars.HOST });
+  // On SIGTERM, as every service (startService's stop): the loops and the relay finish their round (a row is
+  // marked sent only after Kafka acked it), then Fastify stops accepting and lets in-flight requests finish;
+  // the pool and the producer go with the process.
   return async (signal) => {
     gateway.app.log.info({ signal }, 'shutting down');
     await gateway.stop();

@@ -31,7 +31,9 @@ export const gatewayMigrations: Migration[] = [
           updated_at timestamptz not null
         )`);
       // At most one default plan per tenant, enforced by the database rather than by care.
-      await trx.raw('create unique index pricing_plans_one_default on pricing_plans (tenant_id) where is_default');
+      await trx.raw(
+        'create unique index pricing_plans_one_default on pricing_plans (tenant_id) where is_default',
+      );
       await trx.raw(`
         create table sellers (
           id text primary key,
@@ -83,17 +85,27 @@ export const gatewayMigrations: Migration[] = [
     name: '0002_operator_lists',
     async up(trx) {
       await trx.raw('create index tenants_newest on tenants (created_at desc, id desc)');
-      await trx.raw('create index sellers_tenant_newest on sellers (tenant_id, created_at desc, id desc)');
-      await trx.raw('create index pricing_plans_tenant_newest on pricing_plans (tenant_id, created_at desc, id desc)');
-      await trx.raw('create index api_keys_tenant_newest on api_keys (tenant_id, created_at desc, id desc)');
-      await trx.raw('create index webhook_endpoints_tenant_newest on webhook_endpoints (tenant_id, created_at desc, id desc)');
+      await trx.raw(
+        'create index sellers_tenant_newest on sellers (tenant_id, created_at desc, id desc)',
+      );
+      await trx.raw(
+        'create index pricing_plans_tenant_newest on pricing_plans (tenant_id, created_at desc, id desc)',
+      );
+      await trx.raw(
+        'create index api_keys_tenant_newest on api_keys (tenant_id, created_at desc, id desc)',
+      );
+      await trx.raw(
+        'create index webhook_endpoints_tenant_newest on webhook_endpoints (tenant_id, created_at desc, id desc)',
+      );
     },
   },
   {
     // The end of a key's secret, shown in the operator's lists; keys made before stay without one.
     name: '0003_api_key_secret_last4',
     async up(trx) {
-      await trx.raw('alter table api_keys add column secret_last4 text check (char_length(secret_last4) = 4)');
+      await trx.raw(
+        'alter table api_keys add column secret_last4 text check (char_length(secret_last4) = 4)',
+      );
     },
   },
 ];

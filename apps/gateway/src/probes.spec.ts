@@ -1,8 +1,5 @@
 import { startFixture, stopFixture, type Fixture } from './testing/gateway-fixture';
 
-// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
-jest.setTimeout(30_000);
-
 describe("the gateway's probes", () => {
   let f: Fixture;
   let brokerUp = true;
@@ -20,7 +17,11 @@ describe("the gateway's probes", () => {
   it('keeps /livez at 200 while /readyz and /health turn 503 without the broker, and the public health still answers', async () => {
     // Proves a Kafka outage takes the gateway out of the Service (readiness) without restarting it (liveness).
     const statuses = async (): Promise<number[]> =>
-      Promise.all(['/livez', '/readyz', '/health', '/api/v1/health'].map(async (url) => (await f.app.inject({ url })).statusCode));
+      Promise.all(
+        ['/livez', '/readyz', '/health', '/api/v1/health'].map(
+          async (url) => (await f.app.inject({ url })).statusCode,
+        ),
+      );
     expect(await statuses()).toEqual([200, 200, 200, 200]);
     brokerUp = false;
     expect(await statuses()).toEqual([200, 503, 503, 200]);

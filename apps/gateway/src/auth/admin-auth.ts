@@ -14,8 +14,15 @@ export function adminTokenCheck(adminToken: string): (request: FastifyRequest) =
   const expected = createHash('sha256').update(adminToken, 'utf8').digest();
   return (request) => {
     const header = request.headers.authorization;
-    if (typeof header !== 'string' || header.length > HEADER_LENGTH_MAX || !header.startsWith('Bearer ')) {
-      throw new ApiError('admin_token_invalid', 'The operator API needs Authorization: Bearer <ADMIN_TOKEN>.');
+    if (
+      typeof header !== 'string' ||
+      header.length > HEADER_LENGTH_MAX ||
+      !header.startsWith('Bearer ')
+    ) {
+      throw new ApiError(
+        'admin_token_invalid',
+        'The operator API needs Authorization: Bearer <ADMIN_TOKEN>.',
+      );
     }
     const given = createHash('sha256').update(header.slice('Bearer '.length), 'utf8').digest();
     if (!timingSafeEqual(given, expected)) {

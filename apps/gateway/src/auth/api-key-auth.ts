@@ -3,8 +3,8 @@ import type { Db } from '@pgw/platform-db';
 import { ApiError, PRINCIPAL_TTL_MS, type ApiKeyPrincipal } from '@pgw/platform-http';
 import { findKeyForAuth, type KeyForAuth } from '../data/api-keys.repository';
 import { kycStatusesOfTenant } from '../data/sellers.repository';
-import { parseAuthorization, sha256Hex } from './api-key-secret';
-import type { TtlLruCache } from './key-cache';
+import { parseAuthorization, sha256Hex } from '@pgw/gateway-domain/api-key-secret';
+import { KeyCache } from './key-cache';
 import type { Permission } from './permissions';
 import type { RateLimiter } from './rate-limiter';
 
@@ -22,10 +22,11 @@ export interface AccessRule {
 
 export interface ApiKeyAuthOptions {
   db: Db;
-  /** SHA-256 of the secret → the key. Only keys that exist: a flood of unknown ones cannot evict them. */
-  cache: TtlLruCache<string, KeyForAuth>;
-  /** SHA-256 of secrets that are no key, kept briefly so that repeating one does not reach the database. */
-  unknownKeys: TtlLruCache<string, true>;
+  /**
+   * SHA-256 of the secret → the key, loaded with `findKeyForAuth` (`keyCacheFor(db, …)`); unknown secrets are
+   * kept apart, briefly, so that repeating one does not reach the database.
+   */
+  keys: KeyCache<KeyForAuth>;
   rateLimiter: RateLimiter;
   defaultRateLimitPerSecond: number;
   /** Failed authentications per client address (request.ip) and second; beyond it, 429 before any lookup. */
@@ -40,29 +41,55 @@ export interface ApiKeyAuthOptions {
 export class ApiKeyAuthenticator {
   constructor(private readonly options: ApiKeyAuthOptions) {}
 
-  async principalFor(request: FastifyRequest, rule: AccessRule): Promise<ApiKeyPrincipal> {
+  /**
+   * The caller's principal for `rule`, or the contract's 401/403/429. `beforeReads` runs once the key is
+   * known and allowed, before any database read this check makes (the seller's KYC): admission control
+   * refuses there, so that shedding an overload costs no query.
+   */
+  async principalFor(
+    request: FastifyRequest,
+    rule: AccessRule,
+    beforeReads: () => void = () => {},
+  ): Promise<ApiKeyPrincipal> {
     const parsed = parseAuthorization(request.headers.authorization);
-    if (parsed.kind === 'missing') throw new ApiError('api_key_missing', 'Send the API key in Authorization: Bearer sk_….');
-    if (parsed.kind === 'malformed') throw new ApiError('api_key_invalid', 'The API key is not valid.');
+    if (parsed.kind === 'missing')
+      throw new ApiError('api_key_missing', 'Send the API key in Authorization: Bearer sk_….');
+    if (parsed.kind === 'malformed')
+      throw new ApiError('api_key_invalid', 'The API key is not valid.');
 
     const key = await this.lookup(request.ip, sha256Hex(parsed.secret));
     // The environment is part of the hashed secret, so a stored key always agrees with its prefix;
     // the comparison is a second fence, and the prefix is what decides livemode.
-    if (key === null || key.livemode !== parsed.livemode) throw this.failed(request.ip, new ApiError('api_key_invalid', 'The API key is not valid.'));
-    if (key.revoked) throw this.failed(request.ip, new ApiError('api_key_revoked', 'The API key has been revoked.'));
+    if (key === null || key.livemode !== parsed.livemode)
+      throw this.failed(request.ip, new ApiError('api_key_invalid', 'The API key is not valid.'));
+    if (key.revoked)
+      throw this.failed(
+        request.ip,
+        new ApiError('api_key_revoked', 'The API key has been revoked.'),
+      );
 
-    this.options.rateLimiter.take(key.id, key.rateLimitPerSecond ?? this.options.defaultRateLimitPerSecond);
+    this.options.rateLimiter.take(
+      key.id,
+      key.rateLimitPerSecond ?? this.options.defaultRateLimitPerSecond,
+    );
 
     if (!key.permissions.includes(rule.permission)) {
-      throw new ApiError('permission_denied', `The API key lacks the permission ${rule.permission}.`);
+      throw new ApiError(
+        'permission_denied',
+        `The API key lacks the permission ${rule.permission}.`,
+      );
     }
     if (rule.sellerScope && key.sellerId === null) {
       throw new ApiError('seller_scope_required', 'This route needs a seller-scoped API key.');
     }
+    beforeReads();
     if (rule.kyc && key.sellerId !== null) {
       const sellerId = key.sellerId;
-      const statuses = await this.options.db.read((q) => kycStatusesOfTenant(q, key.tenantId, [sellerId]));
-      if (statuses.get(sellerId) !== 'approved') throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
+      const statuses = await this.options.db.read((q) =>
+        kycStatusesOfTenant(q, key.tenantId, [sellerId]),
+      );
+      if (statuses.get(sellerId) !== 'approved')
+        throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
     }
     return {
       kind: 'api_key',
@@ -86,12 +113,18 @@ export class ApiKeyAuthenticator {
     const recipients = splitRecipients(body);
     const wellFormed = recipients.filter((id): id is string => id !== null);
     if (wellFormed.length === 0) return;
-    const statuses = await this.options.db.read((q) => kycStatusesOfTenant(q, principal.tenantId, wellFormed));
+    const statuses = await this.options.db.read((q) =>
+      kycStatusesOfTenant(q, principal.tenantId, wellFormed),
+    );
     for (const [index, sellerId] of recipients.entries()) {
       const status = sellerId === null ? undefined : statuses.get(sellerId);
       if (status !== undefined && status !== 'approved') {
         const param = `split.${index}.recipient_seller_id`;
-        throw new ApiError('parameter_invalid', `${param}: the recipient's KYC is not approved`, param);
+        throw new ApiError(
+          'parameter_invalid',
+          `${param}: the recipient's KYC is not approved`,
+          param,
+        );
       }
     }
   }
@@ -101,14 +134,10 @@ export class ApiKeyAuthenticator {
    * its budget of failed authentications gets 429 instead of a lookup (a cached key is still served).
    */
   private async lookup(clientIp: string, secretSha256: string): Promise<KeyForAuth | null> {
-    const cached = this.options.cache.get(secretSha256);
+    const cached = this.options.keys.get(secretSha256);
     if (cached !== undefined) return cached;
     this.options.failureLimiter.check(clientIp, this.options.failuresPerSecond);
-    if (this.options.unknownKeys.get(secretSha256) !== undefined) return null;
-    const key = await this.options.db.read((q) => findKeyForAuth(q, secretSha256));
-    if (key === null) this.options.unknownKeys.set(secretSha256, true);
-    else this.options.cache.set(secretSha256, key);
-    return key;
+    return this.options.keys.load(secretSha256);
   }
 
   /** Counts a failed authentication against the client's address and returns its 401 (or the 429 past the budget). */
@@ -124,8 +153,19 @@ export class ApiKeyAuthenticator {
 
   /** Drops this replica's cached copy at once (revocation); other replicas follow within the cache's TTL. */
   forget(secretSha256: string): void {
-    this.options.cache.delete(secretSha256);
+    this.options.keys.delete(secretSha256);
   }
+}
+
+/** The key cache of `db`'s API keys: concurrent misses for one secret make one lookup. */
+export function keyCacheFor(
+  db: Db,
+  bounds: { entriesMax: number; unknownEntriesMax: number; ttlMs: number },
+): KeyCache<KeyForAuth> {
+  return new KeyCache<KeyForAuth>({
+    ...bounds,
+    load: (secretSha256) => db.read((q) => findKeyForAuth(q, secretSha256)),
+  });
 }
 
 /** api-v1 POST /charges: at most 10 split items, each recipient a `seller_` id of this shape. */
@@ -138,7 +178,10 @@ function splitRecipients(body: unknown): Array<string | null> {
   const split: unknown = (body as { split?: unknown }).split;
   if (!Array.isArray(split) || split.length > SPLIT_ITEMS_MAX) return [];
   return split.map((item: unknown) => {
-    const id: unknown = typeof item === 'object' && item !== null ? (item as { recipient_seller_id?: unknown }).recipient_seller_id : undefined;
+    const id: unknown =
+      typeof item === 'object' && item !== null
+        ? (item as { recipient_seller_id?: unknown }).recipient_seller_id
+        : undefined;
     return typeof id === 'string' && RECIPIENT_ID.test(id) ? id : null;
   });
 }

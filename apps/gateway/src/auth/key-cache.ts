@@ -1,58 +1,73 @@
-// A bounded LRU with a time to live, for API key lookups. Every replica keeps its own; the TTL bounds how
-// long a replica may go on trusting what it read, so a revocation committed in the database is seen by
-// every replica within ttlMs (plus one lookup), without any message between replicas.
+import { LRUCache } from 'lru-cache';
 
-export interface TtlCacheOptions {
+// API key lookups kept per replica, bounded in entries and in time (lru-cache). Every replica keeps its own;
+// the TTL bounds how long a replica may go on trusting what it read, so a revocation committed in the
+// database is seen by every replica within ttlMs (plus one lookup), without any message between replicas.
+
+export interface KeyCacheOptions<V> {
+  /** Keys that exist. Only these: a flood of unknown secrets cannot evict them. */
   entriesMax: number;
+  /** Secrets that are no key, kept apart and as long, so that repeating one does not reach the database. */
+  unknownEntriesMax: number;
   ttlMs: number;
+  /** Reads the key from the database; null when there is none. */
+  load(key: string): Promise<V | null>;
   /** Monotonic milliseconds; tests pass their own. */
   nowMs?: () => number;
 }
 
-interface Entry<V> {
-  value: V;
-  loadedAtMs: number;
-}
+export class KeyCache<V extends object> {
+  private readonly found: LRUCache<string, V>;
+  private readonly unknown: LRUCache<string, true>;
 
-export class TtlLruCache<K, V> {
-  // A Map keeps insertion order: the first key is the least recently used.
-  private readonly entries = new Map<K, Entry<V>>();
-  private readonly nowMs: () => number;
-
-  constructor(private readonly options: TtlCacheOptions) {
-    if (!(options.entriesMax >= 1)) throw new Error('TtlLruCache: entriesMax must be at least 1');
-    if (!(options.ttlMs >= 0)) throw new Error('TtlLruCache: ttlMs must not be negative');
-    this.nowMs = options.nowMs ?? (() => performance.now());
+  constructor(options: KeyCacheOptions<V>) {
+    if (!(options.entriesMax >= 1) || !(options.unknownEntriesMax >= 1))
+      throw new Error('KeyCache: entriesMax must be at least 1');
+    if (!(options.ttlMs >= 1)) throw new Error('KeyCache: ttlMs must be at least 1');
+    // ttlResolution 0: the clock is read at every check, not once per millisecond.
+    const clock =
+      options.nowMs === undefined
+        ? { ttlResolution: 0 }
+        : { ttlResolution: 0, perf: { now: options.nowMs } };
+    this.unknown = new LRUCache<string, true>({
+      max: options.unknownEntriesMax,
+      ttl: options.ttlMs,
+      ...clock,
+    });
+    this.found = new LRUCache<string, V>({
+      max: options.entriesMax,
+      ttl: options.ttlMs,
+      ...clock,
+      // Concurrent misses for one key share this one load (lru-cache keeps the pending fetch).
+      fetchMethod: async (key) => {
+        const value = await options.load(key);
+        if (value !== null) return value;
+        this.unknown.set(key, true);
+        return undefined; // nothing kept among the keys
+      },
+    });
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.found.size;
   }
 
-  /** The fresh value for `key`, or undefined when absent or older than ttlMs. */
-  get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (this.nowMs() - entry.loadedAtMs >= this.options.ttlMs) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+  /** The fresh key held for `key`, with no lookup; undefined when absent or more than ttlMs old. */
+  get(key: string): V | undefined {
+    return this.found.get(key);
   }
 
-  set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, { value, loadedAtMs: this.nowMs() });
-    while (this.entries.size > this.options.entriesMax) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
-    }
+  /** The key from the cache, else from one lookup shared by every concurrent caller; null when there is none. */
+  async load(key: string): Promise<V | null> {
+    const held = this.found.get(key);
+    if (held !== undefined) return held;
+    if (this.unknown.get(key) !== undefined) return null;
+    return (await this.found.fetch(key)) ?? null;
   }
 
-  delete(key: K): void {
-    this.entries.delete(key);
+  /** Drops this replica's copy at once (revocation), and any lookup of it in flight. */
+  delete(key: string): void {
+    this.found.delete(key);
+    this.unknown.delete(key);
   }
 }

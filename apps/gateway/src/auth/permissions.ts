@@ -1,19 +1,3 @@
-// The permissions of api-v1.md §5, the only names a key may carry. A key is issued with a subset.
-export const PERMISSIONS = [
-  'payment_methods:tokenize',
-  'charges:create',
-  'charges:read',
-  'refunds:create',
-  'balance:read',
-  'receivables:read',
-  'settlements:read',
-  'chargebacks:read',
-  'anticipations:read',
-  'anticipations:create',
-] as const;
-
-export type Permission = (typeof PERMISSIONS)[number];
-
-export function isPermission(value: string): value is Permission {
-  return (PERMISSIONS as readonly string[]).includes(value);
-}
+// The permissions of api-v1.md §5 are @pgw/domain's list, the one the SDK and the tools use too.
+export { isPermission, PERMISSIONS } from '@pgw/domain';
+export type { Permission } from '@pgw/domain';

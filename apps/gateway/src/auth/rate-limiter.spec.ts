@@ -38,7 +38,8 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter({ bucketsMax: 100, nowMs: () => nowMs });
     limiter.take('key_a', 2);
     limiter.take('key_a', 2);
-    for (let i = 0; i < 50; i += 1) expect(refusal(() => limiter.take('key_a', 2))?.code).toBe('rate_limited');
+    for (let i = 0; i < 50; i += 1)
+      expect(refusal(() => limiter.take('key_a', 2))?.code).toBe('rate_limited');
     nowMs = 500;
     expect(refusal(() => limiter.take('key_a', 2))).toBeNull();
   });

@@ -66,9 +66,15 @@ export class RateLimiter {
   private refusal(bucket: Bucket): ApiError {
     const waitMs = ((1 - bucket.tokens) * 1000) / bucket.ratePerSecond;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
-    return new ApiError('rate_limited', this.options.message ?? 'Too many requests for this API key; retry after the time in Retry-After.', null, {
-      'Retry-After': String(retryAfterSeconds),
-    });
+    return new ApiError(
+      'rate_limited',
+      this.options.message ??
+        'Too many requests for this API key; retry after the time in Retry-After.',
+      null,
+      {
+        'Retry-After': String(retryAfterSeconds),
+      },
+    );
   }
 
   private evict(): void {

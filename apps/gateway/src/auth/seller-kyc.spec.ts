@@ -1,7 +1,14 @@
-import { bearer, createKey, createSeller, createTenant, startFixture, stopFixture, stubUpstreams, type Fixture, type StubCall } from '../testing/gateway-fixture';
-
-// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
-jest.setTimeout(30_000);
+import {
+  bearer,
+  createKey,
+  createSeller,
+  createTenant,
+  startFixture,
+  stopFixture,
+  stubUpstreams,
+  type Fixture,
+  type StubCall,
+} from '../testing/gateway-fixture';
 
 // Contract §4a (KYC of tokenize, of a charge's seller and of its split recipients) and §4b (read-your-
 // writes): two replicas of the gateway over one database, as behind a load balancer. The operator talks
@@ -27,12 +34,24 @@ describe('KYC, read at request time by every replica', () => {
     expect([res.statusCode, res.json().kyc_status]).toEqual([200, kycStatus]);
   };
   const post = (url: string, secret: string, payload: unknown) =>
-    b.app.inject({ method: 'POST', url, headers: { ...bearer(secret), 'content-type': 'application/json' }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
-  const outcome = (res: { statusCode: number; json(): any }) => [res.statusCode, res.statusCode === 200 ? res.json().service : res.json().error.code];
+    b.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...bearer(secret), 'content-type': 'application/json' },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+  const outcome = (res: { statusCode: number; json(): any }) => [
+    res.statusCode,
+    res.statusCode === 200 ? res.json().service : res.json().error.code,
+  ];
 
   it('tokenize: an approval on one replica opens it on another at once, a rejection closes it at once', async () => {
     const sellerId = await createSeller(a, tenantId);
-    const { secret } = await createKey(a, { tenantId, sellerId, permissions: ['payment_methods:tokenize'] });
+    const { secret } = await createKey(a, {
+      tenantId,
+      sellerId,
+      permissions: ['payment_methods:tokenize'],
+    });
     const tokenize = () => post('/api/v1/payment-methods/tokenize', secret, {});
     expect(outcome(await tokenize())).toEqual([403, 'seller_kyc_required']); // B now caches the key
     await patchKyc(sellerId, 'approved');
@@ -45,35 +64,59 @@ describe('KYC, read at request time by every replica', () => {
     expect(outcome(await tokenize())).toEqual([403, 'seller_kyc_required']);
   });
 
-  it("POST /charges: the seller of a seller-scoped key must be approved, whatever the method, before the body is looked at", async () => {
+  it('POST /charges: the seller of a seller-scoped key must be approved, whatever the method, before the body is looked at', async () => {
     const sellerId = await createSeller(a, tenantId);
     const { secret } = await createKey(a, { tenantId, sellerId, permissions: ['charges:create'] });
     const before = calls.length;
     for (const payment_method of ['PIX', 'BOLETO', 'CREDIT_CARD']) {
-      expect([payment_method, ...outcome(await post('/api/v1/charges', secret, { amount: 100, payment_method }))]).toEqual([payment_method, 403, 'seller_kyc_required']);
+      expect([
+        payment_method,
+        ...outcome(await post('/api/v1/charges', secret, { amount: 100, payment_method })),
+      ]).toEqual([payment_method, 403, 'seller_kyc_required']);
     }
     // 403 before 422: not even bad JSON is looked at.
-    expect(outcome(await post('/api/v1/charges', secret, '{"amount":'))).toEqual([403, 'seller_kyc_required']);
+    expect(outcome(await post('/api/v1/charges', secret, '{"amount":'))).toEqual([
+      403,
+      'seller_kyc_required',
+    ]);
     expect(calls.length).toBe(before);
     await patchKyc(sellerId, 'approved');
-    expect(outcome(await post('/api/v1/charges', secret, { amount: 100, payment_method: 'PIX' }))).toEqual([200, 'charges']);
+    expect(
+      outcome(await post('/api/v1/charges', secret, { amount: 100, payment_method: 'PIX' })),
+    ).toEqual([200, 'charges']);
     await patchKyc(sellerId, 'rejected');
-    expect(outcome(await post('/api/v1/charges', secret, { amount: 100, payment_method: 'BOLETO' }))).toEqual([403, 'seller_kyc_required']);
+    expect(
+      outcome(await post('/api/v1/charges', secret, { amount: 100, payment_method: 'BOLETO' })),
+    ).toEqual([403, 'seller_kyc_required']);
   });
 
   it('POST /charges: every split recipient of the tenant must be approved (422 on its param), with a tenant-wide key too', async () => {
     const owner = await createSeller(a, tenantId, { kyc_status: 'approved' });
     const approved = await createSeller(a, tenantId, { kyc_status: 'approved' });
     const pending = await createSeller(a, tenantId);
-    const sellerKey = (await createKey(a, { tenantId, sellerId: owner, permissions: ['charges:create'] })).secret;
+    const sellerKey = (
+      await createKey(a, { tenantId, sellerId: owner, permissions: ['charges:create'] })
+    ).secret;
     const tenantKey = (await createKey(a, { tenantId, permissions: ['charges:create'] })).secret;
-    const body = { amount: 1_000, payment_method: 'PIX', split: [{ recipient_seller_id: approved, amount_cents: 100 }, { recipient_seller_id: pending, amount_cents: 100 }] };
+    const body = {
+      amount: 1_000,
+      payment_method: 'PIX',
+      split: [
+        { recipient_seller_id: approved, amount_cents: 100 },
+        { recipient_seller_id: pending, amount_cents: 100 },
+      ],
+    };
     for (const secret of [sellerKey, tenantKey]) {
       const before = calls.length;
       const res = await post('/api/v1/charges', secret, body);
       expect(res.statusCode).toBe(422);
       expect(res.json()).toEqual({
-        error: { type: 'invalid_request_error', code: 'parameter_invalid', message: expect.stringContaining('KYC'), param: 'split.1.recipient_seller_id' },
+        error: {
+          type: 'invalid_request_error',
+          code: 'parameter_invalid',
+          message: expect.stringContaining('KYC'),
+          param: 'split.1.recipient_seller_id',
+        },
         request_id: res.headers['x-request-id'],
       });
       expect(calls.length).toBe(before);
@@ -81,7 +124,9 @@ describe('KYC, read at request time by every replica', () => {
     await patchKyc(pending, 'approved');
     expect(outcome(await post('/api/v1/charges', sellerKey, body))).toEqual([200, 'charges']);
     await patchKyc(approved, 'rejected');
-    expect((await post('/api/v1/charges', tenantKey, body)).json().error.param).toBe('split.0.recipient_seller_id');
+    expect((await post('/api/v1/charges', tenantKey, body)).json().error.param).toBe(
+      'split.0.recipient_seller_id',
+    );
   });
 
   it("leaves to the service what is not a seller of the tenant, and a body it will refuse anyway: another tenant's seller is not told apart from no seller", async () => {
@@ -94,15 +139,30 @@ describe('KYC, read at request time by every replica', () => {
       { split: [{ recipient_seller_id: 'seller_nosuchone', amount_cents: 100 }] },
       { split: 'nope' },
       { split: [null, 7, 'x', { recipient_seller_id: 42 }] },
-      { split: Array.from({ length: 11 }, () => ({ recipient_seller_id: pending, amount_cents: 1 })) },
+      {
+        split: Array.from({ length: 11 }, () => ({
+          recipient_seller_id: pending,
+          amount_cents: 1,
+        })),
+      },
       [{ split: [{ recipient_seller_id: pending }] }],
       null,
     ];
     for (const extra of forwarded) {
-      const payload = extra === null || Array.isArray(extra) ? extra : { amount: 1_000, payment_method: 'PIX', ...extra };
-      expect([JSON.stringify(extra).slice(0, 60), ...outcome(await post('/api/v1/charges', secret, payload))]).toEqual([JSON.stringify(extra).slice(0, 60), 200, 'charges']);
+      const payload =
+        extra === null || Array.isArray(extra)
+          ? extra
+          : { amount: 1_000, payment_method: 'PIX', ...extra };
+      expect([
+        JSON.stringify(extra).slice(0, 60),
+        ...outcome(await post('/api/v1/charges', secret, payload)),
+      ]).toEqual([JSON.stringify(extra).slice(0, 60), 200, 'charges']);
     }
     // Bad JSON is still the gateway's invalid_json, checked before the recipients.
-    expect(outcome(await post('/api/v1/charges', secret, `{"split":[{"recipient_seller_id":"${pending}"}]`))).toEqual([422, 'invalid_json']);
+    expect(
+      outcome(
+        await post('/api/v1/charges', secret, `{"split":[{"recipient_seller_id":"${pending}"}]`),
+      ),
+    ).toEqual([422, 'invalid_json']);
   });
 });

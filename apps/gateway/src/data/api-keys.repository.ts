@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { pageOfRows, toDate, toInt, toNullableDate, toStringArray } from './rows';
+import { tableReads } from './queries';
 
 export interface ApiKey {
   id: string;
@@ -42,11 +42,15 @@ function fromRow(row: Record<string, unknown>): ApiKey {
     sellerId: row.seller_id === null || row.seller_id === undefined ? null : String(row.seller_id),
     livemode: row.livemode === true,
     secretSha256: String(row.secret_sha256),
-    secretLast4: row.secret_last4 === null || row.secret_last4 === undefined ? null : String(row.secret_last4),
-    permissions: toStringArray(row.permissions, 'api_keys.permissions'),
-    rateLimitPerSecond: row.rate_limit_per_second === null || row.rate_limit_per_second === undefined ? null : toInt(row.rate_limit_per_second, 'api_keys.rate_limit_per_second'),
-    createdAt: toDate(row.created_at, 'api_keys.created_at'),
-    revokedAt: toNullableDate(row.revoked_at, 'api_keys.revoked_at'),
+    secretLast4:
+      row.secret_last4 === null || row.secret_last4 === undefined ? null : String(row.secret_last4),
+    permissions: row.permissions as string[],
+    rateLimitPerSecond:
+      row.rate_limit_per_second === null || row.rate_limit_per_second === undefined
+        ? null
+        : (row.rate_limit_per_second as number),
+    createdAt: row.created_at as Date,
+    revokedAt: row.revoked_at as Date | null,
   };
 }
 
@@ -65,24 +69,24 @@ export async function insertApiKey(trx: Tx, key: ApiKey): Promise<void> {
   });
 }
 
-export async function findApiKey(q: Knex | Tx, id: string, options: { forUpdate?: boolean } = {}): Promise<ApiKey | null> {
-  const query = q('api_keys').where({ id }).first();
-  const row: Record<string, unknown> | undefined = await (options.forUpdate === true ? query.forUpdate() : query);
-  return row === undefined ? null : fromRow(row);
-}
+const apiKeys = tableReads('api_keys', fromRow);
+
+export const findApiKey = apiKeys.find;
 
 /** One page of the tenant's keys, revoked ones included, newest first. */
-export async function listApiKeysOfTenant(q: Knex | Tx, tenantId: string, page: number, limit: number): Promise<{ data: ApiKey[]; total: number }> {
-  const { rows, total } = await pageOfRows(q, 'api_keys', { tenant_id: tenantId }, page, limit);
-  return { data: rows.map(fromRow), total };
-}
+export const listApiKeysOfTenant = apiKeys.pageOfTenant;
 
 export async function revokeApiKey(trx: Tx, id: string, revokedAt: Date): Promise<void> {
   await trx('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: revokedAt });
 }
 
-export async function findKeyForAuth(q: Knex | Tx, secretSha256: string): Promise<KeyForAuth | null> {
-  const row: Record<string, unknown> | undefined = await q('api_keys').where({ secret_sha256: secretSha256 }).first();
+export async function findKeyForAuth(
+  q: Knex | Tx,
+  secretSha256: string,
+): Promise<KeyForAuth | null> {
+  const row: Record<string, unknown> | undefined = await q('api_keys')
+    .where({ secret_sha256: secretSha256 })
+    .first();
   if (row === undefined) return null;
   const key = fromRow(row);
   return {

@@ -1,24 +1,24 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { pageOfRows, toDate, toInt } from './rows';
+import {
+  pageOf,
+  recordFromRow,
+  tableReads,
+  type DirectoryRecord,
+  type Page,
+  type Paging,
+} from './queries';
 
-export interface Tenant {
-  id: string;
+export interface Tenant extends DirectoryRecord {
   name: string;
   treasuryAvailableCashCents: number;
-  version: number;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 function fromRow(row: Record<string, unknown>): Tenant {
   return {
-    id: String(row.id),
     name: String(row.name),
-    treasuryAvailableCashCents: toInt(row.treasury_available_cash_cents, 'tenants.treasury_available_cash_cents'),
-    version: toInt(row.version, 'tenants.version'),
-    createdAt: toDate(row.created_at, 'tenants.created_at'),
-    updatedAt: toDate(row.updated_at, 'tenants.updated_at'),
+    treasuryAvailableCashCents: row.treasury_available_cash_cents as number,
+    ...recordFromRow(row),
   };
 }
 
@@ -34,21 +34,19 @@ export async function insertTenant(trx: Tx, tenant: Tenant): Promise<void> {
 }
 
 /** The tenant, locked for the rest of the transaction when `forUpdate` (its version must grow by one). */
-export async function findTenant(q: Knex | Tx, id: string, options: { forUpdate?: boolean } = {}): Promise<Tenant | null> {
-  const query = q('tenants').where({ id }).first();
-  const row: Record<string, unknown> | undefined = await (options.forUpdate === true ? query.forUpdate() : query);
-  return row === undefined ? null : fromRow(row);
-}
+export const findTenant = tableReads('tenants', fromRow).find;
 
 export async function findTenantByName(q: Knex | Tx, name: string): Promise<Tenant | null> {
-  const row: Record<string, unknown> | undefined = await q('tenants').where({ name }).orderBy('created_at').first();
+  const row: Record<string, unknown> | undefined = await q('tenants')
+    .where({ name })
+    .orderBy('created_at')
+    .first();
   return row === undefined ? null : fromRow(row);
 }
 
 /** One page of every tenant, newest first. */
-export async function listTenants(q: Knex | Tx, page: number, limit: number): Promise<{ data: Tenant[]; total: number }> {
-  const { rows, total } = await pageOfRows(q, 'tenants', {}, page, limit);
-  return { data: rows.map(fromRow), total };
+export async function listTenants(q: Knex | Tx, paging: Paging): Promise<Page<Tenant>> {
+  return pageOf(q, 'tenants', {}, paging, fromRow);
 }
 
 export async function updateTenant(trx: Tx, tenant: Tenant): Promise<void> {

@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { pageOfRows, toDate, toInt, toStringArray } from './rows';
+import { tableReads } from './queries';
 
 export interface WebhookEndpoint {
   id: string;
@@ -38,26 +37,27 @@ function fromRow(row: Record<string, unknown>): WebhookEndpoint {
     id: String(row.id),
     tenantId: String(row.tenant_id),
     url: String(row.url),
-    events: toStringArray(row.events, 'webhook_endpoints.events'),
+    events: row.events as string[],
     secret: String(row.secret),
     livemode: row.livemode === true,
-    version: toInt(row.version, 'webhook_endpoints.version'),
-    createdAt: toDate(row.created_at, 'webhook_endpoints.created_at'),
-    updatedAt: toDate(row.updated_at, 'webhook_endpoints.updated_at'),
+    version: row.version as number,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
   };
 }
 
+const webhookEndpoints = tableReads('webhook_endpoints', fromRow);
+
 /** The endpoint, locked for the rest of the transaction. */
-export async function findWebhookEndpointForUpdate(trx: Tx, id: string): Promise<WebhookEndpoint | null> {
-  const row: Record<string, unknown> | undefined = await trx('webhook_endpoints').where({ id }).forUpdate().first();
-  return row === undefined ? null : fromRow(row);
+export async function findWebhookEndpointForUpdate(
+  trx: Tx,
+  id: string,
+): Promise<WebhookEndpoint | null> {
+  return webhookEndpoints.find(trx, id, { forUpdate: true });
 }
 
 /** One page of the tenant's endpoints, newest first (a deleted endpoint is gone from the directory). */
-export async function listWebhookEndpointsOfTenant(q: Knex | Tx, tenantId: string, page: number, limit: number): Promise<{ data: WebhookEndpoint[]; total: number }> {
-  const { rows, total } = await pageOfRows(q, 'webhook_endpoints', { tenant_id: tenantId }, page, limit);
-  return { data: rows.map(fromRow), total };
-}
+export const listWebhookEndpointsOfTenant = webhookEndpoints.pageOfTenant;
 
 export async function deleteWebhookEndpoint(trx: Tx, id: string): Promise<void> {
   await trx('webhook_endpoints').where({ id }).delete();

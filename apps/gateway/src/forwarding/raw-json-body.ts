@@ -9,9 +9,13 @@ import { ApiError } from '@pgw/platform-http';
 /** In a forwarding scope: accept only application/json, and keep it as a Buffer. */
 export function useRawJsonBodies(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    done(null, body);
-  });
+  scope.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    (_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      done(null, body);
+    },
+  );
 }
 
 /** The body to forward, or null when the request has none (an empty body is no body). */

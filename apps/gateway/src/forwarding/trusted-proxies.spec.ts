@@ -1,16 +1,23 @@
 import { ConfigError } from '@pgw/platform-http';
-import { bearer, createKey, createSeller, createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
+import {
+  bearer,
+  createKey,
+  createSeller,
+  createTenant,
+  startFixture,
+  stopFixture,
+  type Fixture,
+} from '../testing/gateway-fixture';
 import { trustedProxies } from './trusted-proxies';
-
-// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
-jest.setTimeout(30_000);
 
 describe('TRUSTED_PROXIES', () => {
   it('is a comma-separated list of addresses, CIDRs and range names; unset or empty is none; anything else stops the start', () => {
     // Proves a typo cannot silently trust everyone or no one.
     expect(trustedProxies({})).toEqual([]);
     expect(trustedProxies({ TRUSTED_PROXIES: ' ' })).toEqual([]);
-    expect(trustedProxies({ TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.10,fd00::/8, uniquelocal' })).toEqual(['10.0.0.0/8', '192.0.2.10', 'fd00::/8', 'uniquelocal']);
+    expect(
+      trustedProxies({ TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.10,fd00::/8, uniquelocal' }),
+    ).toEqual(['10.0.0.0/8', '192.0.2.10', 'fd00::/8', 'uniquelocal']);
     for (const bad of ['10.0.0.0/33', 'lb.internal', '*', '10.0.0.0/', 'fd00::/129']) {
       expect(() => trustedProxies({ TRUSTED_PROXIES: bad })).toThrow(ConfigError);
     }
@@ -18,11 +25,19 @@ describe('TRUSTED_PROXIES', () => {
 });
 
 /** The client's address the service received in the signed principal, for a request from `socket` carrying `forwardedFor`. */
-async function seenBy(f: Fixture, secret: string, socket: string, forwardedFor?: string): Promise<unknown> {
+async function seenBy(
+  f: Fixture,
+  secret: string,
+  socket: string,
+  forwardedFor?: string,
+): Promise<unknown> {
   const res = await f.app.inject({
     url: '/api/v1/charges/ch_1',
     remoteAddress: socket,
-    headers: { ...bearer(secret), ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }) },
+    headers: {
+      ...bearer(secret),
+      ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }),
+    },
   });
   expect(res.statusCode).toBe(200);
   return res.json().principal.clientIp;

@@ -20,9 +20,15 @@ function isAddressOrCidr(entry: string): boolean {
 
 /** TRUSTED_PROXIES as a list (comma-separated addresses, CIDRs or range names); unset or empty: none. */
 export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
-  const entries = (env.TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const entry of entries) {
-    if (!isAddressOrCidr(entry)) throw new ConfigError(`TRUSTED_PROXIES: ${entry} is not an IP address, a CIDR, or one of ${[...RANGE_NAMES].join(', ')}`);
+    if (!isAddressOrCidr(entry))
+      throw new ConfigError(
+        `TRUSTED_PROXIES: ${entry} is not an IP address, a CIDR, or one of ${[...RANGE_NAMES].join(', ')}`,
+      );
   }
   return entries;
 }

@@ -1,9 +1,21 @@
 import { metrics } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import type { App } from '@pgw/platform-http';
-import { bearer, createKey, createSeller, createTenant, startFixture, stopFixture, stubService, type Fixture } from '../testing/gateway-fixture';
-
-jest.setTimeout(30_000);
+import {
+  bearer,
+  createKey,
+  createSeller,
+  createTenant,
+  startFixture,
+  stopFixture,
+  stubService,
+  type Fixture,
+} from '../testing/gateway-fixture';
 
 describe("the gateway's calls to the services, as http.client.request.duration (http mode)", () => {
   const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -24,7 +36,9 @@ describe("the gateway's calls to the services, as http.client.request.duration (
     const downUrl = await down.listen({ port: 0, host: '127.0.0.1' });
     ledgerPort = Number(new URL(downUrl).port);
     await down.close();
-    f = await startFixture({ upstreams: { mode: 'http', baseUrls: { charges: chargesUrl, ledger: downUrl } } });
+    f = await startFixture({
+      upstreams: { mode: 'http', baseUrls: { charges: chargesUrl, ledger: downUrl } },
+    });
   });
   afterAll(async () => {
     await stopFixture(f);
@@ -37,9 +51,18 @@ describe("the gateway's calls to the services, as http.client.request.duration (
     // Proves the proxy's upstream calls are measured, which the HTTP instrumentation does not see (undici).
     const tenantId = await createTenant(f);
     const sellerId = await createSeller(f, tenantId, { kyc_status: 'approved' });
-    const key = await createKey(f, { tenantId, sellerId, permissions: ['charges:read', 'balance:read'] });
-    expect((await f.app.inject({ url: '/api/v1/charges/ch_abc', headers: bearer(key.secret) })).statusCode).toBe(200);
-    expect((await f.app.inject({ url: '/api/v1/balance', headers: bearer(key.secret) })).statusCode).toBe(503);
+    const key = await createKey(f, {
+      tenantId,
+      sellerId,
+      permissions: ['charges:read', 'balance:read'],
+    });
+    expect(
+      (await f.app.inject({ url: '/api/v1/charges/ch_abc', headers: bearer(key.secret) }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await f.app.inject({ url: '/api/v1/balance', headers: bearer(key.secret) })).statusCode,
+    ).toBe(503);
 
     await reader.forceFlush();
     const metric = exporter
@@ -47,11 +70,26 @@ describe("the gateway's calls to the services, as http.client.request.duration (
       .flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics))
       .find((m) => m.descriptor.name === 'http.client.request.duration');
     expect(metric?.descriptor.unit).toBe('s');
-    const points = (metric?.dataPoints ?? []).map((p) => ({ attributes: p.attributes, value: p.value as { count: number; max: number } }));
+    const points = (metric?.dataPoints ?? []).map((p) => ({
+      attributes: p.attributes,
+      value: p.value as { count: number; max: number },
+    }));
     expect(points.map((p) => p.attributes)).toEqual(
       expect.arrayContaining([
-        { 'http.request.method': 'GET', 'server.address': '127.0.0.1', 'server.port': chargesPort, 'url.scheme': 'http', 'http.response.status_code': 200 },
-        { 'http.request.method': 'GET', 'server.address': '127.0.0.1', 'server.port': ledgerPort, 'url.scheme': 'http', 'error.type': expect.any(String) },
+        {
+          'http.request.method': 'GET',
+          'server.address': '127.0.0.1',
+          'server.port': chargesPort,
+          'url.scheme': 'http',
+          'http.response.status_code': 200,
+        },
+        {
+          'http.request.method': 'GET',
+          'server.address': '127.0.0.1',
+          'server.port': ledgerPort,
+          'url.scheme': 'http',
+          'error.type': expect.any(String),
+        },
       ]),
     );
     for (const p of points) {

@@ -11,7 +11,11 @@ import { webhookEndpointRoutes } from './webhook-endpoints.route';
  * The operator API the gateway answers itself (contract §5: the directory). The admin token is checked
  * on request, before the body is even read.
  */
-export async function registerAdminRoutes(app: App, ctx: RouteContext, checkAdminToken: (request: FastifyRequest) => void): Promise<void> {
+export async function registerAdminRoutes(
+  app: App,
+  ctx: RouteContext,
+  checkAdminToken: (request: FastifyRequest) => void,
+): Promise<void> {
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', async (request) => checkAdminToken(request));

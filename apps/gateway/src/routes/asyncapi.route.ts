@@ -11,5 +11,7 @@ export const ASYNCAPI_PATH = '/api/v1/asyncapi.json';
 export function registerAsyncApiRoute(app: App): void {
   // No response schema: the document is served as it is committed, and it carries no request_id.
   const body = JSON.stringify(asyncApiDocument);
-  app.get(ASYNCAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+  app.get(ASYNCAPI_PATH, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(body),
+  );
 }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { buildApp, type App } from '@pgw/platform-http';
 import { registerDashboardRoute } from './dashboard.route';
 
-const INDEX = '<!doctype html><script type="module" src="/dashboard/assets/index-abc123.js"></script>';
+const INDEX =
+  '<!doctype html><script type="module" src="/dashboard/assets/index-abc123.js"></script>';
 let app: App;
 let empty: App;
 
@@ -33,7 +34,11 @@ describe('GET /dashboard', () => {
     const bare = await app.inject({ url: '/dashboard' });
     expect([bare.statusCode, bare.headers.location]).toEqual([302, '/dashboard/']);
     const page = await app.inject({ url: '/dashboard/' });
-    expect([page.statusCode, page.headers['content-type'], page.headers['cache-control']]).toEqual([200, 'text/html; charset=utf-8', 'no-cache']);
+    expect([page.statusCode, page.headers['content-type'], page.headers['cache-control']]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      'no-cache',
+    ]);
     expect(page.body).toBe(INDEX);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
     expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
@@ -42,15 +47,26 @@ describe('GET /dashboard', () => {
   it('answers the hashed assets with their content type, cached for good', async () => {
     // Proves the script and the style reach the browser as such (nosniff would refuse them otherwise).
     const script = await app.inject({ url: '/dashboard/assets/index-abc123.js' });
-    expect([script.statusCode, script.headers['content-type'], script.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+    expect([
+      script.statusCode,
+      script.headers['content-type'],
+      script.headers['cache-control'],
+    ]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
     const style = await app.inject({ url: '/dashboard/assets/index-abc123.css' });
-    expect([style.statusCode, style.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+    expect([style.statusCode, style.headers['content-type']]).toEqual([
+      200,
+      'text/css; charset=utf-8',
+    ]);
   });
 
   it('answers 404 for a missing asset and for any path that climbs out of the directory', async () => {
     // Proves a stale page's asset is a 404, not index.html parsed as script, and that ../ reads nothing.
     expect((await app.inject({ url: '/dashboard/assets/index-old.js' })).statusCode).toBe(404);
-    for (const url of ['/dashboard/assets/../../secret.txt', '/dashboard/assets/%2e%2e/%2e%2e/secret.txt', '/dashboard/assets/..%2f..%2fsecret.txt']) {
+    for (const url of [
+      '/dashboard/assets/../../secret.txt',
+      '/dashboard/assets/%2e%2e/%2e%2e/secret.txt',
+      '/dashboard/assets/..%2f..%2fsecret.txt',
+    ]) {
       const answer = await app.inject({ url });
       expect(answer.body).not.toContain('not the dashboard');
     }
@@ -59,6 +75,9 @@ describe('GET /dashboard', () => {
   it('says how to build the dashboard when it is not built', async () => {
     // Proves a gateway without the files answers a clear 404 rather than an empty page or a 500.
     const answer = await empty.inject({ url: '/dashboard/' });
-    expect([answer.statusCode, answer.body]).toEqual([404, 'The dashboard is not built: npm run dashboard:build']);
+    expect([answer.statusCode, answer.body]).toEqual([
+      404,
+      'The dashboard is not built: npm run dashboard:build',
+    ]);
   });
 });

@@ -20,7 +20,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 // The app talks only to its own origin and runs only its own bundled script; React sets no inline script.
-const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * Where the built files are: beside dist/main.js in the gateway's bundle (tools/deploy/bundle.ts copies
@@ -28,7 +29,9 @@ const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-sr
  */
 export function defaultDashboardDir(): string {
   const bundled = join(__dirname, 'dashboard');
-  return existsSync(join(bundled, 'index.html')) ? bundled : join(__dirname, '..', '..', '..', 'dashboard', 'dist');
+  return existsSync(join(bundled, 'index.html'))
+    ? bundled
+    : join(__dirname, '..', '..', '..', 'dashboard', 'dist');
 }
 
 /** GET /dashboard and below: public files (the app asks for a key or the admin token itself); 404 when not built. */
@@ -38,17 +41,33 @@ export function registerDashboardRoute(app: App, dir: string = defaultDashboardD
     const file = normalize(join(root, path));
     // A path that climbs out of the directory is no file of the dashboard's.
     if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) return null;
-    return { body: readFileSync(file), type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
+    return {
+      body: readFileSync(file),
+      type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    };
   };
-  const handler = async (request: { params: { '*'?: string } }, reply: import('fastify').FastifyReply) => {
+  const handler = async (
+    request: { params: { '*'?: string } },
+    reply: import('fastify').FastifyReply,
+  ) => {
     const wanted = request.params['*'] ?? '';
     const asset = wanted.startsWith('assets/') ? send(wanted) : null;
-    if (wanted.startsWith('assets/') && asset === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    if (wanted.startsWith('assets/') && asset === null)
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     const file = asset ?? send('index.html');
-    if (file === null) return reply.code(404).type('text/plain; charset=utf-8').send('The dashboard is not built: npm run dashboard:build');
+    if (file === null)
+      return reply
+        .code(404)
+        .type('text/plain; charset=utf-8')
+        .send('The dashboard is not built: npm run dashboard:build');
     // Assets are named by their content's hash, so they never change; index.html names the current ones.
     const cache = asset === null ? 'no-cache' : 'public, max-age=31536000, immutable';
-    return reply.type(file.type).header('cache-control', cache).header('content-security-policy', CONTENT_SECURITY_POLICY).header('x-content-type-options', 'nosniff').send(file.body);
+    return reply
+      .type(file.type)
+      .header('cache-control', cache)
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('x-content-type-options', 'nosniff')
+      .send(file.body);
   };
   app.get(DASHBOARD_PATH, async (_request, reply) => reply.redirect(`${DASHBOARD_PATH}/`, 302));
   app.get<{ Params: { '*'?: string } }>(`${DASHBOARD_PATH}/*`, handler);

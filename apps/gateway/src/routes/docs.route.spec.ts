@@ -9,10 +9,15 @@ import { chromium } from 'playwright-core';
 import { startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
 import { DOCS_PATH, DOCS_SCRIPT_PATH } from './docs.route';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) =>
+  existsSync(path),
+);
 // CI installs chromium and sets REQUIRE_CHROMIUM, so there a missing browser fails instead of skipping.
 const REQUIRED = process.env.REQUIRE_CHROMIUM === '1';
-if (CHROMIUM === undefined && !REQUIRED) process.stdout.write('docs.route.spec: SKIPPED the browser test: no chromium (apt-get install chromium)\n');
+if (CHROMIUM === undefined && !REQUIRED)
+  process.stdout.write(
+    'docs.route.spec: SKIPPED the browser test: no chromium (apt-get install chromium)\n',
+  );
 
 let f: Fixture;
 let url: string;
@@ -27,7 +32,10 @@ describe('GET /docs', () => {
   it('answers the page and the reference script without an API key', async () => {
     // Proves the page loads the script from the gateway itself, and the script is Scalar's bundle.
     const page = await fetch(`${url}${DOCS_PATH}`);
-    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect([page.status, page.headers.get('content-type')]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+    ]);
     const html = await page.text();
     expect(html).toContain(`<script src="${DOCS_SCRIPT_PATH}"></script>`);
     expect(html).not.toMatch(/https?:\/\//);
@@ -40,7 +48,8 @@ describe('GET /docs', () => {
     'renders every public operation in headless Chromium, offline',
     async () => {
       // Proves an integrator's browser shows the reference from the gateway alone: each operation's summary is on the page.
-      if (CHROMIUM === undefined) throw new Error('REQUIRE_CHROMIUM is set and no chromium is installed');
+      if (CHROMIUM === undefined)
+        throw new Error('REQUIRE_CHROMIUM is set and no chromium is installed');
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
       try {
         const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -56,8 +65,12 @@ describe('GET /docs', () => {
         const shot = join(mkdtempSync(join(tmpdir(), 'pgw-docs-')), 'docs.png');
         await page.screenshot({ path: shot, fullPage: false });
         expect(existsSync(shot)).toBe(true);
-        const served = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
-        const summaries = Object.values(served.paths).flatMap((operations) => Object.values(operations).map((op) => op.summary));
+        const served = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
+          paths: Record<string, Record<string, { summary: string }>>;
+        };
+        const summaries = Object.values(served.paths).flatMap((operations) =>
+          Object.values(operations).map((op) => op.summary),
+        );
         expect(summaries.length).toBeGreaterThan(15);
         expect(summaries.filter((summary) => !text.includes(summary))).toEqual([]);
         expect(text).toContain('Test cards');

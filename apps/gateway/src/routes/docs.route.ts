@@ -44,12 +44,22 @@ const PAGE = `<!doctype html>
  */
 function referenceScript(): string {
   const bundled = join(__dirname, 'api-reference.js');
-  return readFileSync(existsSync(bundled) ? bundled : join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), 'utf8');
+  return readFileSync(
+    existsSync(bundled)
+      ? bundled
+      : join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'),
+    'utf8',
+  );
 }
 
 /** GET /docs: public (no API key), the API reference page; GET /docs/api-reference.js, the script it runs. */
 export function registerDocsRoute(app: App): void {
   const script = referenceScript();
   app.get(DOCS_PATH, async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
-  app.get(DOCS_SCRIPT_PATH, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(script));
+  app.get(DOCS_SCRIPT_PATH, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(script),
+  );
 }

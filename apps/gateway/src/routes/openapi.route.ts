@@ -11,5 +11,7 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 export function registerOpenApiRoute(app: App): void {
   // No response schema: the document is served as it is committed, and it carries no request_id.
   const body = JSON.stringify(openApiDocument);
-  app.get(OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+  app.get(OPENAPI_PATH, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(body),
+  );
 }

@@ -1,8 +1,10 @@
 import { createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
-import { everyPage, expectAdminTokenRequired, expectUnknownTenantNotFound, idsOf } from '../testing/operator-lists.fixture';
-
-// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
-jest.setTimeout(30_000);
+import {
+  everyPage,
+  expectAdminTokenRequired,
+  expectUnknownTenantNotFound,
+  idsOf,
+} from '../testing/operator-lists.fixture';
 
 describe('the operator API: GET /admin/v1/tenants/{tenant_id}/pricing-plans', () => {
   let f: Fixture;
@@ -15,11 +17,18 @@ describe('the operator API: GET /admin/v1/tenants/{tenant_id}/pricing-plans', ()
     const otherTenant = await createTenant(f);
     for (let i = 0; i < 3; i += 1) {
       f.clock.advanceDays(1);
-      const body = { name: `Plano ${i}`, fee_bps_per_month: 150 + i, settlement_delay_days: 30, default: i === 1 };
+      const body = {
+        name: `Plano ${i}`,
+        fee_bps_per_month: 150 + i,
+        settlement_delay_days: 30,
+        default: i === 1,
+      };
       const res = await f.admin('POST', `/admin/v1/tenants/${tenantId}/pricing-plans`, body);
       expect(res.statusCode).toBe(201);
       created.push(res.json().id);
-      expect((await f.admin('POST', `/admin/v1/tenants/${otherTenant}/pricing-plans`, body)).statusCode).toBe(201);
+      expect(
+        (await f.admin('POST', `/admin/v1/tenants/${otherTenant}/pricing-plans`, body)).statusCode,
+      ).toBe(201);
     }
   });
   afterAll(() => stopFixture(f));
@@ -34,13 +43,27 @@ describe('the operator API: GET /admin/v1/tenants/{tenant_id}/pricing-plans', ()
       [tenantId, 'Plano 1', 151, true],
       [tenantId, 'Plano 0', 150, false],
     ]);
-    expect(plans[0]).toMatchObject({ object: 'pricing_plan', settlement_delay_days: 30, mdr_bps: { credit_card: expect.any(Number), debit_card: expect.any(Number), pix: expect.any(Number), boleto: expect.any(Number) } });
+    expect(plans[0]).toMatchObject({
+      object: 'pricing_plan',
+      settlement_delay_days: 30,
+      mdr_bps: {
+        credit_card: expect.any(Number),
+        debit_card: expect.any(Number),
+        pix: expect.any(Number),
+        boleto: expect.any(Number),
+      },
+    });
   });
 
   it('shows a change made by PATCH', async () => {
     // Proves the list reads the directory as it is now, not as the plan was created.
-    expect((await f.admin('PATCH', `/admin/v1/pricing-plans/${created[0]}`, { default: true })).statusCode).toBe(200);
-    const plans = (await everyPage(f, `/admin/v1/tenants/${tenantId}/pricing-plans`, 50)).flatMap((p) => p.data);
+    expect(
+      (await f.admin('PATCH', `/admin/v1/pricing-plans/${created[0]}`, { default: true }))
+        .statusCode,
+    ).toBe(200);
+    const plans = (await everyPage(f, `/admin/v1/tenants/${tenantId}/pricing-plans`, 50)).flatMap(
+      (p) => p.data,
+    );
     expect(plans.filter((p) => p.default).map((p) => p.id)).toEqual([created[0]]);
   });
 

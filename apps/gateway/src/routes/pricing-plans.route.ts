@@ -1,12 +1,35 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { isId, newId } from '@pgw/domain';
 import type { Db, Tx } from '@pgw/platform-db';
-import { ListEnvelope, listPage, notFound, PagingQuery, RequestIdSchema, type App } from '@pgw/platform-http';
-import { findDefaultPlanForUpdate, findPricingPlan, insertPricingPlan, listPricingPlansOfTenant, updatePricingPlan, type PricingPlan } from '../data/pricing-plans.repository';
+import { notFound, type App } from '@pgw/platform-http';
+import {
+  findDefaultPlanForUpdate,
+  findPricingPlan,
+  insertPricingPlan,
+  listPricingPlansOfTenant,
+  updatePricingPlan,
+  type PricingPlan,
+} from '../data/pricing-plans.repository';
 import { findTenant } from '../data/tenants.repository';
-import { mdrWithDefaults, SELLER_DEFAULTS } from '../directory/defaults';
+import { mdrWithDefaults, SELLER_DEFAULTS } from '@pgw/gateway-domain/defaults';
 import { publishPricingPlanChanged } from '../directory/directory-events';
-import { BpsSchema, DateTimeSchema, DelayDaysSchema, iso, MdrBpsInputSchema, MdrBpsSchema, NameSchema, StrictObject, type RouteContext } from './route-context';
+import { inTenant } from '../operations/in-tenant';
+import { tenantList, tenantListSchema } from './operator-list';
+import {
+  BpsSchema,
+  changeSchema,
+  createInTenantSchema,
+  DateTimeSchema,
+  DelayDaysSchema,
+  iso,
+  MdrBpsInputSchema,
+  MdrBpsSchema,
+  NameSchema,
+  operatorResource,
+  StrictObject,
+  withRequestId,
+  type RouteContext,
+} from './route-context';
 
 const CreatePlanBody = StrictObject({
   name: NameSchema,
@@ -29,27 +52,19 @@ const UpdatePlanBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-const planFields = {
-  object: Type.Literal('pricing_plan'),
-  id: Type.String(),
-  tenant_id: Type.String(),
-  name: Type.String(),
-  fee_bps_per_month: Type.Integer({ minimum: 0 }),
-  settlement_delay_days: Type.Integer({ minimum: 0 }),
-  mdr_bps: MdrBpsSchema,
-  default: Type.Boolean(),
-  created_at: DateTimeSchema,
-  updated_at: DateTimeSchema,
-};
-
-/** A plan in a list: the page carries the request id. */
-export const PricingPlanItem = Type.Object(planFields);
-export const PricingPlanSchema = Type.Object({ ...planFields, request_id: RequestIdSchema });
-
-function planItem(plan: PricingPlan): Static<typeof PricingPlanItem> {
-  return {
-    object: 'pricing_plan',
-    id: plan.id,
+const planResource = operatorResource(
+  'pricing_plan',
+  {
+    tenant_id: Type.String(),
+    name: Type.String(),
+    fee_bps_per_month: Type.Integer({ minimum: 0 }),
+    settlement_delay_days: Type.Integer({ minimum: 0 }),
+    mdr_bps: MdrBpsSchema,
+    default: Type.Boolean(),
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  },
+  (plan: PricingPlan) => ({
     tenant_id: plan.tenantId,
     name: plan.name,
     fee_bps_per_month: plan.feeBpsPerMonth,
@@ -58,18 +73,26 @@ function planItem(plan: PricingPlan): Static<typeof PricingPlanItem> {
     default: plan.isDefault,
     created_at: iso(plan.createdAt),
     updated_at: iso(plan.updatedAt),
-  };
-}
-
-function planResource(plan: PricingPlan, requestId: string): Static<typeof PricingPlanSchema> {
-  return { ...planItem(plan), request_id: requestId };
-}
+  }),
+);
 
 /** A tenant has at most one default: the old default stops being one, and its own event says so. */
-async function demoteCurrentDefault(db: Db, trx: Tx, tenantId: string, exceptPlanId: string | null, now: Date, requestId: string): Promise<void> {
+async function demoteCurrentDefault(
+  db: Db,
+  trx: Tx,
+  tenantId: string,
+  exceptPlanId: string | null,
+  now: Date,
+  requestId: string,
+): Promise<void> {
   const current = await findDefaultPlanForUpdate(trx, tenantId);
   if (current === null || current.id === exceptPlanId) return;
-  const demoted: PricingPlan = { ...current, isDefault: false, version: current.version + 1, updatedAt: now };
+  const demoted: PricingPlan = {
+    ...current,
+    isDefault: false,
+    version: current.version + 1,
+    updatedAt: now,
+  };
   await updatePricingPlan(trx, demoted);
   await publishPricingPlanChanged(db, trx, demoted, requestId);
 }
@@ -78,27 +101,18 @@ async function demoteCurrentDefault(db: Db, trx: Tx, tenantId: string, exceptPla
 export async function pricingPlanRoutes(app: App, ctx: RouteContext): Promise<void> {
   app.get(
     '/tenants/:tenant_id/pricing-plans',
-    { schema: { params: Type.Object({ tenant_id: Type.String() }), querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(PricingPlanItem) } } },
-    async (request) => {
-      const { tenant_id: tenantId } = request.params;
-      const { page = 1, limit = 50 } = request.query;
-      if (!isId('ten_', tenantId)) throw notFound('tenant');
-      const found = await ctx.db.read(async (q) => ((await findTenant(q, tenantId)) === null ? null : listPricingPlansOfTenant(q, tenantId, page, limit)));
-      if (found === null) throw notFound('tenant');
-      return { ...listPage(found.data.map(planItem), page, limit, found.total), request_id: request.id };
-    },
+    tenantListSchema(planResource.Item),
+    tenantList(ctx, listPricingPlansOfTenant, planResource.item),
   );
 
   app.post(
     '/tenants/:tenant_id/pricing-plans',
-    { schema: { params: Type.Object({ tenant_id: Type.String() }), body: CreatePlanBody, response: { 201: PricingPlanSchema } } },
+    createInTenantSchema(CreatePlanBody, planResource.Answer),
     async (request, reply) => {
       const { tenant_id: tenantId } = request.params;
-      if (!isId('ten_', tenantId)) throw notFound('tenant');
       const body = request.body;
-      const plan = await ctx.db.tx(async (trx) => {
-        // Locking the tenant serialises default changes of one tenant (two concurrent defaults would both find none).
-        if ((await findTenant(trx, tenantId, { forUpdate: true })) === null) throw notFound('tenant');
+      // Locking the tenant serialises default changes of one tenant (two concurrent defaults would both find none).
+      const plan = await inTenant(ctx.db, tenantId, { forUpdate: true }, async (trx) => {
         const now = ctx.clock.now();
         const created: PricingPlan = {
           id: newId('plan_'),
@@ -112,18 +126,19 @@ export async function pricingPlanRoutes(app: App, ctx: RouteContext): Promise<vo
           createdAt: now,
           updatedAt: now,
         };
-        if (created.isDefault) await demoteCurrentDefault(ctx.db, trx, tenantId, null, now, request.id);
+        if (created.isDefault)
+          await demoteCurrentDefault(ctx.db, trx, tenantId, null, now, request.id);
         await insertPricingPlan(trx, created);
         await publishPricingPlanChanged(ctx.db, trx, created, request.id);
         return created;
       });
-      return reply.code(201).send(planResource(plan, request.id));
+      return reply.code(201).send(withRequestId(planResource.item(plan), request.id));
     },
   );
 
   app.patch(
     '/pricing-plans/:plan_id',
-    { schema: { params: Type.Object({ plan_id: Type.String() }), body: UpdatePlanBody, response: { 200: PricingPlanSchema } } },
+    changeSchema('plan_id', UpdatePlanBody, planResource.Answer),
     async (request) => {
       const { plan_id: planId } = request.params;
       if (!isId('plan_', planId)) throw notFound('pricing plan');
@@ -145,12 +160,13 @@ export async function pricingPlanRoutes(app: App, ctx: RouteContext): Promise<vo
           version: current.version + 1,
           updatedAt: now,
         };
-        if (next.isDefault && !current.isDefault) await demoteCurrentDefault(ctx.db, trx, current.tenantId, current.id, now, request.id);
+        if (next.isDefault && !current.isDefault)
+          await demoteCurrentDefault(ctx.db, trx, current.tenantId, current.id, now, request.id);
         await updatePricingPlan(trx, next);
         await publishPricingPlanChanged(ctx.db, trx, next, request.id);
         return next;
       });
-      return planResource(plan, request.id);
+      return withRequestId(planResource.item(plan), request.id);
     },
   );
 }

@@ -1,8 +1,17 @@
-import { createSeller, createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
-import { everyPage, expectAdminTokenRequired, expectUnknownTenantNotFound, idsOf, list } from '../testing/operator-lists.fixture';
-
-// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
-jest.setTimeout(30_000);
+import {
+  createSeller,
+  createTenant,
+  startFixture,
+  stopFixture,
+  type Fixture,
+} from '../testing/gateway-fixture';
+import {
+  everyPage,
+  expectAdminTokenRequired,
+  expectUnknownTenantNotFound,
+  idsOf,
+  list,
+} from '../testing/operator-lists.fixture';
 
 describe('the operator API: GET /admin/v1/tenants/{tenant_id}/sellers', () => {
   let f: Fixture;
@@ -15,7 +24,12 @@ describe('the operator API: GET /admin/v1/tenants/{tenant_id}/sellers', () => {
     const otherTenant = await createTenant(f);
     for (let i = 0; i < 5; i += 1) {
       f.clock.advanceDays(1);
-      created.push(await createSeller(f, tenantId, { name: `Vendedor ${i}`, ...(i % 2 === 0 ? { kyc_status: 'approved' } : {}) }));
+      created.push(
+        await createSeller(f, tenantId, {
+          name: `Vendedor ${i}`,
+          ...(i % 2 === 0 ? { kyc_status: 'approved' } : {}),
+        }),
+      );
       await createSeller(f, otherTenant);
     }
   });
@@ -32,7 +46,12 @@ describe('the operator API: GET /admin/v1/tenants/{tenant_id}/sellers', () => {
       [tenantId, 'pending'],
       [tenantId, 'approved'],
     ]);
-    expect(pages[0]!.data[0]).toMatchObject({ object: 'seller', name: 'Vendedor 4', document: expect.stringMatching(/^\d{11}$|^\d{14}$/), mdr_bps: expect.any(Object) });
+    expect(pages[0]!.data[0]).toMatchObject({
+      object: 'seller',
+      name: 'Vendedor 4',
+      document: expect.stringMatching(/^\d{11}$|^\d{14}$/),
+      mdr_bps: expect.any(Object),
+    });
     expect(pages[0]!.data[0]).not.toHaveProperty('request_id');
   });
 

@@ -1,8 +1,10 @@
 import { createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
-import { everyPage, expectAdminTokenRequired, idsOf, list } from '../testing/operator-lists.fixture';
-
-// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
-jest.setTimeout(30_000);
+import {
+  everyPage,
+  expectAdminTokenRequired,
+  idsOf,
+  list,
+} from '../testing/operator-lists.fixture';
 
 describe('the operator API: GET /admin/v1/tenants', () => {
   let f: Fixture;
@@ -43,7 +45,12 @@ describe('the operator API: GET /admin/v1/tenants', () => {
 
   it('refuses paging out of range with 422 on the parameter', async () => {
     // Proves the list takes contract §2's paging: limit 1 to 100, page from 1.
-    for (const [query, param] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['page=0', 'page'], ['page=x', 'page']]) {
+    for (const [query, param] of [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['page=0', 'page'],
+      ['page=x', 'page'],
+    ]) {
       const res = await f.admin('GET', `/admin/v1/tenants?${query}`);
       expect([query, res.statusCode, res.json().error.param]).toEqual([query, 422, param]);
     }

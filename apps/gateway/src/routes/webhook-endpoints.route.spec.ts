@@ -1,8 +1,10 @@
 import { createTenant, startFixture, stopFixture, type Fixture } from '../testing/gateway-fixture';
-import { everyPage, expectAdminTokenRequired, expectUnknownTenantNotFound, idsOf } from '../testing/operator-lists.fixture';
-
-// Each suite boots an embedded PostgreSQL (PGlite, a few seconds) once in beforeAll.
-jest.setTimeout(30_000);
+import {
+  everyPage,
+  expectAdminTokenRequired,
+  expectUnknownTenantNotFound,
+  idsOf,
+} from '../testing/operator-lists.fixture';
 
 describe('the operator API: GET /admin/v1/tenants/{tenant_id}/webhook-endpoints', () => {
   let f: Fixture;
@@ -15,11 +17,17 @@ describe('the operator API: GET /admin/v1/tenants/{tenant_id}/webhook-endpoints'
     const otherTenant = await createTenant(f);
     for (let i = 0; i < 3; i += 1) {
       f.clock.advanceDays(1);
-      const body = { url: `https://hooks.example.com/${i}`, ...(i === 2 ? { events: ['charge.paid'], environment: 'live' } : {}) };
+      const body = {
+        url: `https://hooks.example.com/${i}`,
+        ...(i === 2 ? { events: ['charge.paid'], environment: 'live' } : {}),
+      };
       const res = await f.admin('POST', `/admin/v1/tenants/${tenantId}/webhook-endpoints`, body);
       expect(res.statusCode).toBe(201);
       created.push({ id: res.json().id, secret: res.json().secret });
-      expect((await f.admin('POST', `/admin/v1/tenants/${otherTenant}/webhook-endpoints`, body)).statusCode).toBe(201);
+      expect(
+        (await f.admin('POST', `/admin/v1/tenants/${otherTenant}/webhook-endpoints`, body))
+          .statusCode,
+      ).toBe(201);
     }
   });
   afterAll(() => stopFixture(f));
@@ -47,7 +55,9 @@ describe('the operator API: GET /admin/v1/tenants/{tenant_id}/webhook-endpoints'
 
   it('drops a deleted endpoint', async () => {
     // Proves the list is the directory as it is: DELETE removes the endpoint from it.
-    expect((await f.admin('DELETE', `/admin/v1/webhook-endpoints/${created[1]!.id}`)).statusCode).toBe(200);
+    expect(
+      (await f.admin('DELETE', `/admin/v1/webhook-endpoints/${created[1]!.id}`)).statusCode,
+    ).toBe(200);
     const ids = idsOf(await everyPage(f, `/admin/v1/tenants/${tenantId}/webhook-endpoints`, 50));
     expect(ids).toEqual([created[2]!.id, created[0]!.id]);
   });

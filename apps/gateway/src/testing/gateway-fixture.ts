@@ -4,7 +4,13 @@ import type { Response as InjectResponse } from 'light-my-request';
 import { InProcessBus } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb, type Db } from '@pgw/platform-db';
 import { generateCnpj, generateCpf } from '@pgw/domain';
-import { buildApp, generatePrincipalKeys, PRINCIPAL_HEADER, principalPlugin, type App } from '@pgw/platform-http';
+import {
+  buildApp,
+  generatePrincipalKeys,
+  PRINCIPAL_HEADER,
+  principalPlugin,
+  type App,
+} from '@pgw/platform-http';
 import { ManualClock } from '@pgw/platform-service';
 import { startGateway, type RunningGateway } from '../gateway';
 import type { Upstreams } from '../forwarding/register-forwarding';
@@ -16,7 +22,15 @@ import type { ServiceName } from '../routes.table';
 /** The gateway under test signs with the private key; the stub services hold the public key only. */
 export const PRINCIPAL_KEYS = generatePrincipalKeys();
 export const ADMIN_TOKEN = 'adm_gateway_tests_0123456789abcdef';
-export const ALL_SERVICES: ServiceName[] = ['vault', 'charges', 'ledger', 'receivables', 'anticipation', 'webhooks', 'acquirer-sim'];
+export const ALL_SERVICES: ServiceName[] = [
+  'vault',
+  'charges',
+  'ledger',
+  'receivables',
+  'anticipation',
+  'webhooks',
+  'acquirer-sim',
+];
 
 export interface CapturedLog {
   lines: string[];
@@ -63,11 +77,17 @@ export class Gate {
  * `x-stub-header: name=value` make it answer with that status and header, to test what comes back;
  * `x-stub-hold` holds the request at `gate` until it opens, `x-stub-reset` drops the connection unanswered.
  */
-export async function stubService(name: string, calls: StubCall[] = [], gate: Gate = new Gate()): Promise<App> {
+export async function stubService(
+  name: string,
+  calls: StubCall[] = [],
+  gate: Gate = new Gate(),
+): Promise<App> {
   const app = buildApp({ name, trustRequestIdHeader: true, log: { level: 'silent' } });
   await app.register(principalPlugin, { publicKey: PRINCIPAL_KEYS.publicKey });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
   app.all('/*', async (request, reply) => {
     calls.push({ service: name, method: request.method, url: request.url });
     if (request.headers['x-stub-hold'] !== undefined) await gate.pass();
@@ -98,7 +118,10 @@ export async function stubService(name: string, calls: StubCall[] = [], gate: Ga
   return app;
 }
 
-export async function stubUpstreams(services: ServiceName[] = ALL_SERVICES, calls: StubCall[] = []): Promise<Upstreams> {
+export async function stubUpstreams(
+  services: ServiceName[] = ALL_SERVICES,
+  calls: StubCall[] = [],
+): Promise<Upstreams> {
   const apps = new Map<ServiceName, App>();
   for (const service of services) apps.set(service, await stubService(service, calls));
   return { mode: 'inject', apps };
@@ -112,7 +135,11 @@ export interface Fixture {
   gateway: RunningGateway;
   app: App;
   log: CapturedLog;
-  admin: (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => Promise<InjectResponse>;
+  admin: (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) => Promise<InjectResponse>;
 }
 
 export interface FixtureOptions {
@@ -145,11 +172,19 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
   });
   const app = gateway.app;
   const admin: Fixture['admin'] = (method, url, payload) =>
-    app.inject({ method, url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(payload !== undefined ? { payload } : {}) });
+    app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      ...(payload !== undefined ? { payload } : {}),
+    });
   return { knex, db, bus, clock, gateway, app, log, admin };
 }
 
-export async function stopFixture(fixture: Fixture, options: { keepDatabase?: boolean } = {}): Promise<void> {
+export async function stopFixture(
+  fixture: Fixture,
+  options: { keepDatabase?: boolean } = {},
+): Promise<void> {
   await fixture.gateway.stop();
   if (options.keepDatabase !== true) await fixture.knex.destroy();
 }
@@ -158,15 +193,25 @@ let documentSeed = 1;
 
 export async function createTenant(fixture: Fixture, body: object = {}): Promise<string> {
   const res = await fixture.admin('POST', '/admin/v1/tenants', { name: 'Loja Exemplo', ...body });
-  if (res.statusCode !== 201) throw new Error(`tenant: ${res.statusCode} ${JSON.stringify(res.json())}`);
+  if (res.statusCode !== 201)
+    throw new Error(`tenant: ${res.statusCode} ${JSON.stringify(res.json())}`);
   return res.json().id;
 }
 
-export async function createSeller(fixture: Fixture, tenantId: string, body: object = {}): Promise<string> {
+export async function createSeller(
+  fixture: Fixture,
+  tenantId: string,
+  body: object = {},
+): Promise<string> {
   documentSeed += 1;
   const document = documentSeed % 2 === 0 ? generateCpf(documentSeed) : generateCnpj(documentSeed);
-  const res = await fixture.admin('POST', `/admin/v1/tenants/${tenantId}/sellers`, { name: 'Vendedor', document, ...body });
-  if (res.statusCode !== 201) throw new Error(`seller: ${res.statusCode} ${JSON.stringify(res.json())}`);
+  const res = await fixture.admin('POST', `/admin/v1/tenants/${tenantId}/sellers`, {
+    name: 'Vendedor',
+    document,
+    ...body,
+  });
+  if (res.statusCode !== 201)
+    throw new Error(`seller: ${res.statusCode} ${JSON.stringify(res.json())}`);
   return res.json().id;
 }
 
@@ -178,15 +223,21 @@ export interface KeyRequest {
   rateLimitPerSecond?: number;
 }
 
-export async function createKey(fixture: Fixture, key: KeyRequest): Promise<{ id: string; secret: string }> {
+export async function createKey(
+  fixture: Fixture,
+  key: KeyRequest,
+): Promise<{ id: string; secret: string }> {
   const res = await fixture.admin('POST', '/admin/v1/api-keys', {
     tenant_id: key.tenantId,
     permissions: key.permissions,
     ...(key.sellerId !== undefined ? { seller_id: key.sellerId } : {}),
     ...(key.environment !== undefined ? { environment: key.environment } : {}),
-    ...(key.rateLimitPerSecond !== undefined ? { rate_limit_per_second: key.rateLimitPerSecond } : {}),
+    ...(key.rateLimitPerSecond !== undefined
+      ? { rate_limit_per_second: key.rateLimitPerSecond }
+      : {}),
   });
-  if (res.statusCode !== 201) throw new Error(`key: ${res.statusCode} ${JSON.stringify(res.json())}`);
+  if (res.statusCode !== 201)
+    throw new Error(`key: ${res.statusCode} ${JSON.stringify(res.json())}`);
   return { id: res.json().id, secret: res.json().secret };
 }
 

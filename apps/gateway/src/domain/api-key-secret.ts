@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomString } from '@pgw/domain';
 
 // API key secrets: `sk_test_` or `sk_live_` and 32 base62 characters (≈190 bits). The prefix says the
 // environment, so a glance at a leaked key tells whether real money is at stake.
@@ -7,31 +8,15 @@ import { createHash, randomBytes } from 'node:crypto';
 // with 190 bits of entropy, so there is nothing to brute-force or look up in a dictionary, and a slow
 // hash (bcrypt, scrypt) would only put a CPU cost on every API request. The hash is also the lookup key.
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_RANDOM_CHARS = 32;
-// 248 = 4 × 62: bytes at or above it are dropped so that every character is equally likely.
-const UNBIASED_BYTE_LIMIT = 248;
 const SECRET_PATTERN = /^sk_(test|live)_[A-Za-z0-9]{32}$/;
 /** Longest Authorization header worth looking at: `Bearer ` + a secret, with room to spare. */
 const HEADER_LENGTH_MAX = 128;
 
 export type Environment = 'test' | 'live';
 
-/** `length` base62 characters from the system's CSPRNG, each equally likely. */
-export function randomBase62(length: number): string {
-  let out = '';
-  // Bounded: each round of 48 bytes yields about 46 usable ones.
-  for (let round = 0; round < 16 && out.length < length; round += 1) {
-    for (const byte of randomBytes(48)) {
-      if (byte < UNBIASED_BYTE_LIMIT && out.length < length) out += ALPHABET[byte % 62];
-    }
-  }
-  if (out.length < length) throw new Error('randomBase62: random source returned too many rejected bytes');
-  return out;
-}
-
 export function newApiKeySecret(environment: Environment): string {
-  return `sk_${environment}_${randomBase62(SECRET_RANDOM_CHARS)}`;
+  return `sk_${environment}_${randomString(SECRET_RANDOM_CHARS)}`;
 }
 
 export function sha256Hex(value: string): string {
