@@ -1,10 +1,16 @@
 import type { Migration } from '@pgw/platform-db';
-import { createIdempotencyKeysTable, scopeIdempotencyKeysBySeller } from '@pgw/platform-idempotency';
+import { createCopyTable } from '@pgw/platform-directory';
+import {
+  createIdempotencyKeysTable,
+  scopeIdempotencyKeysBySeller,
+} from '@pgw/platform-idempotency';
+import { PRICING_PLANS, SELLERS, TENANTS } from './data/directory.repository';
 
 // One statement per trx.raw call (the embedded database takes one at a time). Money is bigint cents;
 // calendar dates are 'YYYY-MM-DD' text, so that no driver moves them across a time zone (and text order
 // is date order).
-const date = (column: string) => `${column} text not null check (${column} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$')`;
+const date = (column: string) =>
+  `${column} text not null check (${column} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$')`;
 
 export const anticipationMigrations: Migration[] = [
   {
@@ -12,35 +18,41 @@ export const anticipationMigrations: Migration[] = [
     async up(trx) {
       // Local copies of the gateway's directory (highest version wins): what prices an anticipation and
       // what limits it.
-      await trx.raw(`
-        create table tenants (
-          tenant_id text primary key,
-          treasury_available_cash_cents bigint not null check (treasury_available_cash_cents >= 0),
-          version bigint not null,
-          updated_at timestamptz not null default now()
-        )`);
-      await trx.raw(`
-        create table sellers (
-          seller_id text primary key,
-          tenant_id text not null,
-          anticipation_limit_cents bigint not null check (anticipation_limit_cents >= 0),
-          fee_bps_per_month int not null check (fee_bps_per_month >= 0),
-          settlement_delay_days int not null check (settlement_delay_days >= 0),
-          pricing_plan_id text,
-          version bigint not null,
-          updated_at timestamptz not null default now()
-        )`);
-      await trx.raw(`
-        create table pricing_plans (
-          pricing_plan_id text primary key,
-          tenant_id text not null,
-          fee_bps_per_month int not null check (fee_bps_per_month >= 0),
-          settlement_delay_days int not null check (settlement_delay_days >= 0),
-          is_default boolean not null,
-          version bigint not null,
-          updated_at timestamptz not null default now()
-        )`);
-      await trx.raw('create index pricing_plans_default on pricing_plans (tenant_id) where is_default');
+      const asShipped = { updatedAtDefaultNow: true };
+      await createCopyTable(
+        trx,
+        TENANTS,
+        [
+          'treasury_available_cash_cents bigint not null check (treasury_available_cash_cents >= 0)',
+        ],
+        asShipped,
+      );
+      await createCopyTable(
+        trx,
+        SELLERS,
+        [
+          'tenant_id text not null',
+          'anticipation_limit_cents bigint not null check (anticipation_limit_cents >= 0)',
+          'fee_bps_per_month int not null check (fee_bps_per_month >= 0)',
+          'settlement_delay_days int not null check (settlement_delay_days >= 0)',
+          'pricing_plan_id text',
+        ],
+        asShipped,
+      );
+      await createCopyTable(
+        trx,
+        PRICING_PLANS,
+        [
+          'tenant_id text not null',
+          'fee_bps_per_month int not null check (fee_bps_per_month >= 0)',
+          'settlement_delay_days int not null check (settlement_delay_days >= 0)',
+          'is_default boolean not null',
+        ],
+        asShipped,
+      );
+      await trx.raw(
+        'create index pricing_plans_default on pricing_plans (tenant_id) where is_default',
+      );
 
       // The local copy of the receivables service's receivables (receivable-changed, highest version
       // wins). anticipated_by is ours: set in the execution's transaction, never cleared by the copy, so
@@ -96,7 +108,9 @@ export const anticipationMigrations: Migration[] = [
           created_at timestamptz not null,
           check (net_amount_cents + fee_amount_cents = gross_amount_cents)
         )`);
-      await trx.raw('create index anticipations_list on anticipations (tenant_id, livemode, seller_id, created_at desc, seq desc)');
+      await trx.raw(
+        'create index anticipations_list on anticipations (tenant_id, livemode, seller_id, created_at desc, seq desc)',
+      );
 
       // One row per receivable ever anticipated: the primary key on receivable_id is the last word on
       // "no receivable is anticipated twice", whatever the locks above it do.
@@ -119,7 +133,9 @@ export const anticipationMigrations: Migration[] = [
           unique (anticipation_id, position)
         )`);
       // Exposure: the gross of anticipated receivables whose original due date has not come.
-      await trx.raw('create index anticipation_items_exposure on anticipation_items (tenant_id, livemode, seller_id, due_date)');
+      await trx.raw(
+        'create index anticipation_items_exposure on anticipation_items (tenant_id, livemode, seller_id, due_date)',
+      );
 
       // Idempotency-Key (contract §3), beside the anticipation it protects.
       await createIdempotencyKeysTable(trx);

@@ -1,8 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '@pgw/platform-db';
-import { envInt } from '@pgw/platform-http';
+import { startLoop, type Loop } from '@pgw/platform-db';
+import { Type } from '@sinclair/typebox';
+import { readEnv } from '@pgw/platform-http';
 import { purgeExpiredKeys } from '@pgw/platform-idempotency';
-import type { Clock, ServiceDefinition } from '@pgw/platform-service';
+import type { ServiceDefinition } from '@pgw/platform-service';
 import { directoryConsumer } from './consumers/directory.consumer';
 import { receivablesConsumer } from './consumers/receivables.consumer';
 import { anticipationMigrations } from './migrations';
@@ -12,6 +12,12 @@ import { simulateRoute } from './routes/simulate.route';
 
 /** Keys past their 24 hours removed per round: a bound, far above one round's arrivals. */
 const PURGE_BATCH_MAX = 1_000;
+
+/** Anticipation's own variables (the database, bus and listener: platform-service's ServiceMainEnv). */
+export const AnticipationEnv = Type.Object({
+  /** How often expired Idempotency-Keys are removed; 0 turns it off. */
+  ANTICIPATION_KEY_PURGE_INTERVAL_MS: Type.Integer({ default: 600_000 }),
+});
 
 /**
  * Anticipation: pricing resolution, simulation, execution, exposure and treasury limits, at the public
@@ -27,53 +33,27 @@ export const anticipationService: ServiceDefinition = {
     simulateRoute(app, deps);
     createAnticipationRoute(app, deps);
     anticipationsRoutes(app, deps);
-    // ANTICIPATION_KEY_PURGE_INTERVAL_MS: how often expired Idempotency-Keys are removed; 0 turns it off.
-    const purge = new PurgeLoop(context.db, context.clock, envInt(context.env, 'ANTICIPATION_KEY_PURGE_INTERVAL_MS', 600_000), app.log);
-    app.addHook('onClose', async () => purge.stop());
+    const purgeIntervalMs = readEnv(
+      AnticipationEnv,
+      context.env,
+    ).ANTICIPATION_KEY_PURGE_INTERVAL_MS;
+    let purge: Loop | null = null;
+    const stopPurge = async () => purge?.stop();
+    app.addHook('onClose', stopPurge);
     return {
-      consumers: [directoryConsumer(), receivablesConsumer()],
-      onStart: async () => purge.start(),
-      onStop: async () => purge.stop(),
+      consumers: [directoryConsumer(context.clock), receivablesConsumer()],
+      onStart: async () => {
+        if (purgeIntervalMs === 0) return;
+        // A failed round is logged and counted by the loop; the next round tries again.
+        purge ??= startLoop({
+          name: 'idempotency key purge',
+          intervalMs: purgeIntervalMs,
+          round: async () =>
+            void (await purgeExpiredKeys(context.db, context.clock.now(), PURGE_BATCH_MAX)),
+          log: app.log,
+        });
+      },
+      onStop: stopPurge,
     };
   },
 };
-
-class PurgeLoop {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
-
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly intervalMs: number,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  start(): void {
-    if (this.intervalMs > 0) this.schedule();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = purgeExpiredKeys(this.db, this.clock.now(), PURGE_BATCH_MAX)
-        .then(
-          () => undefined,
-          // The next round tries again; a failed round is logged, never silently dropped.
-          (error: unknown) => this.log.warn({ err: error }, 'idempotency key purge failed'),
-        )
-        .finally(() => {
-          this.running = null;
-          this.schedule();
-        });
-    }, this.intervalMs);
-    this.timer.unref();
-  }
-}

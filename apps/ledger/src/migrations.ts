@@ -34,7 +34,9 @@ export const ledgerMigrations: Migration[] = [
           created_at timestamptz not null,
           recorded_at timestamptz not null default now()
         )`);
-      await trx.raw(`create index journal_history on journal_entries (tenant_id, livemode, seller_id, created_at desc, seq desc) where amount_cents > 0`);
+      await trx.raw(
+        `create index journal_history on journal_entries (tenant_id, livemode, seller_id, created_at desc, seq desc) where amount_cents > 0`,
+      );
       await trx.raw(`
         create table postings (
           entry_seq bigint not null references journal_entries (seq),

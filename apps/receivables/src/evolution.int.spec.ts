@@ -4,11 +4,29 @@
 // same stream in consumer groups of their own: one built before v2 (its schemas without it: it reads v2
 // through the registry as v1), one built after (it reads each version as written). Each applies every charge
 // exactly once, duplicates included, and the money invariants hold in both.
-import { encodeEvent, EVENT_TOPICS, EventCatalog, eventTypeSchema, EventWire, HttpSchemaRegistry, newEnvelope, subjectOf, TOPICS, type EventMap, type EventType } from '@pgw/contracts';
+import {
+  encodeEvent,
+  EVENT_TOPICS,
+  EventCatalog,
+  eventTypeSchema,
+  EventWire,
+  HttpSchemaRegistry,
+  newEnvelope,
+  subjectOf,
+  TOPICS,
+  type EventMap,
+  type EventType,
+} from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a test composition of receivables with the ledger, as the all-in-one composes them
 import { ledgerService } from '@pgw/ledger';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, KafkaBus, SchemaRegistryBus, type Bus } from '@pgw/platform-bus';
+import {
+  HEADER_EVENT_ID,
+  HEADER_EVENT_TYPE,
+  KafkaBus,
+  SchemaRegistryBus,
+  type Bus,
+} from '@pgw/platform-bus';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { HttpPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
@@ -30,8 +48,15 @@ const SHARED = { prefix: run, topics: [TOPICS.charges, TOPICS.directory] };
 
 /** A bus of one deployment: its own groups and receivables topic, the run's charges and directory topics. */
 function bus(deployment: string, clientId: string, catalog: EventCatalog): Bus {
-  const kafka = new KafkaBus({ brokers: env.kafkaBrokers, clientId: `${run}-${deployment}-${clientId}`, partitions: 3 });
-  return new SchemaRegistryBus(new IsolatedBus(kafka, `${run}.${deployment}`, SHARED), new EventWire(new HttpSchemaRegistry(registryUrl), catalog));
+  const kafka = new KafkaBus({
+    brokers: env.kafkaBrokers,
+    clientId: `${run}-${deployment}-${clientId}`,
+    partitions: 3,
+  });
+  return new SchemaRegistryBus(
+    new IsolatedBus(kafka, `${run}.${deployment}`, SHARED),
+    new EventWire(new HttpSchemaRegistry(registryUrl), catalog),
+  );
 }
 
 interface Deployment {
@@ -43,20 +68,53 @@ interface Deployment {
 }
 
 async function deploy(name: string, catalog: EventCatalog): Promise<Deployment> {
-  const receivablesDb = createPgDb({ url: env.databaseUrl, schema: uniqueName(`${name}_receivables`) });
+  const receivablesDb = createPgDb({
+    url: env.databaseUrl,
+    schema: uniqueName(`${name}_receivables`),
+  });
   const ledgerDb = createPgDb({ url: env.databaseUrl, schema: uniqueName(`${name}_ledger`) });
   const buses = [bus(name, 'ledger', catalog), bus(name, 'receivables', catalog)];
-  const context = { clock, principalPublicKey: PRINCIPALS.publicKey, peers: new HttpPeers({}), env: {}, log: { level: 'silent' } };
+  const context = {
+    clock,
+    principalPublicKey: PRINCIPALS.publicKey,
+    peers: new HttpPeers({}),
+    env: {},
+    log: { level: 'silent' },
+  };
   const ledger = await startService(ledgerService, { ...context, db: ledgerDb, bus: buses[0]! });
-  const receivables = await startService(receivablesService, { ...context, db: receivablesDb, bus: buses[1]! });
+  const receivables = await startService(receivablesService, {
+    ...context,
+    db: receivablesDb,
+    bus: buses[1]!,
+  });
   PRINCIPALS.bind(ledger.app);
   PRINCIPALS.bind(receivables.app);
   const balance = async (seller: string) => {
-    const header = PRINCIPALS.header({ kind: 'api_key', tenantId, sellerId: seller, keyId: 'key_x', permissions: ['balance:read'], livemode: false, requestId: 'req_evo', expiresAtMs: Date.now() + 60_000 });
-    return (await ledger.app.inject({ url: '/api/v1/balance', headers: { [PRINCIPAL_HEADER]: header } })).json();
+    const header = PRINCIPALS.header({
+      kind: 'api_key',
+      tenantId,
+      sellerId: seller,
+      keyId: 'key_x',
+      permissions: ['balance:read'],
+      livemode: false,
+      requestId: 'req_evo',
+      expiresAtMs: Date.now() + 60_000,
+    });
+    return (
+      await ledger.app.inject({ url: '/api/v1/balance', headers: { [PRINCIPAL_HEADER]: header } })
+    ).json();
   };
   const count = async (db: Db, table: string, where: Record<string, unknown>, unsentOnly = false) =>
-    Number((await db.read((q) => q(table).where(where).modify((b) => void (unsentOnly && b.whereNull('sent_at'))).count<{ count: string }[]>('* as count')))[0]?.count);
+    Number(
+      (
+        await db.read((q) =>
+          q(table)
+            .where(where)
+            .modify((b) => void (unsentOnly && b.whereNull('sent_at')))
+            .count<{ count: string }[]>('* as count'),
+        )
+      )[0]?.count,
+    );
   const view: MoneyView = {
     tenantId,
     receivablesDb,
@@ -66,7 +124,9 @@ async function deploy(name: string, catalog: EventCatalog): Promise<Deployment> 
       await waitFor(
         async () => {
           const unsent = await count(receivablesDb, 'outbox', {}, true);
-          const moved = await count(receivablesDb, 'outbox', { event_type: 'receivables.balance-moved.v1' });
+          const moved = await count(receivablesDb, 'outbox', {
+            event_type: 'receivables.balance-moved.v1',
+          });
           const booked = await count(ledgerDb, 'journal_entries', { tenant_id: tenantId });
           return unsent === 0 && moved === booked ? true : undefined;
         },
@@ -78,11 +138,29 @@ async function deploy(name: string, catalog: EventCatalog): Promise<Deployment> 
   return { receivables, ledger, view, dbs: [receivablesDb, ledgerDb], buses };
 }
 
-const deployments: Record<'before' | 'after', Deployment | undefined> = { before: undefined, after: undefined };
-const producers = { v1: bus('producer', 'charges-old', BEFORE_V2), v2: bus('producer', 'charges-new', EventCatalog.current()) };
+const deployments: Record<'before' | 'after', Deployment | undefined> = {
+  before: undefined,
+  after: undefined,
+};
+const producers = {
+  v1: bus('producer', 'charges-old', BEFORE_V2),
+  v2: bus('producer', 'charges-new', EventCatalog.current()),
+};
 
-async function publish<K extends EventType>(producer: Bus, type: K, key: string, event: EventMap[K]): Promise<void> {
-  await producer.publish([{ topic: EVENT_TOPICS[type], key, value: encodeEvent(type, event), headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type } }]);
+async function publish<K extends EventType>(
+  producer: Bus,
+  type: K,
+  key: string,
+  event: EventMap[K],
+): Promise<void> {
+  await producer.publish([
+    {
+      topic: EVENT_TOPICS[type],
+      key,
+      value: encodeEvent(type, event),
+      headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type },
+    },
+  ]);
 }
 
 beforeAll(async () => {
@@ -104,7 +182,12 @@ afterAll(async () => {
 });
 
 it('applies an interleaved mix of charge-paid v1 and v2 exactly once in a consumer built before v2 and in one built after', async () => {
-  await publish(producers.v2, 'gateway.seller-changed.v1', `${tenantId}/${sellerId}`, approvedSeller(tenantId, sellerId));
+  await publish(
+    producers.v2,
+    'gateway.seller-changed.v1',
+    `${tenantId}/${sellerId}`,
+    approvedSeller(tenantId, sellerId),
+  );
 
   const paidAt = Date.parse('2026-03-02T15:00:00Z');
   const expected = new Map<string, ChargeExpectation & { installments: number }>();
@@ -118,10 +201,28 @@ it('applies an interleaved mix of charge-paid v1 and v2 exactly once in a consum
     const times = i === 4 || i === 5 ? 2 : 1;
     for (let t = 0; t < times; t++) {
       if (i % 2 === 0) {
-        const paid = { envelope: newEnvelope('charges.charge-paid.v1', { producer: 'charges', tenantId, livemode: false }), charge, resource_json: '{}' };
+        const paid = {
+          envelope: newEnvelope('charges.charge-paid.v1', {
+            producer: 'charges',
+            tenantId,
+            livemode: false,
+          }),
+          charge,
+          resource_json: '{}',
+        };
         await publish(producers.v1, 'charges.charge-paid.v1', chargeId, paid);
       } else {
-        const paid = { envelope: newEnvelope('charges.charge-paid.v2', { producer: 'charges', tenantId, livemode: false }), charge, resource_json: '{}', brand: 'visa', authorization_code: `A${i}` };
+        const paid = {
+          envelope: newEnvelope('charges.charge-paid.v2', {
+            producer: 'charges',
+            tenantId,
+            livemode: false,
+          }),
+          charge,
+          resource_json: '{}',
+          brand: 'visa',
+          authorization_code: `A${i}`,
+        };
         await publish(producers.v2, 'charges.charge-paid.v2', chargeId, paid);
       }
     }
@@ -130,27 +231,62 @@ it('applies an interleaved mix of charge-paid v1 and v2 exactly once in a consum
   // The registry holds both versions under the one subject, set to FULL_TRANSITIVE.
   const subject = encodeURIComponent(subjectOf('charges.charge-paid.v2'));
   expect(subjectOf('charges.charge-paid.v1')).toBe(subjectOf('charges.charge-paid.v2'));
-  expect(((await (await fetch(`${registryUrl}/subjects/${subject}/versions`)).json()) as number[]).length).toBeGreaterThanOrEqual(2);
-  expect(await (await fetch(`${registryUrl}/config/${subject}`)).json()).toMatchObject({ compatibilityLevel: 'FULL_TRANSITIVE' });
+  expect(
+    ((await (await fetch(`${registryUrl}/subjects/${subject}/versions`)).json()) as number[])
+      .length,
+  ).toBeGreaterThanOrEqual(2);
+  expect(await (await fetch(`${registryUrl}/config/${subject}`)).json()).toMatchObject({
+    compatibilityLevel: 'FULL_TRANSITIVE',
+  });
   // What another language's reader gets for v2: its instants as timestamp-millis.
-  const v2Id = await new EventWire(new HttpSchemaRegistry(registryUrl)).schemaId('charges.charge-paid.v2');
-  const stored = JSON.parse(((await (await fetch(`${registryUrl}/schemas/ids/${v2Id}`)).json()) as { schema: string }).schema) as { fields: Array<{ name: string; type: unknown }> };
-  expect(JSON.stringify(stored.fields.find((f) => f.name === 'charge')?.type)).toContain('"created_at","type":{"type":"long","logicalType":"timestamp-millis"}');
+  const v2Id = await new EventWire(new HttpSchemaRegistry(registryUrl)).schemaId(
+    'charges.charge-paid.v2',
+  );
+  const stored = JSON.parse(
+    ((await (await fetch(`${registryUrl}/schemas/ids/${v2Id}`)).json()) as { schema: string })
+      .schema,
+  ) as { fields: Array<{ name: string; type: unknown }> };
+  expect(JSON.stringify(stored.fields.find((f) => f.name === 'charge')?.type)).toContain(
+    '"created_at","type":{"type":"long","logicalType":"timestamp-millis"}',
+  );
 
   const rows = [...expected.values()].reduce((sum, c) => sum + c.installments, 0);
   for (const [name, d] of Object.entries(deployments)) {
     const { receivablesDb, ledgerDb } = d!.view;
-    await waitFor(async () => ((await receivablesDb.read((q) => q('receivables').where({ tenant_id: tenantId }))).length === rows ? true : undefined), 60_000, `${name}: every installment of every charge`);
+    await waitFor(
+      async () =>
+        (await receivablesDb.read((q) => q('receivables').where({ tenant_id: tenantId })))
+          .length === rows
+          ? true
+          : undefined,
+      60_000,
+      `${name}: every installment of every charge`,
+    );
     await checkInvariants(d!.view, expected);
     // Exactly once: each charge's installments, each sale booked once, duplicates and versions alike.
-    const perCharge = (await receivablesDb.read((q) => q('receivables').where({ tenant_id: tenantId }).select('charge_id').count<{ charge_id: string; count: string }[]>('* as count').groupBy('charge_id'))) as Array<{ charge_id: string; count: string }>;
-    expect(Object.fromEntries(perCharge.map((r) => [r.charge_id, Number(r.count)]))).toEqual(Object.fromEntries([...expected].map(([id, c]) => [id, c.installments])));
-    const sales = await ledgerDb.read((q) => q('journal_entries').where({ tenant_id: tenantId, type: 'charge.sale' }).count<{ count: string }[]>('* as count'));
+    const perCharge = (await receivablesDb.read((q) =>
+      q('receivables')
+        .where({ tenant_id: tenantId })
+        .select('charge_id')
+        .count<{ charge_id: string; count: string }[]>('* as count')
+        .groupBy('charge_id'),
+    )) as Array<{ charge_id: string; count: string }>;
+    expect(Object.fromEntries(perCharge.map((r) => [r.charge_id, Number(r.count)]))).toEqual(
+      Object.fromEntries([...expected].map(([id, c]) => [id, c.installments])),
+    );
+    const sales = await ledgerDb.read((q) =>
+      q('journal_entries')
+        .where({ tenant_id: tenantId, type: 'charge.sale' })
+        .count<{ count: string }[]>('* as count'),
+    );
     expect([name, Number(sales[0]?.count)]).toEqual([name, expected.size]);
   }
   // Both read the same money: the same balance, to the cent.
   const money = async (d: Deployment) => {
-    const { request_id: _r, ...balance } = (await d.view.balance(sellerId)) as Record<string, unknown>;
+    const { request_id: _r, ...balance } = (await d.view.balance(sellerId)) as Record<
+      string,
+      unknown
+    >;
     return balance;
   };
   expect(await money(deployments.before!)).toEqual(await money(deployments.after!));
@@ -161,10 +297,13 @@ it('refuses, in the registry, a version that breaks FULL_TRANSITIVE compatibilit
   const v2 = eventTypeSchema('charges.charge-paid.v2').schema() as { fields: object[] };
   // A required field with no default: v3 could not read v1 or v2.
   const breaking = { ...v2, fields: [...v2.fields, { name: 'acquirer_fee_cents', type: 'long' }] };
-  const res = await fetch(`${registryUrl}/subjects/${encodeURIComponent(subjectOf('charges.charge-paid.v2'))}/versions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
-    body: JSON.stringify({ schemaType: 'AVRO', schema: JSON.stringify(breaking) }),
-  });
+  const res = await fetch(
+    `${registryUrl}/subjects/${encodeURIComponent(subjectOf('charges.charge-paid.v2'))}/versions`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ schemaType: 'AVRO', schema: JSON.stringify(breaking) }),
+    },
+  );
   expect(res.status).toBe(409);
 });

@@ -3,4 +3,6 @@ import { runMain, runServiceMain } from '@pgw/platform-service';
 import { receivablesService } from './service';
 
 // Distributed mode: receivables alone, on its own schema of PostgreSQL and on Kafka.
-runMain('receivables', telemetry, () => runServiceMain(receivablesService, { schema: 'receivables' }));
+runMain('receivables', telemetry, () =>
+  runServiceMain(receivablesService, { schema: 'receivables' }),
+);

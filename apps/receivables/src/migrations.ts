@@ -1,4 +1,6 @@
 import type { Migration } from '@pgw/platform-db';
+import { createCopyTable } from '@pgw/platform-directory';
+import { PRICING_PLANS, SELLERS } from './data/directory.repository';
 
 // One statement per trx.raw call (the embedded database takes one at a time). Money is bigint cents;
 // calendar dates are 'YYYY-MM-DD' text, so that no driver moves them across a time zone.
@@ -10,27 +12,32 @@ export const receivablesMigrations: Migration[] = [
     name: '0001_receivables',
     async up(trx) {
       // Local copies of the gateway's directory: the highest version wins.
-      await trx.raw(`
-        create table sellers (
-          seller_id text primary key,
-          tenant_id text not null,
-          settlement_delay_days int not null,
-          mdr_bps jsonb not null,
-          pricing_plan_id text,
-          version bigint not null,
-          updated_at timestamptz not null default now()
-        )`);
-      await trx.raw(`
-        create table pricing_plans (
-          pricing_plan_id text primary key,
-          tenant_id text not null,
-          settlement_delay_days int not null,
-          mdr_bps jsonb not null,
-          is_default boolean not null,
-          version bigint not null,
-          updated_at timestamptz not null default now()
-        )`);
-      await trx.raw('create index pricing_plans_default on pricing_plans (tenant_id) where is_default');
+      const asShipped = { updatedAtDefaultNow: true };
+      await createCopyTable(
+        trx,
+        SELLERS,
+        [
+          'tenant_id text not null',
+          'settlement_delay_days int not null',
+          'mdr_bps jsonb not null',
+          'pricing_plan_id text',
+        ],
+        asShipped,
+      );
+      await createCopyTable(
+        trx,
+        PRICING_PLANS,
+        [
+          'tenant_id text not null',
+          'settlement_delay_days int not null',
+          'mdr_bps jsonb not null',
+          'is_default boolean not null',
+        ],
+        asShipped,
+      );
+      await trx.raw(
+        'create index pricing_plans_default on pricing_plans (tenant_id) where is_default',
+      );
 
       // The charges we have heard of. A charge waits in awaiting_pricing until the directory copy can
       // price it; unassigned charges have no seller to pay.
@@ -52,7 +59,9 @@ export const receivablesMigrations: Migration[] = [
           created_at timestamptz not null,
           updated_at timestamptz not null
         )`);
-      await trx.raw(`create index charges_awaiting on charges (tenant_id) where state = 'awaiting_pricing'`);
+      await trx.raw(
+        `create index charges_awaiting on charges (tenant_id) where state = 'awaiting_pricing'`,
+      );
 
       // Refunds and chargeback steps of a charge, each applied once, in the order they happened.
       await trx.raw(`
@@ -95,11 +104,19 @@ export const receivablesMigrations: Migration[] = [
           created_at timestamptz not null,
           updated_at timestamptz not null
         )`);
-      await trx.raw('create index receivables_list on receivables (tenant_id, livemode, created_at desc, seq desc)');
+      await trx.raw(
+        'create index receivables_list on receivables (tenant_id, livemode, created_at desc, seq desc)',
+      );
       await trx.raw('create index receivables_charge on receivables (charge_id)');
-      await trx.raw(`create index receivables_due on receivables (due_date) where status = 'pending'`);
-      await trx.raw(`create index receivables_available on receivables (tenant_id, livemode, seller_id) where status = 'available' and settlement_id is null`);
-      await trx.raw('create index receivables_settlement on receivables (settlement_id) where settlement_id is not null');
+      await trx.raw(
+        `create index receivables_due on receivables (due_date) where status = 'pending'`,
+      );
+      await trx.raw(
+        `create index receivables_available on receivables (tenant_id, livemode, seller_id) where status = 'available' and settlement_id is null`,
+      );
+      await trx.raw(
+        'create index receivables_settlement on receivables (settlement_id) where settlement_id is not null',
+      );
 
       // Money taken from a seller's balance for a receivable (signed: a chargeback won gives it back).
       await trx.raw(`
@@ -152,8 +169,12 @@ export const receivablesMigrations: Migration[] = [
           created_at timestamptz not null,
           updated_at timestamptz not null
         )`);
-      await trx.raw('create index settlements_list on settlements (tenant_id, livemode, created_at desc, seq desc)');
-      await trx.raw(`create index settlements_in_flight on settlements (status) where status in ('pending', 'processing')`);
+      await trx.raw(
+        'create index settlements_list on settlements (tenant_id, livemode, created_at desc, seq desc)',
+      );
+      await trx.raw(
+        `create index settlements_in_flight on settlements (status) where status in ('pending', 'processing')`,
+      );
     },
   },
   {
@@ -161,8 +182,12 @@ export const receivablesMigrations: Migration[] = [
     // seller and give the lists' order (receivables_list and settlements_list serve a tenant-wide key).
     name: '0002_seller_lists',
     async up(trx) {
-      await trx.raw('create index receivables_seller_list on receivables (tenant_id, livemode, seller_id, created_at desc, seq desc)');
-      await trx.raw('create index settlements_seller_list on settlements (tenant_id, livemode, seller_id, created_at desc, seq desc)');
+      await trx.raw(
+        'create index receivables_seller_list on receivables (tenant_id, livemode, seller_id, created_at desc, seq desc)',
+      );
+      await trx.raw(
+        'create index settlements_seller_list on settlements (tenant_id, livemode, seller_id, created_at desc, seq desc)',
+      );
     },
   },
 ];

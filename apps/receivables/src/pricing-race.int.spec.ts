@@ -4,7 +4,12 @@
 // committed, and the charge had read the directory before the event committed.
 import { encodeEvent, newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
 import { newId } from '@pgw/domain';
-import { busMigration, HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
+import {
+  busMigration,
+  HEADER_EVENT_ID,
+  HEADER_EVENT_TYPE,
+  type BusMessage,
+} from '@pgw/platform-bus';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { ManualClock } from '@pgw/platform-service';
 import { integrationEnv, uniqueName } from '@pgw/testing';
@@ -18,7 +23,12 @@ const clock = new ManualClock(new Date('2026-03-02T18:00:00Z'));
 let db: Db;
 
 function message<K extends EventType>(type: K, event: EventMap[K]): BusMessage {
-  return { topic: 't', key: 'k', value: encodeEvent(type, event), headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type } };
+  return {
+    topic: 't',
+    key: 'k',
+    value: encodeEvent(type, event),
+    headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type },
+  };
 }
 
 beforeAll(async () => {
@@ -38,7 +48,17 @@ it('prices a charge whose seller arrives in a transaction that commits while the
   const paidAt = Date.parse('2026-03-02T15:00:00Z');
   const seller = message('gateway.seller-changed.v1', approvedSeller(tenantId, sellerId));
   const charge = paidCardCharge(chargeId, sellerId, 10_000, 2, paidAt);
-  const paid = message('charges.charge-paid.v2', { envelope: newEnvelope('charges.charge-paid.v2', { producer: 'charges', tenantId, livemode: false }), charge, resource_json: '{}', brand: 'visa', authorization_code: 'A1' });
+  const paid = message('charges.charge-paid.v2', {
+    envelope: newEnvelope('charges.charge-paid.v2', {
+      producer: 'charges',
+      tenantId,
+      livemode: false,
+    }),
+    charge,
+    resource_json: '{}',
+    brand: 'visa',
+    authorization_code: 'A1',
+  });
 
   // The directory event applies (the seller written, waiting charges scanned) and holds its commit open...
   let release!: () => void;
@@ -57,7 +77,12 @@ it('prices a charge whose seller arrives in a transaction that commits while the
   release();
   await Promise.all([directory, recorded]);
 
-  const receivables = await db.read((q) => q('receivables').where({ charge_id: chargeId }).orderBy('installment').select('installment', 'gross_amount_cents'));
+  const receivables = await db.read((q) =>
+    q('receivables')
+      .where({ charge_id: chargeId })
+      .orderBy('installment')
+      .select('installment', 'gross_amount_cents'),
+  );
   expect(receivables.map((r) => [Number(r.installment), Number(r.gross_amount_cents)])).toEqual([
     [1, 5_000],
     [2, 5_000],

@@ -23,8 +23,21 @@ export function createReceivablesService(options: ReceivablesOptions = {}): Serv
     async build(app, { db, clock }) {
       receivablesRoutes(app, db);
       settlementsRoutes(app, db);
-      jobsRoutes(app, { db, clock, bank: options.bank ?? simulatedBank, ...(options.sellersPerRound !== undefined ? { sellersPerRound: options.sellersPerRound } : {}) });
-      return { consumers: [directoryConsumer(db, clock), chargesConsumer(db, clock), anticipationConsumer(db, clock)] };
+      jobsRoutes(app, {
+        db,
+        clock,
+        bank: options.bank ?? simulatedBank,
+        ...(options.sellersPerRound !== undefined
+          ? { sellersPerRound: options.sellersPerRound }
+          : {}),
+      });
+      return {
+        consumers: [
+          directoryConsumer(db, clock),
+          chargesConsumer(db, clock),
+          anticipationConsumer(db, clock),
+        ],
+      };
     },
   };
 }

@@ -19,7 +19,8 @@ export function receivablesConsumer(): ConsumerDefinition {
       const event = decodeEvent(type, message.value);
       const { tenant_id: tenantId, livemode } = event.envelope;
       // A receivable outside a tenant or an environment cannot be scoped: a producer bug, not a value to guess.
-      if (tenantId === null || livemode === null) throw new Error(`receivable event ${event.envelope.event_id} has no tenant or environment`);
+      if (tenantId === null || livemode === null)
+        throw new Error(`receivable event ${event.envelope.event_id} has no tenant or environment`);
       await upsertReceivable(trx, tenantId, livemode, event.receivable);
     },
   };

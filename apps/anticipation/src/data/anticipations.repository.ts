@@ -1,9 +1,15 @@
+import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
-import type { Tx } from '@pgw/platform-db';
-import { aggregate, instant, int, text, textOrNull, type Row } from './rows';
+import { pagedQuery, type Tx } from '@pgw/platform-db';
+import type { AnticipationPricing } from '@pgw/anticipation-domain/pricing';
+import type { Totals } from '@pgw/anticipation-domain/quote';
 import type { SellerScope } from './receivables.repository';
 
 type Q = Knex | Tx;
+type Row = Record<string, unknown>;
+
+/** A count or sum of the first row: a number on both drivers (bigint and numeric parsers), 0 when absent. */
+const firstValue = (rows: Row[], column: string): number => (rows[0]?.[column] ?? 0) as number;
 
 export interface AnticipationItem {
   receivableId: string;
@@ -34,101 +40,134 @@ export interface Anticipation {
   items: AnticipationItem[];
 }
 
+/** What a price is: the totals and the terms that made them, under their column names (table, API, event). */
+export function pricedFields(
+  totals: Totals,
+  terms: Pick<AnticipationPricing, 'feeBpsPerMonth' | 'settlementDelayDays' | 'pricingPlanId'>,
+) {
+  return {
+    gross_amount_cents: totals.grossCents,
+    fee_amount_cents: totals.feeCents,
+    net_amount_cents: totals.netCents,
+    fee_bps_per_month: terms.feeBpsPerMonth,
+    settlement_delay_days: terms.settlementDelayDays,
+    pricing_plan_id: terms.pricingPlanId,
+  };
+}
+
+/** The fields an anticipation shows under its column names, in the table, the API resource and the event. */
+export function anticipationFields(a: Anticipation) {
+  return { status: a.status, seller_id: a.sellerId, ...pricedFields(a, a) };
+}
+
+/** An item's fields under their column names, in the table and the event. */
+export function anticipationItemFields(item: AnticipationItem) {
+  return {
+    receivable_id: item.receivableId,
+    charge_id: item.chargeId,
+    due_date: item.dueDate,
+    receivable_version: item.receivableVersion,
+    days_anticipated: item.daysAnticipated,
+    gross_amount_cents: item.grossCents,
+    fee_amount_cents: item.feeCents,
+    net_amount_cents: item.netCents,
+  };
+}
+
 export async function insertAnticipation(trx: Tx, a: Anticipation): Promise<void> {
   await trx('anticipations').insert({
     id: a.id,
     tenant_id: a.tenantId,
     livemode: a.livemode,
-    seller_id: a.sellerId,
-    status: a.status,
-    gross_amount_cents: a.grossCents,
-    fee_amount_cents: a.feeCents,
-    net_amount_cents: a.netCents,
-    fee_bps_per_month: a.feeBpsPerMonth,
-    settlement_delay_days: a.settlementDelayDays,
-    pricing_plan_id: a.pricingPlanId,
+    ...anticipationFields(a),
     executed_on: a.executedOn,
     created_at: a.createdAt,
   });
   // The primary key on receivable_id refuses a receivable anticipated before, whatever the caller checked.
   await trx('anticipation_items').insert(
     a.items.map((item, position) => ({
-      receivable_id: item.receivableId,
+      ...anticipationItemFields(item),
       anticipation_id: a.id,
       position,
       tenant_id: a.tenantId,
       livemode: a.livemode,
       seller_id: a.sellerId,
-      charge_id: item.chargeId,
-      due_date: item.dueDate,
-      receivable_version: item.receivableVersion,
-      days_anticipated: item.daysAnticipated,
-      gross_amount_cents: item.grossCents,
-      fee_amount_cents: item.feeCents,
-      net_amount_cents: item.netCents,
     })),
   );
 }
 
 function toItem(row: Row): AnticipationItem {
   return {
-    receivableId: text(row.receivable_id),
-    chargeId: text(row.charge_id),
-    dueDate: text(row.due_date),
-    receivableVersion: int(row.receivable_version),
-    daysAnticipated: int(row.days_anticipated),
-    grossCents: int(row.gross_amount_cents),
-    feeCents: int(row.fee_amount_cents),
-    netCents: int(row.net_amount_cents),
+    receivableId: row.receivable_id as string,
+    chargeId: row.charge_id as string,
+    dueDate: row.due_date as string,
+    receivableVersion: row.receivable_version as number,
+    daysAnticipated: row.days_anticipated as number,
+    grossCents: row.gross_amount_cents as number,
+    feeCents: row.fee_amount_cents as number,
+    netCents: row.net_amount_cents as number,
   };
 }
 
 function toAnticipation(row: Row, items: AnticipationItem[]): Anticipation {
   return {
-    id: text(row.id),
-    tenantId: text(row.tenant_id),
+    id: row.id as string,
+    tenantId: row.tenant_id as string,
     livemode: row.livemode === true,
-    sellerId: text(row.seller_id),
+    sellerId: row.seller_id as string,
     status: 'succeeded',
-    grossCents: int(row.gross_amount_cents),
-    feeCents: int(row.fee_amount_cents),
-    netCents: int(row.net_amount_cents),
-    feeBpsPerMonth: int(row.fee_bps_per_month),
-    settlementDelayDays: int(row.settlement_delay_days),
-    pricingPlanId: textOrNull(row.pricing_plan_id),
-    executedOn: text(row.executed_on),
-    createdAt: instant(row.created_at),
+    grossCents: row.gross_amount_cents as number,
+    feeCents: row.fee_amount_cents as number,
+    netCents: row.net_amount_cents as number,
+    feeBpsPerMonth: row.fee_bps_per_month as number,
+    settlementDelayDays: row.settlement_delay_days as number,
+    pricingPlanId: row.pricing_plan_id as string | null,
+    executedOn: row.executed_on as string,
+    createdAt: row.created_at as Date,
     items,
   };
 }
 
 async function withItems(q: Q, rows: Row[]): Promise<Anticipation[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => text(r.id));
-  const itemRows = (await q('anticipation_items').whereIn('anticipation_id', ids).orderBy([{ column: 'anticipation_id' }, { column: 'position' }])) as Row[];
+  const ids = rows.map((r) => r.id as string);
+  const itemRows = (await q('anticipation_items')
+    .whereIn('anticipation_id', ids)
+    .orderBy([{ column: 'anticipation_id' }, { column: 'position' }])) as Row[];
   const byAnticipation = new Map<string, AnticipationItem[]>();
   for (const row of itemRows) {
-    const id = text(row.anticipation_id);
+    const id = row.anticipation_id as string;
     byAnticipation.set(id, [...(byAnticipation.get(id) ?? []), toItem(row)]);
   }
-  return rows.map((row) => toAnticipation(row, byAnticipation.get(text(row.id)) ?? []));
+  return rows.map((row) => toAnticipation(row, byAnticipation.get(row.id as string) ?? []));
 }
 
-const scoped = (q: Q, scope: SellerScope) => q('anticipations').where({ tenant_id: scope.tenantId, livemode: scope.livemode, seller_id: scope.sellerId });
+const scoped = (q: Q, scope: SellerScope) =>
+  q('anticipations').where({
+    tenant_id: scope.tenantId,
+    livemode: scope.livemode,
+    seller_id: scope.sellerId,
+  });
 
-export async function findAnticipation(q: Q, scope: SellerScope, id: string): Promise<Anticipation | undefined> {
+export async function findAnticipation(
+  q: Q,
+  scope: SellerScope,
+  id: string,
+): Promise<Anticipation | undefined> {
   const row = (await scoped(q, scope).andWhere({ id }).first()) as Row | undefined;
   if (row === undefined) return undefined;
   return (await withItems(q, [row]))[0];
 }
 
 /** Most recent first (contract §4a); ties in time broken by the order of insertion. */
-export async function listAnticipations(q: Q, scope: SellerScope, page: number, limit: number): Promise<{ data: Anticipation[]; total: number }> {
-  const total = aggregate((await scoped(q, scope).count({ count: '*' })) as Row[], 'count');
-  const rows = (await scoped(q, scope)
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'seq', order: 'desc' }])
-    .limit(limit)
-    .offset((page - 1) * limit)) as Row[];
+export async function listAnticipations(
+  q: Q,
+  scope: SellerScope,
+  page: number,
+  limit: number,
+): Promise<{ data: Anticipation[]; total: number }> {
+  const query = scoped(q, scope);
+  const { rows, total } = await pagedQuery<Row>(query, ['created_at', 'seq'], page, limit);
   return { data: await withItems(q, rows), total };
 }
 
@@ -148,10 +187,22 @@ export async function limitsOf(q: Q, scope: SellerScope, today: string): Promise
        (select coalesce(sum(gross_amount_cents), 0) from anticipation_items where tenant_id = ? and livemode = ? and seller_id = ? and due_date > ?) as outstanding,
        (select treasury_available_cash_cents from tenants where tenant_id = ?) as treasury,
        (select cash_out_cents from treasury where tenant_id = ? and livemode = ?) as cash_out`,
-    [scope.tenantId, scope.livemode, scope.sellerId, today, scope.tenantId, scope.tenantId, scope.livemode],
+    [
+      scope.tenantId,
+      scope.livemode,
+      scope.sellerId,
+      today,
+      scope.tenantId,
+      scope.tenantId,
+      scope.livemode,
+    ],
   );
   const rows = result.rows as Row[];
-  return { outstandingCents: aggregate(rows, 'outstanding'), treasuryCashCents: aggregate(rows, 'treasury'), cashOutCents: aggregate(rows, 'cash_out') };
+  return {
+    outstandingCents: firstValue(rows, 'outstanding'),
+    treasuryCashCents: firstValue(rows, 'treasury'),
+    cashOutCents: firstValue(rows, 'cash_out'),
+  };
 }
 
 /**
@@ -160,11 +211,24 @@ export async function limitsOf(q: Q, scope: SellerScope, today: string): Promise
  * the same receivable.
  */
 export async function lockTreasury(trx: Tx, tenantId: string, livemode: boolean): Promise<void> {
-  await trx('treasury').insert({ tenant_id: tenantId, livemode, cash_out_cents: 0 }).onConflict(['tenant_id', 'livemode']).ignore();
-  const row = (await trx('treasury').where({ tenant_id: tenantId, livemode }).forUpdate().first('cash_out_cents')) as Row | undefined;
-  if (row === undefined) throw new Error(`treasury row of ${tenantId} vanished under its lock`);
+  await trx('treasury')
+    .insert({ tenant_id: tenantId, livemode, cash_out_cents: 0 })
+    .onConflict(['tenant_id', 'livemode'])
+    .ignore();
+  const row = (await trx('treasury')
+    .where({ tenant_id: tenantId, livemode })
+    .forUpdate()
+    .first('cash_out_cents')) as Row | undefined;
+  assert(row !== undefined, 'treasury.row-present-under-lock', { tenant_id: tenantId, livemode });
 }
 
-export async function addCashOut(trx: Tx, tenantId: string, livemode: boolean, cents: number): Promise<void> {
-  await trx('treasury').where({ tenant_id: tenantId, livemode }).update({ cash_out_cents: trx.raw('cash_out_cents + ?', [cents]), updated_at: trx.fn.now() });
+export async function addCashOut(
+  trx: Tx,
+  tenantId: string,
+  livemode: boolean,
+  cents: number,
+): Promise<void> {
+  await trx('treasury')
+    .where({ tenant_id: tenantId, livemode })
+    .update({ cash_out_cents: trx.raw('cash_out_cents + ?', [cents]), updated_at: trx.fn.now() });
 }

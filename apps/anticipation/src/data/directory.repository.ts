@@ -1,52 +1,47 @@
+import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
 import type { EventMap } from '@pgw/contracts';
 import type { Tx } from '@pgw/platform-db';
-import type { PlanTerms, SellerTerms } from '../domain/pricing';
-import { int, text, textOrNull, type Row } from './rows';
+import { copyEvent, type CopyTable } from '@pgw/platform-directory';
+import type { PlanTerms, SellerTerms } from '@pgw/anticipation-domain/pricing';
 
 type Q = Knex | Tx;
+type Row = Record<string, unknown>;
 
-// Directory events carry the whole state and a growing version: an upsert that keeps the higher version
-// makes a repeat or a late, older event change nothing.
+// Local copies of the gateway's directory (@pgw/platform-directory: the highest version wins).
+export const TENANTS: CopyTable = { name: 'tenants', key: 'tenant_id' };
+export const SELLERS: CopyTable = { name: 'sellers', key: 'seller_id' };
+export const PRICING_PLANS: CopyTable = { name: 'pricing_plans', key: 'pricing_plan_id' };
 
-export async function upsertTenant(trx: Tx, event: EventMap['gateway.tenant-changed.v1']): Promise<void> {
-  await trx.raw(
-    `insert into tenants (tenant_id, treasury_available_cash_cents, version, updated_at) values (?, ?, ?, now())
-     on conflict (tenant_id) do update set treasury_available_cash_cents = excluded.treasury_available_cash_cents,
-       version = excluded.version, updated_at = now()
-     where tenants.version < excluded.version`,
-    [event.tenant_id, event.treasury_available_cash_cents, event.version],
-  );
-}
+export const upsertTenant = (trx: Tx, event: EventMap['gateway.tenant-changed.v1'], now: Date) =>
+  copyEvent(trx, TENANTS, event, ['tenant_id', 'treasury_available_cash_cents'], now);
 
-export async function upsertSeller(trx: Tx, event: EventMap['gateway.seller-changed.v1']): Promise<void> {
-  await trx.raw(
-    `insert into sellers (seller_id, tenant_id, anticipation_limit_cents, fee_bps_per_month, settlement_delay_days, pricing_plan_id, version, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, now())
-     on conflict (seller_id) do update set tenant_id = excluded.tenant_id, anticipation_limit_cents = excluded.anticipation_limit_cents,
-       fee_bps_per_month = excluded.fee_bps_per_month, settlement_delay_days = excluded.settlement_delay_days,
-       pricing_plan_id = excluded.pricing_plan_id, version = excluded.version, updated_at = now()
-     where sellers.version < excluded.version`,
-    [event.seller_id, event.tenant_id, event.anticipation_limit_cents, event.fee_bps_per_month, event.settlement_delay_days, event.pricing_plan_id, event.version],
-  );
-}
+/** The columns a seller's copy and a plan's share: the terms, and the plan a seller names or a plan is. */
+const TERMS = [
+  'tenant_id',
+  'fee_bps_per_month',
+  'settlement_delay_days',
+  'pricing_plan_id',
+] as const;
 
-export async function upsertPlan(trx: Tx, event: EventMap['gateway.pricing-plan-changed.v1']): Promise<void> {
-  await trx.raw(
-    `insert into pricing_plans (pricing_plan_id, tenant_id, fee_bps_per_month, settlement_delay_days, is_default, version, updated_at)
-     values (?, ?, ?, ?, ?, ?, now())
-     on conflict (pricing_plan_id) do update set tenant_id = excluded.tenant_id, fee_bps_per_month = excluded.fee_bps_per_month,
-       settlement_delay_days = excluded.settlement_delay_days, is_default = excluded.is_default, version = excluded.version, updated_at = now()
-     where pricing_plans.version < excluded.version`,
-    [event.pricing_plan_id, event.tenant_id, event.fee_bps_per_month, event.settlement_delay_days, event.is_default, event.version],
-  );
-}
+export const upsertSeller = (trx: Tx, event: EventMap['gateway.seller-changed.v1'], now: Date) =>
+  copyEvent(trx, SELLERS, event, [...TERMS, 'seller_id', 'anticipation_limit_cents'], now);
 
-const numberOrNull = (value: unknown, name: string) => (value === null || value === undefined ? null : int(value, name));
+export const upsertPlan = (
+  trx: Tx,
+  event: EventMap['gateway.pricing-plan-changed.v1'],
+  now: Date,
+) => copyEvent(trx, PRICING_PLANS, event, [...TERMS, 'is_default'], now);
+
+const numberOrNull = (value: unknown) =>
+  value === null || value === undefined ? null : (value as number);
 
 /** Locks the seller's copy for an execution: a directory change to its limit or price waits for it. */
 export async function lockSeller(trx: Tx, tenantId: string, sellerId: string): Promise<void> {
-  await trx('sellers').where({ seller_id: sellerId, tenant_id: tenantId }).forUpdate().select('seller_id');
+  await trx('sellers')
+    .where({ seller_id: sellerId, tenant_id: tenantId })
+    .forUpdate()
+    .select('seller_id');
 }
 
 export interface PricingTerms {
@@ -58,7 +53,11 @@ export interface PricingTerms {
 }
 
 /** The seller's terms and the two plans that may override them, in one round trip (a simulation is latency-bound). */
-export async function pricingTermsOf(q: Q, tenantId: string, sellerId: string): Promise<PricingTerms> {
+export async function pricingTermsOf(
+  q: Q,
+  tenantId: string,
+  sellerId: string,
+): Promise<PricingTerms> {
   const result = await q.raw(
     `select s.seller_id, s.anticipation_limit_cents, s.fee_bps_per_month, s.settlement_delay_days, s.pricing_plan_id,
             o.pricing_plan_id as o_id, o.fee_bps_per_month as o_fee, o.settlement_delay_days as o_delay,
@@ -73,23 +72,34 @@ export async function pricingTermsOf(q: Q, tenantId: string, sellerId: string): 
     [sellerId, tenantId, tenantId, tenantId],
   );
   const row = (result.rows as Row[])[0];
-  if (row === undefined) throw new Error('pricing terms: the query returned no row');
-  const plan = (id: unknown, fee: unknown, delay: unknown, isDefault: boolean): PlanTerms | undefined =>
+  assert(row !== undefined, 'pricing-terms.query-returns-a-row');
+  const plan = (
+    id: unknown,
+    fee: unknown,
+    delay: unknown,
+    isDefault: boolean,
+  ): PlanTerms | undefined =>
     id === null || id === undefined
       ? undefined
-      : { pricingPlanId: text(id), tenantId, feeBpsPerMonth: int(fee, 'fee_bps_per_month'), settlementDelayDays: int(delay, 'settlement_delay_days'), isDefault };
-  const limit = numberOrNull(row.anticipation_limit_cents, 'anticipation_limit_cents');
+      : {
+          pricingPlanId: id as string,
+          tenantId,
+          feeBpsPerMonth: fee as number,
+          settlementDelayDays: delay as number,
+          isDefault,
+        };
+  const limit = numberOrNull(row.anticipation_limit_cents);
   return {
     seller:
       row.seller_id === null || row.seller_id === undefined || limit === null
         ? undefined
         : {
-            sellerId: text(row.seller_id),
+            sellerId: row.seller_id as string,
             tenantId,
             anticipationLimitCents: limit,
-            feeBpsPerMonth: int(row.fee_bps_per_month, 'fee_bps_per_month'),
-            settlementDelayDays: int(row.settlement_delay_days, 'settlement_delay_days'),
-            pricingPlanId: textOrNull(row.pricing_plan_id),
+            feeBpsPerMonth: row.fee_bps_per_month as number,
+            settlementDelayDays: row.settlement_delay_days as number,
+            pricingPlanId: row.pricing_plan_id as string | null,
           },
     overridePlan: plan(row.o_id, row.o_fee, row.o_delay, false),
     defaultPlan: plan(row.d_id, row.d_fee, row.d_delay, true),

@@ -17,8 +17,13 @@ afterAll(async () => {
 
 it("a seller's anticipations page is read through an index on (tenant_id, livemode, seller_id) in the list's order", async () => {
   // Proves the index serves the query: the plan scans it and sorts nothing.
-  const plans = await orderedQueryPlans(db, (trx) => listAnticipations(trx, { tenantId: 'ten_1', livemode: true, sellerId: 'sel_1' }, 2, 20));
-  expect(plans.map((plan) => ({ leading: plan.indexes.map((index) => index.columns.slice(0, 3)), sorts: plan.sorts }))).toEqual([
-    { leading: [['tenant_id', 'livemode', 'seller_id']], sorts: false },
-  ]);
+  const plans = await orderedQueryPlans(db, (trx) =>
+    listAnticipations(trx, { tenantId: 'ten_1', livemode: true, sellerId: 'sel_1' }, 2, 20),
+  );
+  expect(
+    plans.map((plan) => ({
+      leading: plan.indexes.map((index) => index.columns.slice(0, 3)),
+      sorts: plan.sorts,
+    })),
+  ).toEqual([{ leading: [['tenant_id', 'livemode', 'seller_id']], sorts: false }]);
 });

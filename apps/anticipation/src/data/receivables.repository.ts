@@ -1,10 +1,11 @@
+import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
 import type { EventMap } from '@pgw/contracts';
 import type { Tx } from '@pgw/platform-db';
-import type { Candidate } from '../domain/quote';
-import { int, text, textOrNull, type Row } from './rows';
+import type { Candidate } from '@pgw/anticipation-domain/quote';
 
 type Q = Knex | Tx;
+type Row = Record<string, unknown>;
 
 export interface SellerScope {
   tenantId: string;
@@ -16,7 +17,12 @@ export interface SellerScope {
  * The copy of one receivable after a receivable-changed event: the highest version wins, so a repeat or
  * an older event that arrives late changes nothing. `anticipated_by` is never touched here.
  */
-export async function upsertReceivable(trx: Tx, tenantId: string, livemode: boolean, r: EventMap['receivables.receivable-changed.v1']['receivable']): Promise<void> {
+export async function upsertReceivable(
+  trx: Tx,
+  tenantId: string,
+  livemode: boolean,
+  r: EventMap['receivables.receivable-changed.v1']['receivable'],
+): Promise<void> {
   await trx.raw(
     `insert into receivables (receivable_id, tenant_id, livemode, seller_id, charge_id, status, gross_amount_cents, net_amount_cents,
        debited_gross_cents, due_date, anticipation_id, version, updated_at)
@@ -25,7 +31,20 @@ export async function upsertReceivable(trx: Tx, tenantId: string, livemode: bool
        net_amount_cents = excluded.net_amount_cents, debited_gross_cents = excluded.debited_gross_cents, due_date = excluded.due_date,
        anticipation_id = excluded.anticipation_id, version = excluded.version, updated_at = now()
      where receivables.version < excluded.version`,
-    [r.receivable_id, tenantId, livemode, r.seller_id, r.charge_id, r.status, r.gross_amount_cents, r.net_amount_cents, r.debited_gross_cents, r.due_date, r.anticipation_id, r.version],
+    [
+      r.receivable_id,
+      tenantId,
+      livemode,
+      r.seller_id,
+      r.charge_id,
+      r.status,
+      r.gross_amount_cents,
+      r.net_amount_cents,
+      r.debited_gross_cents,
+      r.due_date,
+      r.anticipation_id,
+      r.version,
+    ],
   );
 }
 
@@ -39,11 +58,11 @@ const LOCKED_COLUMNS = ['receivable_id', 'charge_id', 'net_amount_cents', 'due_d
 
 function toLocked(row: Row): LockedCandidate {
   return {
-    receivableId: text(row.receivable_id),
-    chargeId: text(row.charge_id),
-    netCents: int(row.net_amount_cents, 'net_amount_cents'),
-    dueDate: text(row.due_date),
-    version: int(row.version),
+    receivableId: row.receivable_id as string,
+    chargeId: row.charge_id as string,
+    netCents: row.net_amount_cents as number,
+    dueDate: row.due_date as string,
+    version: row.version as number,
   };
 }
 
@@ -59,7 +78,12 @@ const ELIGIBLE = `tenant_id = ? and livemode = ? and seller_id = ? and status = 
  * WebAssembly, so ten thousand rows cost ~200 ms that way and ~20 ms as one string (issue 7: a seller with
  * many receivables must not wait). Ids (recv_ and alphanumerics), integers and dates hold no space.
  */
-export async function eligibleReceivables(q: Q, scope: SellerScope, today: string, limit: number): Promise<Candidate[]> {
+export async function eligibleReceivables(
+  q: Q,
+  scope: SellerScope,
+  today: string,
+  limit: number,
+): Promise<Candidate[]> {
   const result = await q.raw(
     // The subquery walks the receivables_eligible index in order; the aggregate is not asked to sort
     // again (a second sort of every row), and the order is checked below rather than assumed.
@@ -68,26 +92,55 @@ export async function eligibleReceivables(q: Q, scope: SellerScope, today: strin
            order by due_date, receivable_id limit ?) eligible`,
     [scope.tenantId, scope.livemode, scope.sellerId, today, limit],
   );
-  const packed = textOrNull((result.rows as Row[])[0]?.packed);
+  const packed = ((result.rows as Row[])[0]?.packed ?? null) as string | null;
   if (packed === null) return [];
   const parts = packed.split(' ');
-  if (parts.length % 3 !== 0) throw new Error('eligible receivables: a value held a space');
+  assert(parts.length % 3 === 0, 'eligible-receivables.values-without-spaces', {
+    parts: parts.length,
+  });
   const out: Candidate[] = [];
   let sorted = true;
   for (let i = 0; i < parts.length; i += 3) {
-    const c: Candidate = { receivableId: text(parts[i]), netCents: int(parts[i + 1], 'net_amount_cents'), dueDate: text(parts[i + 2]) };
+    // The packed text of the query above: id, net cents and due date, by threes.
+    const c: Candidate = {
+      receivableId: parts[i] as string,
+      netCents: Number(parts[i + 1]),
+      dueDate: parts[i + 2] as string,
+    };
+    assert(Number.isSafeInteger(c.netCents), 'eligible-receivables.net-cents-integer', {
+      receivable_id: c.receivableId,
+    });
     const last = out[out.length - 1];
-    if (last !== undefined && (last.dueDate > c.dueDate || (last.dueDate === c.dueDate && last.receivableId > c.receivableId))) sorted = false;
+    if (
+      last !== undefined &&
+      (last.dueDate > c.dueDate ||
+        (last.dueDate === c.dueDate && last.receivableId > c.receivableId))
+    )
+      sorted = false;
     out.push(c);
   }
   return sorted ? out : out.sort(byDueDate);
 }
 
 // Earliest due first, then by id: the order of the receivables_eligible index (text order, like SQL's "C" order of these ASCII ids).
-const byDueDate = (a: Candidate, b: Candidate) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.receivableId < b.receivableId ? -1 : a.receivableId > b.receivableId ? 1 : 0);
+const byDueDate = (a: Candidate, b: Candidate) =>
+  a.dueDate < b.dueDate
+    ? -1
+    : a.dueDate > b.dueDate
+      ? 1
+      : a.receivableId < b.receivableId
+        ? -1
+        : a.receivableId > b.receivableId
+          ? 1
+          : 0;
 
 /** The same receivables, locked for an execution (which takes at most a thousand, row by row). */
-export async function lockEligibleReceivables(trx: Tx, scope: SellerScope, today: string, limit: number): Promise<LockedCandidate[]> {
+export async function lockEligibleReceivables(
+  trx: Tx,
+  scope: SellerScope,
+  today: string,
+  limit: number,
+): Promise<LockedCandidate[]> {
   const rows = (await trx('receivables')
     .whereRaw(ELIGIBLE, [scope.tenantId, scope.livemode, scope.sellerId, today])
     .orderBy([{ column: 'due_date' }, { column: 'receivable_id' }])
@@ -106,7 +159,12 @@ export interface LocalReceivable extends LockedCandidate {
 }
 
 /** The seller's receivables among `ids` (others, and other tenants' or environments', are absent). */
-export async function receivablesByIds(q: Q, scope: SellerScope, ids: readonly string[], options: { lock?: boolean } = {}): Promise<Map<string, LocalReceivable>> {
+export async function receivablesByIds(
+  q: Q,
+  scope: SellerScope,
+  ids: readonly string[],
+  options: { lock?: boolean } = {},
+): Promise<Map<string, LocalReceivable>> {
   if (ids.length === 0) return new Map();
   const query = q('receivables')
     .where({ tenant_id: scope.tenantId, livemode: scope.livemode, seller_id: scope.sellerId })
@@ -117,11 +175,11 @@ export async function receivablesByIds(q: Q, scope: SellerScope, ids: readonly s
     rows.map((row) => {
       const r: LocalReceivable = {
         ...toLocked(row),
-        status: text(row.status),
-        grossCents: int(row.gross_amount_cents),
-        debitedGrossCents: int(row.debited_gross_cents),
-        anticipationId: textOrNull(row.anticipation_id),
-        anticipatedBy: textOrNull(row.anticipated_by),
+        status: row.status as string,
+        grossCents: row.gross_amount_cents as number,
+        debitedGrossCents: row.debited_gross_cents as number,
+        anticipationId: row.anticipation_id as string | null,
+        anticipatedBy: row.anticipated_by as string | null,
       };
       return [r.receivableId, r];
     }),
@@ -130,11 +188,28 @@ export async function receivablesByIds(q: Q, scope: SellerScope, ids: readonly s
 
 /** The same rule as eligibleReceivables, for one receivable already loaded. */
 export function isEligible(r: LocalReceivable, today: string): boolean {
-  return r.status === 'pending' && r.anticipationId === null && r.anticipatedBy === null && r.dueDate > today && r.grossCents > r.debitedGrossCents;
+  return (
+    r.status === 'pending' &&
+    r.anticipationId === null &&
+    r.anticipatedBy === null &&
+    r.dueDate > today &&
+    r.grossCents > r.debitedGrossCents
+  );
 }
 
 /** Takes the receivables out of every later anticipation, in the execution's transaction. */
-export async function markAnticipated(trx: Tx, ids: readonly string[], anticipationId: string): Promise<void> {
-  const updated = await trx('receivables').whereIn('receivable_id', [...ids]).whereNull('anticipated_by').update({ anticipated_by: anticipationId, updated_at: trx.fn.now() });
-  if (updated !== ids.length) throw new Error(`anticipation ${anticipationId}: marked ${updated} of ${ids.length} receivables`);
+export async function markAnticipated(
+  trx: Tx,
+  ids: readonly string[],
+  anticipationId: string,
+): Promise<void> {
+  const updated = await trx('receivables')
+    .whereIn('receivable_id', [...ids])
+    .whereNull('anticipated_by')
+    .update({ anticipated_by: anticipationId, updated_at: trx.fn.now() });
+  assert(updated === ids.length, 'anticipation.marks-every-receivable', {
+    anticipation_id: anticipationId,
+    marked: updated,
+    receivables: ids.length,
+  });
 }

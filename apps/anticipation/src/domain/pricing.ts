@@ -47,12 +47,21 @@ export function resolvePricing(input: PricingInput): PricingResolution {
   if (seller.pricingPlanId !== null) {
     // An override plan we have not heard of yet must not silently price with other terms.
     const plan = input.overridePlan;
-    if (plan === undefined || plan.pricingPlanId !== seller.pricingPlanId) return { ok: false, reason: 'plan_unknown' };
-    return { ok: true, pricing: { feeBpsPerMonth: plan.feeBpsPerMonth, settlementDelayDays: plan.settlementDelayDays, pricingPlanId: plan.pricingPlanId, source: 'override_plan' } };
+    if (plan === undefined || plan.pricingPlanId !== seller.pricingPlanId)
+      return { ok: false, reason: 'plan_unknown' };
+    return priced(plan, plan.pricingPlanId, 'override_plan');
   }
   const plan = input.defaultPlan;
-  if (plan !== undefined) {
-    return { ok: true, pricing: { feeBpsPerMonth: plan.feeBpsPerMonth, settlementDelayDays: plan.settlementDelayDays, pricingPlanId: plan.pricingPlanId, source: 'default_plan' } };
-  }
-  return { ok: true, pricing: { feeBpsPerMonth: seller.feeBpsPerMonth, settlementDelayDays: seller.settlementDelayDays, pricingPlanId: null, source: 'seller' } };
+  if (plan !== undefined) return priced(plan, plan.pricingPlanId, 'default_plan');
+  return priced(seller, null, 'seller');
+}
+
+/** The terms of the plan or seller that decided them. */
+function priced(
+  terms: { feeBpsPerMonth: number; settlementDelayDays: number },
+  pricingPlanId: string | null,
+  source: AnticipationPricing['source'],
+): PricingResolution {
+  const { feeBpsPerMonth, settlementDelayDays } = terms;
+  return { ok: true, pricing: { feeBpsPerMonth, settlementDelayDays, pricingPlanId, source } };
 }

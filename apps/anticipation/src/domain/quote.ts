@@ -1,6 +1,6 @@
 // The arithmetic of contract §4, pure: the items of an anticipation, their totals, and the exposure and
 // treasury blocks. Simulation and execution both call these, so what a seller is shown is what is done.
-import { anticipationFee, daysBetween } from '@pgw/domain';
+import { assert, anticipationFee, daysBetween } from '@pgw/domain';
 
 /** An eligible receivable, as much of it as pricing needs. */
 export interface Candidate {
@@ -35,11 +35,23 @@ export function priceItem(candidate: Candidate, feeBpsPerMonth: number, today: s
   return priced(candidate, feeBpsPerMonth, daysBetween(today, candidate.dueDate), today);
 }
 
-function priced(candidate: Candidate, feeBpsPerMonth: number, daysAnticipated: number, today: string): QuoteItem {
+function priced(
+  candidate: Candidate,
+  feeBpsPerMonth: number,
+  daysAnticipated: number,
+  today: string,
+): QuoteItem {
   // Eligibility (due after today) is checked before pricing: an item due today or earlier is a bug.
-  if (daysAnticipated < 1) throw new Error(`receivable ${candidate.receivableId} due ${candidate.dueDate} is not after ${today}`);
+  assert(daysAnticipated >= 1, 'quote.priced-item-due-after-today', {
+    receivable_id: candidate.receivableId,
+    due_date: candidate.dueDate,
+    today,
+  });
   const grossCents = candidate.netCents;
-  const feeCents = Math.min(grossCents, anticipationFee({ netCents: grossCents, feeBpsPerMonth, daysAnticipated }));
+  const feeCents = Math.min(
+    grossCents,
+    anticipationFee({ netCents: grossCents, feeBpsPerMonth, daysAnticipated }),
+  );
   return {
     receivableId: candidate.receivableId,
     dueDate: candidate.dueDate,
@@ -51,7 +63,11 @@ function priced(candidate: Candidate, feeBpsPerMonth: number, daysAnticipated: n
 }
 
 /** Every item; a seller's thousands of receivables share a few hundred due dates, so days are counted once per date. */
-export function priceItems(candidates: readonly Candidate[], feeBpsPerMonth: number, today: string): QuoteItem[] {
+export function priceItems(
+  candidates: readonly Candidate[],
+  feeBpsPerMonth: number,
+  today: string,
+): QuoteItem[] {
   const daysByDate = new Map<string, number>();
   return candidates.map((c) => {
     let days = daysByDate.get(c.dueDate);
@@ -73,7 +89,8 @@ export function totalsOf(items: readonly QuoteItem[]): Totals {
     feeCents += item.feeCents;
     netCents += item.netCents;
   }
-  if (!Number.isSafeInteger(grossCents)) throw new RangeError('anticipation total exceeds a safe integer');
+  if (!Number.isSafeInteger(grossCents))
+    throw new RangeError('anticipation total exceeds a safe integer');
   return { grossCents, feeCents, netCents };
 }
 
@@ -86,7 +103,11 @@ export interface ExposureBlock {
 }
 
 /** Contract §4: outstanding = gross of anticipated receivables whose original due date has not come. */
-export function exposureBlock(input: { limitCents: number; outstandingCents: number; requestGrossCents: number }): ExposureBlock {
+export function exposureBlock(input: {
+  limitCents: number;
+  outstandingCents: number;
+  requestGrossCents: number;
+}): ExposureBlock {
   const projected = input.outstandingCents + input.requestGrossCents;
   return {
     limit_cents: input.limitCents,
@@ -107,7 +128,15 @@ export interface TreasuryBlock {
  * Contract §4: the tenant's available cash against this request's net. The directory gives the cash the
  * tenant set aside; the executions of this environment have paid `cashOutCents` of it already.
  */
-export function treasuryBlock(input: { treasuryCashCents: number; cashOutCents: number; requestNetCents: number }): TreasuryBlock {
+export function treasuryBlock(input: {
+  treasuryCashCents: number;
+  cashOutCents: number;
+  requestNetCents: number;
+}): TreasuryBlock {
   const available = Math.max(0, input.treasuryCashCents - input.cashOutCents);
-  return { available_cash_cents: available, requested_cash_out_cents: input.requestNetCents, within_limit: input.requestNetCents <= available };
+  return {
+    available_cash_cents: available,
+    requested_cash_out_cents: input.requestNetCents,
+    within_limit: input.requestNetCents <= available,
+  };
 }

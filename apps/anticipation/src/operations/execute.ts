@@ -3,15 +3,26 @@
 // what is out of either limit; and records the anticipation, takes its receivables out of every later
 // one, spends the treasury's cash, stores the Idempotency-Key's answer and writes the event to the
 // outbox. All of it commits, or none of it.
-import { newEnvelope, outboxMessage, type EventMap } from '@pgw/contracts';
-import { newId } from '@pgw/domain';
-import { enqueue } from '@pgw/platform-bus';
+import type { EventMap } from '@pgw/contracts';
+import { assert, newId } from '@pgw/domain';
+import { emit } from '@pgw/platform-bus';
 import { afterCommit, type Db, type Tx } from '@pgw/platform-db';
 import { ApiError } from '@pgw/platform-http';
 import type { IdempotencySession } from '@pgw/platform-idempotency';
-import { ANTICIPATION_EXECUTIONS, ANTICIPATION_FEE_AMOUNT, ANTICIPATION_GROSS_AMOUNT, counter } from '@pgw/platform-metrics';
+import {
+  ANTICIPATION_EXECUTIONS,
+  ANTICIPATION_FEE_AMOUNT,
+  ANTICIPATION_GROSS_AMOUNT,
+  counter,
+} from '@pgw/platform-metrics';
 import type { Clock } from '@pgw/platform-service';
-import { addCashOut, insertAnticipation, type Anticipation } from '../data/anticipations.repository';
+import {
+  addCashOut,
+  anticipationFields,
+  anticipationItemFields,
+  insertAnticipation,
+  type Anticipation,
+} from '../data/anticipations.repository';
 import { markAnticipated, type SellerScope } from '../data/receivables.repository';
 import { anticipationResource, type AnticipationResource } from '../resources';
 import { buildQuote } from './quote';
@@ -39,18 +50,32 @@ export async function executeAnticipation(
     const now = deps.clock.now();
     const today = deps.clock.today();
     const quote = await buildQuote({ kind: 'lock', trx }, { scope, receivableIds, today });
-    if (quote.items.length === 0) throw new ApiError('receivable_not_eligible', `The seller has no receivable eligible for anticipation (pending, not anticipated, due after ${today}).`);
+    if (quote.items.length === 0)
+      throw new ApiError(
+        'receivable_not_eligible',
+        `The seller has no receivable eligible for anticipation (pending, not anticipated, due after ${today}).`,
+      );
     // A fee as large as the net pays the seller nothing: nothing to anticipate, so nothing is recorded.
     if (quote.totals.netCents <= 0) {
-      throw new ApiError('receivable_not_eligible', 'receivable_ids: the anticipation fee takes the whole net amount; there is nothing to pay out.', 'receivable_ids');
+      throw new ApiError(
+        'receivable_not_eligible',
+        'receivable_ids: the anticipation fee takes the whole net amount; there is nothing to pay out.',
+        'receivable_ids',
+      );
     }
     if (!quote.exposure.within_limit) {
       const { limit_cents, outstanding_cents, projected_cents } = quote.exposure;
-      throw new ApiError('anticipation_limit_exceeded', `This anticipation would take the seller's exposure to ${projected_cents} cents (outstanding ${outstanding_cents}), above its limit of ${limit_cents} cents.`);
+      throw new ApiError(
+        'anticipation_limit_exceeded',
+        `This anticipation would take the seller's exposure to ${projected_cents} cents (outstanding ${outstanding_cents}), above its limit of ${limit_cents} cents.`,
+      );
     }
     if (!quote.treasury.within_limit) {
       const { available_cash_cents, requested_cash_out_cents } = quote.treasury;
-      throw new ApiError('treasury_limit_exceeded', `This anticipation pays out ${requested_cash_out_cents} cents; the treasury has ${available_cash_cents} cents available.`);
+      throw new ApiError(
+        'treasury_limit_exceeded',
+        `This anticipation pays out ${requested_cash_out_cents} cents; the treasury has ${available_cash_cents} cents available.`,
+      );
     }
 
     const anticipation: Anticipation = {
@@ -70,12 +95,18 @@ export async function executeAnticipation(
       items: quote.items.map((item) => {
         const original = quote.originals.get(item.receivableId);
         // Every receivable an execution prices comes from a locked row, which says where it came from.
-        if (original === undefined) throw new Error(`receivable ${item.receivableId} was priced without its locked row`);
+        assert(original !== undefined, 'anticipation.priced-from-locked-row', {
+          receivable_id: item.receivableId,
+        });
         return { ...item, chargeId: original.chargeId, receivableVersion: original.version };
       }),
     };
     await insertAnticipation(trx, anticipation);
-    await markAnticipated(trx, anticipation.items.map((i) => i.receivableId), anticipation.id);
+    await markAnticipated(
+      trx,
+      anticipation.items.map((i) => i.receivableId),
+      anticipation.id,
+    );
     await addCashOut(trx, scope.tenantId, scope.livemode, anticipation.netCents);
     const resource = anticipationResource(anticipation);
     await announce(deps.db, trx, anticipation, resource, requestId);
@@ -93,32 +124,30 @@ export async function executeAnticipation(
 }
 
 /** The executed event, in the execution's own transaction (the outbox): it exists if and only if the anticipation does. */
-async function announce(db: Db, trx: Tx, a: Anticipation, resource: AnticipationResource, requestId: string): Promise<void> {
-  const event: EventMap[typeof EVENT] = {
-    envelope: newEnvelope(EVENT, { producer: PRODUCER, tenantId: a.tenantId, livemode: a.livemode, requestId, occurredAtMs: a.createdAt.getTime() }),
+async function announce(
+  db: Db,
+  trx: Tx,
+  a: Anticipation,
+  resource: AnticipationResource,
+  requestId: string,
+): Promise<void> {
+  const body: Omit<EventMap[typeof EVENT], 'envelope'> = {
     anticipation_id: a.id,
-    seller_id: a.sellerId,
-    status: a.status,
+    ...anticipationFields(a),
     executed_on: a.executedOn,
-    gross_amount_cents: a.grossCents,
-    fee_amount_cents: a.feeCents,
-    net_amount_cents: a.netCents,
-    fee_bps_per_month: a.feeBpsPerMonth,
-    settlement_delay_days: a.settlementDelayDays,
-    pricing_plan_id: a.pricingPlanId,
-    items: a.items.map((i) => ({
-      receivable_id: i.receivableId,
-      charge_id: i.chargeId,
-      due_date: i.dueDate,
-      receivable_version: i.receivableVersion,
-      days_anticipated: i.daysAnticipated,
-      gross_amount_cents: i.grossCents,
-      fee_amount_cents: i.feeCents,
-      net_amount_cents: i.netCents,
-    })),
+    items: a.items.map(anticipationItemFields),
     created_at: a.createdAt.getTime(),
     resource_json: JSON.stringify(resource),
   };
   // Keyed by seller: one seller's anticipations reach receivables in the order they were executed.
-  await enqueue(db, trx, [outboxMessage(EVENT, a.sellerId, event)]);
+  await emit(db, trx, {
+    type: EVENT,
+    key: a.sellerId,
+    producer: PRODUCER,
+    tenantId: a.tenantId,
+    livemode: a.livemode,
+    requestId,
+    occurredAtMs: a.createdAt.getTime(),
+    body,
+  });
 }

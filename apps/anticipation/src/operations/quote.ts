@@ -6,9 +6,26 @@ import { ApiError } from '@pgw/platform-http';
 import type { Tx } from '@pgw/platform-db';
 import { limitsOf, lockTreasury } from '../data/anticipations.repository';
 import { lockSeller, pricingTermsOf } from '../data/directory.repository';
-import { eligibleReceivables, isEligible, lockEligibleReceivables, receivablesByIds, type LockedCandidate, type SellerScope } from '../data/receivables.repository';
-import { resolvePricing, type AnticipationPricing } from '../domain/pricing';
-import { exposureBlock, priceItems, totalsOf, treasuryBlock, type Candidate, type ExposureBlock, type QuoteItem, type Totals, type TreasuryBlock } from '../domain/quote';
+import {
+  eligibleReceivables,
+  isEligible,
+  lockEligibleReceivables,
+  receivablesByIds,
+  type LockedCandidate,
+  type SellerScope,
+} from '../data/receivables.repository';
+import { resolvePricing, type AnticipationPricing } from '@pgw/anticipation-domain/pricing';
+import {
+  exposureBlock,
+  priceItems,
+  totalsOf,
+  treasuryBlock,
+  type Candidate,
+  type ExposureBlock,
+  type QuoteItem,
+  type Totals,
+  type TreasuryBlock,
+} from '@pgw/anticipation-domain/quote';
 
 /** receivable_ids of api-v1: 1 to 100 items. */
 export const RECEIVABLE_IDS_MAX = 100;
@@ -54,40 +71,71 @@ export async function buildQuote(mode: QuoteMode, request: QuoteRequest): Promis
   const resolution = resolvePricing(terms);
   if (!resolution.ok || seller === undefined) {
     // The directory's event has not reached this service yet (typically milliseconds): a retry succeeds.
-    const what = resolution.ok || resolution.reason === 'seller_unknown' ? 'seller' : "seller's pricing plan";
-    throw new ApiError('service_unavailable', `The ${what} is not known to the anticipation service yet; retry shortly.`, null, { 'retry-after': '1' });
+    const what =
+      resolution.ok || resolution.reason === 'seller_unknown' ? 'seller' : "seller's pricing plan";
+    throw new ApiError(
+      'service_unavailable',
+      `The ${what} is not known to the anticipation service yet; retry shortly.`,
+      null,
+      { 'retry-after': '1' },
+    );
   }
   const candidates = await loadCandidates(mode, request);
   const items = priceItems(candidates, resolution.pricing.feeBpsPerMonth, today);
   const originals = new Map<string, { chargeId: string; version: number }>();
-  for (const c of candidates) if ('chargeId' in c) originals.set(c.receivableId, { chargeId: c.chargeId, version: c.version });
+  for (const c of candidates)
+    if ('chargeId' in c)
+      originals.set(c.receivableId, { chargeId: c.chargeId, version: c.version });
   const totals = totalsOf(items);
   const limits = await limitsOf(q, scope, today);
   return {
     pricing: resolution.pricing,
     items,
     totals,
-    exposure: exposureBlock({ limitCents: seller.anticipationLimitCents, outstandingCents: limits.outstandingCents, requestGrossCents: totals.grossCents }),
-    treasury: treasuryBlock({ treasuryCashCents: limits.treasuryCashCents, cashOutCents: limits.cashOutCents, requestNetCents: totals.netCents }),
+    exposure: exposureBlock({
+      limitCents: seller.anticipationLimitCents,
+      outstandingCents: limits.outstandingCents,
+      requestGrossCents: totals.grossCents,
+    }),
+    treasury: treasuryBlock({
+      treasuryCashCents: limits.treasuryCashCents,
+      cashOutCents: limits.cashOutCents,
+      requestNetCents: totals.netCents,
+    }),
     originals,
   };
 }
 
-async function loadCandidates(mode: QuoteMode, request: QuoteRequest): Promise<Array<Candidate | LockedCandidate>> {
+async function loadCandidates(
+  mode: QuoteMode,
+  request: QuoteRequest,
+): Promise<Array<Candidate | LockedCandidate>> {
   const { scope, today, receivableIds } = request;
   const lock = mode.kind === 'lock';
   const q = mode.kind === 'lock' ? mode.trx : mode.q;
   if (receivableIds === undefined) {
     const max = lock ? EXECUTION_RECEIVABLES_MAX : SIMULATION_RECEIVABLES_MAX;
-    const all = mode.kind === 'lock' ? await lockEligibleReceivables(mode.trx, scope, today, max + 1) : await eligibleReceivables(mode.q, scope, today, max + 1);
+    const all =
+      mode.kind === 'lock'
+        ? await lockEligibleReceivables(mode.trx, scope, today, max + 1)
+        : await eligibleReceivables(mode.q, scope, today, max + 1);
     if (all.length > max) {
-      throw new ApiError('parameter_invalid', `receivable_ids: the seller has more than ${max} eligible receivables; name up to ${RECEIVABLE_IDS_MAX} of them`, 'receivable_ids');
+      throw new ApiError(
+        'parameter_invalid',
+        `receivable_ids: the seller has more than ${max} eligible receivables; name up to ${RECEIVABLE_IDS_MAX} of them`,
+        'receivable_ids',
+      );
     }
     return all;
   }
   const seen = new Map<string, number>();
   for (const [index, id] of receivableIds.entries()) {
-    if (seen.has(id)) throw new ApiError('parameter_invalid', `receivable_ids.${index}: repeats receivable_ids.${seen.get(id)}`, `receivable_ids.${index}`);
+    if (seen.has(id))
+      throw new ApiError(
+        'parameter_invalid',
+        `receivable_ids.${index}: repeats receivable_ids.${seen.get(id)}`,
+        `receivable_ids.${index}`,
+      );
     seen.set(id, index);
   }
   const found = await receivablesByIds(q, scope, receivableIds, { lock });
@@ -96,7 +144,11 @@ async function loadCandidates(mode: QuoteMode, request: QuoteRequest): Promise<A
   return receivableIds.map((id, index) => {
     const r = found.get(id);
     if (r === undefined || !isEligible(r, today)) {
-      throw new ApiError('receivable_not_eligible', `receivable_ids.${index}: ${id} is not an eligible receivable (pending, not anticipated, due after ${today})`, `receivable_ids.${index}`);
+      throw new ApiError(
+        'receivable_not_eligible',
+        `receivable_ids.${index}: ${id} is not an eligible receivable (pending, not anticipated, due after ${today})`,
+        `receivable_ids.${index}`,
+      );
     }
     return r;
   });

@@ -37,7 +37,14 @@ describe('GET /api/v1/anticipations', () => {
     // Proves order, paging (page, limit, total, total_pages) and that items are the resource of §4a.
     const page1 = await h.request('GET', '/api/v1/anticipations?limit=2');
     expect(page1.statusCode).toBe(200);
-    expect(page1.body).toMatchObject({ object: 'list', page: 1, limit: 2, total: 3, total_pages: 2, request_id: expect.stringMatching(/^req_/) });
+    expect(page1.body).toMatchObject({
+      object: 'list',
+      page: 1,
+      limit: 2,
+      total: 3,
+      total_pages: 2,
+      request_id: expect.stringMatching(/^req_/),
+    });
     expect(page1.body.data).toEqual([strip(created[2]), strip(created[1])]);
     const page2 = await h.request('GET', '/api/v1/anticipations?limit=2&page=2');
     expect(page2.body).toMatchObject({ page: 2, total: 3, total_pages: 2 });
@@ -48,23 +55,56 @@ describe('GET /api/v1/anticipations', () => {
     expect(all.body).toMatchObject({ page: 1, limit: 50, total: 3, total_pages: 1 });
   });
 
-  it("shows each seller only its own, and nothing of the other environment or tenant", async () => {
+  it('shows each seller only its own, and nothing of the other environment or tenant', async () => {
     // Proves the list's scope: seller, environment and tenant from the principal.
-    expect((await h.request('GET', '/api/v1/anticipations', { principal: h.principal({ sellerId: 'seller_b' }) })).body.data).toEqual([strip(created[3])]);
-    expect((await h.request('GET', '/api/v1/anticipations', { principal: h.principal({ livemode: true }) })).body).toMatchObject({ data: [], total: 0, total_pages: 0 });
-    expect((await h.request('GET', '/api/v1/anticipations', { principal: h.principal({ tenantId: 'ten_other' }) })).body).toMatchObject({ data: [], total: 0 });
+    expect(
+      (
+        await h.request('GET', '/api/v1/anticipations', {
+          principal: h.principal({ sellerId: 'seller_b' }),
+        })
+      ).body.data,
+    ).toEqual([strip(created[3])]);
+    expect(
+      (
+        await h.request('GET', '/api/v1/anticipations', {
+          principal: h.principal({ livemode: true }),
+        })
+      ).body,
+    ).toMatchObject({ data: [], total: 0, total_pages: 0 });
+    expect(
+      (
+        await h.request('GET', '/api/v1/anticipations', {
+          principal: h.principal({ tenantId: 'ten_other' }),
+        })
+      ).body,
+    ).toMatchObject({ data: [], total: 0 });
   });
 
-  it.each([['page=0'], ['limit=0'], ['limit=101'], ['page=x'], ['limit=1.5']])('answers 422 parameter_invalid for %s', async (query) => {
-    // Proves contract §4a's paging rule on this list.
-    const res = await h.request('GET', `/api/v1/anticipations?${query}`);
-    expect([res.statusCode, res.body.error.code]).toEqual([422, 'parameter_invalid']);
-  });
+  it.each([['page=0'], ['limit=0'], ['limit=101'], ['page=x'], ['limit=1.5']])(
+    'answers 422 parameter_invalid for %s',
+    async (query) => {
+      // Proves contract §4a's paging rule on this list.
+      const res = await h.request('GET', `/api/v1/anticipations?${query}`);
+      expect([res.statusCode, res.body.error.code]).toEqual([422, 'parameter_invalid']);
+    },
+  );
 
   it('needs a seller-scoped key with anticipations:read', async () => {
     // Proves the list's scope check.
-    expect((await h.request('GET', '/api/v1/anticipations', { principal: h.principal({ sellerId: null }) })).body.error.code).toBe('seller_scope_required');
-    expect((await h.request('GET', '/api/v1/anticipations', { principal: h.principal({ permissions: ['anticipations:create'] }) })).body.error.code).toBe('permission_denied');
+    expect(
+      (
+        await h.request('GET', '/api/v1/anticipations', {
+          principal: h.principal({ sellerId: null }),
+        })
+      ).body.error.code,
+    ).toBe('seller_scope_required');
+    expect(
+      (
+        await h.request('GET', '/api/v1/anticipations', {
+          principal: h.principal({ permissions: ['anticipations:create'] }),
+        })
+      ).body.error.code,
+    ).toBe('permission_denied');
   });
 });
 
@@ -86,7 +126,13 @@ describe('GET /api/v1/anticipations/{id}', () => {
     ['another prefix', () => 'recv_abc', {}],
   ])('answers 404 resource_not_found for %s', async (_what, id, principal) => {
     // Proves a foreign or malformed id is indistinguishable from a missing one.
-    const res = await h.request('GET', `/api/v1/anticipations/${id()}`, { principal: h.principal(principal) });
-    expect([res.statusCode, res.body.error.type, res.body.error.code]).toEqual([404, 'not_found_error', 'resource_not_found']);
+    const res = await h.request('GET', `/api/v1/anticipations/${id()}`, {
+      principal: h.principal(principal),
+    });
+    expect([res.statusCode, res.body.error.type, res.body.error.code]).toEqual([
+      404,
+      'not_found_error',
+      'resource_not_found',
+    ]);
   });
 });

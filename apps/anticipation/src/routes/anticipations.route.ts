@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { isId } from '@pgw/domain';
@@ -15,27 +16,40 @@ const PERMISSION = 'anticipations:read';
  * key's tenant, environment and seller: anything else, or an id off its pattern, is a 404.
  */
 export function anticipationsRoutes(app: FastifyInstance, deps: { db: Db }): void {
-  app.get<{ Querystring: { page: number; limit: number } }>(
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get(
     ANTICIPATIONS_PATH,
-    { schema: { querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(AnticipationItemSchema) } }, preValidation: async (request) => void sellerScope(request, PERMISSION) },
+    {
+      schema: {
+        querystring: Type.Object(PagingQuery),
+        response: { 200: ListEnvelope(AnticipationItemSchema) },
+      },
+      preValidation: async (request) => void sellerScope(request, PERMISSION),
+    },
     async (request) => {
       const scope = sellerScope(request, PERMISSION);
-      const { page, limit } = request.query;
+      const { page = 1, limit = 50 } = request.query;
       const { data, total } = await deps.db.read((q) => listAnticipations(q, scope, page, limit));
-      return listPage(data.map(anticipationResource), page, limit, total);
+      return {
+        ...listPage(data.map(anticipationResource), page, limit, total),
+        request_id: request.id,
+      };
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  typed.get(
     `${ANTICIPATIONS_PATH}/:id`,
-    { schema: { params: IdParams, response: { 200: AnticipationBody } }, preValidation: async (request) => void sellerScope(request, PERMISSION) },
+    {
+      schema: { params: IdParams, response: { 200: AnticipationBody } },
+      preValidation: async (request) => void sellerScope(request, PERMISSION),
+    },
     async (request) => {
       const scope = sellerScope(request, PERMISSION);
       const { id } = request.params;
       if (!isId('ant_', id)) throw notFound('anticipation');
       const anticipation = await deps.db.read((q) => findAnticipation(q, scope, id));
       if (anticipation === undefined) throw notFound('anticipation');
-      return anticipationResource(anticipation);
+      return { ...anticipationResource(anticipation), request_id: request.id };
     },
   );
 }

@@ -1,13 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { sellerPrincipal } from '@pgw/platform-http';
+import { scopeOf, sellerPrincipal } from '@pgw/platform-http';
 import type { SellerScope } from '../data/receivables.repository';
 import { RECEIVABLE_IDS_MAX } from '../operations/quote';
 
 /** The body of simulate and execute (api-v1): optional, and with it optional receivable_ids, 1 to 100 ids. */
 export const ReceivableIdsBody = Type.Object(
   {
-    receivable_ids: Type.Optional(Type.Array(Type.String({ pattern: '^recv_[A-Za-z0-9]+$', maxLength: 255 }), { minItems: 1, maxItems: RECEIVABLE_IDS_MAX })),
+    receivable_ids: Type.Optional(
+      Type.Array(Type.String({ pattern: '^recv_[A-Za-z0-9]+$', maxLength: 255 }), {
+        minItems: 1,
+        maxItems: RECEIVABLE_IDS_MAX,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -19,16 +24,13 @@ export interface ReceivableIdsRequest {
 /** Path ids are checked by the handler, not the schema: an id that does not match its pattern is a 404. */
 export const IdParams = Type.Object({ id: Type.String() });
 
-/** A POST whose body is optional arrives without one (the gateway forwards no body): read it as {}. */
-export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined) request.body = {}; // a JSON null is a body, refused by validation (422)
-}
-
 /**
  * Every anticipation route is seller-scoped (api-v1 §5): the gateway refuses a key without a seller, and
  * the service checks again, so that a request that reached it some other way is refused the same.
  */
-export function sellerScope(request: FastifyRequest, permission: 'anticipations:read' | 'anticipations:create'): SellerScope {
-  const principal = sellerPrincipal(request, permission);
-  return { tenantId: principal.tenantId, livemode: principal.livemode, sellerId: principal.sellerId };
+export function sellerScope(
+  request: FastifyRequest,
+  permission: 'anticipations:read' | 'anticipations:create',
+): SellerScope {
+  return scopeOf(sellerPrincipal(request, permission));
 }

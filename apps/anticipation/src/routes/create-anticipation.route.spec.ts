@@ -10,7 +10,9 @@ afterAll(async () => {
 });
 
 /** A service on a schema of its own, with a tenant of its own and seller_a known. */
-async function fresh(options: { treasuryCents?: number; limitCents?: number } = {}): Promise<Harness> {
+async function fresh(
+  options: { treasuryCents?: number; limitCents?: number } = {},
+): Promise<Harness> {
   const h = await Harness.start(knex);
   harnesses.push(h);
   await h.tenant(options.treasuryCents ?? 1_000_000);
@@ -18,14 +20,20 @@ async function fresh(options: { treasuryCents?: number; limitCents?: number } = 
   return h;
 }
 
-const count = async (h: Harness, table: string) => Number(((await h.db.read((q) => q(table).count({ n: '*' }))) as Array<{ n: unknown }>)[0]?.n);
+const count = async (h: Harness, table: string) =>
+  Number(((await h.db.read((q) => q(table).count({ n: '*' }))) as Array<{ n: unknown }>)[0]?.n);
 
 describe('POST /api/v1/anticipations', () => {
   it('executes: 201 with the anticipation resource, the copies taken out, exposure and treasury moved, one event', async () => {
     // Proves the whole execution: resource of contract §4a, atomic local effects and the outbox event.
     const h = await fresh();
     const r1 = await h.receivable('seller_a', { due_date: '2026-04-01' });
-    const r2 = await h.receivable('seller_a', { gross_amount_cents: 3_334, fee_amount_cents: 100, net_amount_cents: 3_234, due_date: '2026-05-01' });
+    const r2 = await h.receivable('seller_a', {
+      gross_amount_cents: 3_334,
+      fee_amount_cents: 100,
+      net_amount_cents: 3_234,
+      due_date: '2026-05-01',
+    });
     const simulated = await h.simulate();
 
     const res = await h.execute(undefined, { key: 'k-1' });
@@ -42,7 +50,10 @@ describe('POST /api/v1/anticipations', () => {
       settlement_delay_days: 30,
       pricing_plan_id: null,
       receivable_ids: [r1, r2],
-      items: simulated.body.items.map((item: object, i: number) => ({ receivable_id: [r1, r2][i], ...item })),
+      items: simulated.body.items.map((item: object, i: number) => ({
+        receivable_id: [r1, r2][i],
+        ...item,
+      })),
       created_at: '2026-03-02T12:00:00.000Z',
       request_id: expect.stringMatching(/^req_/),
     });
@@ -50,7 +61,10 @@ describe('POST /api/v1/anticipations', () => {
     // The receivables are out of every later anticipation; the exposure counts them; the treasury paid the net.
     const after = await h.simulate();
     expect(after.body).toMatchObject({ eligible_receivable_count: 0, items: [] });
-    expect(after.body.exposure).toMatchObject({ outstanding_cents: 12_935, available_cents: 100_000_000 - 12_935 });
+    expect(after.body.exposure).toMatchObject({
+      outstanding_cents: 12_935,
+      available_cents: 100_000_000 - 12_935,
+    });
     expect(after.body.treasury.available_cash_cents).toBe(1_000_000 - 12_613);
 
     const [event, ...more] = await h.executedEvents();
@@ -68,8 +82,24 @@ describe('POST /api/v1/anticipations', () => {
       settlement_delay_days: 30,
       pricing_plan_id: null,
       items: [
-        { receivable_id: r1, due_date: '2026-04-01', receivable_version: 1, days_anticipated: 30, gross_amount_cents: 9_701, fee_amount_cents: 193, net_amount_cents: 9_508 },
-        { receivable_id: r2, due_date: '2026-05-01', receivable_version: 1, days_anticipated: 60, gross_amount_cents: 3_234, fee_amount_cents: 129, net_amount_cents: 3_105 },
+        {
+          receivable_id: r1,
+          due_date: '2026-04-01',
+          receivable_version: 1,
+          days_anticipated: 30,
+          gross_amount_cents: 9_701,
+          fee_amount_cents: 193,
+          net_amount_cents: 9_508,
+        },
+        {
+          receivable_id: r2,
+          due_date: '2026-05-01',
+          receivable_version: 1,
+          days_anticipated: 60,
+          gross_amount_cents: 3_234,
+          fee_amount_cents: 129,
+          net_amount_cents: 3_105,
+        },
       ],
       envelope: { tenant_id: h.tenantId, livemode: false, producer: 'anticipation' },
     });
@@ -87,9 +117,16 @@ describe('POST /api/v1/anticipations', () => {
     const res = await h.execute({ receivable_ids: [r3, r1] });
     expect(res.statusCode).toBe(201);
     expect(res.body.receivable_ids).toEqual([r3, r1]);
-    expect((await h.simulate()).body).toMatchObject({ eligible_receivable_count: 1, items: [{ days_anticipated: 44 }] }); // r2, due 2026-04-15
+    expect((await h.simulate()).body).toMatchObject({
+      eligible_receivable_count: 1,
+      items: [{ days_anticipated: 44 }],
+    }); // r2, due 2026-04-15
     const again = await h.execute({ receivable_ids: [r2, r1] });
-    expect([again.statusCode, again.body.error.code, again.body.error.param]).toEqual([422, 'receivable_not_eligible', 'receivable_ids.1']);
+    expect([again.statusCode, again.body.error.code, again.body.error.param]).toEqual([
+      422,
+      'receivable_not_eligible',
+      'receivable_ids.1',
+    ]);
   });
 
   it('refuses with 422 receivable_not_eligible when the seller has nothing eligible', async () => {
@@ -104,11 +141,19 @@ describe('POST /api/v1/anticipations', () => {
     // Proves issue 16 item 11: an anticipation that would pay the seller nothing is not recorded.
     const h = await fresh();
     // Net 1 cent due 761 days out: fee = round_half_up(1 × 199 × 761 / 300000) = round(0.505) = 1, net 0.
-    const tiny = await h.receivable('seller_a', { gross_amount_cents: 300, fee_amount_cents: 299, net_amount_cents: 1, due_date: '2028-04-01' });
+    const tiny = await h.receivable('seller_a', {
+      gross_amount_cents: 300,
+      fee_amount_cents: 299,
+      net_amount_cents: 1,
+      due_date: '2028-04-01',
+    });
     const simulated = await h.simulate({ receivable_ids: [tiny] });
     expect(simulated.body).toMatchObject({ fee_amount_cents: 1, net_amount_cents: 0 });
     const res = await h.execute({ receivable_ids: [tiny] });
-    expect([res.statusCode, res.body.error]).toEqual([422, expect.objectContaining({ code: 'receivable_not_eligible', param: 'receivable_ids' })]);
+    expect([res.statusCode, res.body.error]).toEqual([
+      422,
+      expect.objectContaining({ code: 'receivable_not_eligible', param: 'receivable_ids' }),
+    ]);
     expect(await count(h, 'anticipations')).toBe(0);
   });
 
@@ -121,7 +166,11 @@ describe('POST /api/v1/anticipations', () => {
     await h.service.relay.stop();
     const before = await h.snapshot();
     const over = await h.execute();
-    expect([over.statusCode, over.body.error.type, over.body.error.code]).toEqual([422, 'invalid_request_error', 'anticipation_limit_exceeded']);
+    expect([over.statusCode, over.body.error.type, over.body.error.code]).toEqual([
+      422,
+      'invalid_request_error',
+      'anticipation_limit_exceeded',
+    ]);
     expect(await h.snapshot()).toEqual(before);
     expect((await h.execute({ receivable_ids: [r1, r2] })).statusCode).toBe(201);
     const third = await h.execute({ receivable_ids: [r3] });
@@ -139,7 +188,9 @@ describe('POST /api/v1/anticipations', () => {
     expect([over.statusCode, over.body.error.code]).toEqual([422, 'treasury_limit_exceeded']);
     expect(await h.snapshot()).toEqual(before);
     expect((await h.execute({ receivable_ids: [r1] })).statusCode).toBe(201); // 9,508 of 9,508
-    expect((await h.execute({ receivable_ids: [r2] })).body.error.code).toBe('treasury_limit_exceeded');
+    expect((await h.execute({ receivable_ids: [r2] })).body.error.code).toBe(
+      'treasury_limit_exceeded',
+    );
     await h.tenant(9_508 * 2);
     expect((await h.execute({ receivable_ids: [r2] })).statusCode).toBe(201);
   });
@@ -150,7 +201,10 @@ describe('POST /api/v1/anticipations', () => {
     await h.receivable('seller_a');
     const noSeller = await h.execute(undefined, { principal: h.principal({ sellerId: null }) });
     expect([noSeller.statusCode, noSeller.body.error.code]).toEqual([403, 'seller_scope_required']);
-    const readOnly = await h.execute({ receivable_ids: 'x' }, { principal: h.principal({ permissions: ['anticipations:read'] }) });
+    const readOnly = await h.execute(
+      { receivable_ids: 'x' },
+      { principal: h.principal({ permissions: ['anticipations:read'] }) },
+    );
     expect([readOnly.statusCode, readOnly.body.error.code]).toEqual([403, 'permission_denied']);
     expect(await count(h, 'anticipations')).toBe(0);
   });
@@ -173,7 +227,9 @@ describe('Idempotency-Key on POST /api/v1/anticipations (contract §3)', () => {
     expect(replayBody).toEqual(firstBody);
     expect(await count(h, 'anticipations')).toBe(1);
     expect(await h.executedEvents()).toHaveLength(1);
-    expect((await h.simulate()).body.treasury.available_cash_cents).toBe(1_000_000 - first.body.net_amount_cents);
+    expect((await h.simulate()).body.treasury.available_cash_cents).toBe(
+      1_000_000 - first.body.net_amount_cents,
+    );
   });
 
   it('answers 409 idempotency_key_reused for the same key with another body, and keeps a refusal as the answer', async () => {
@@ -183,10 +239,18 @@ describe('Idempotency-Key on POST /api/v1/anticipations (contract §3)', () => {
     const refused = await h.execute({ receivable_ids: [id] }, { key: 'k' });
     expect(refused.body.error.code).toBe('treasury_limit_exceeded');
     const reused = await h.execute(undefined, { key: 'k' });
-    expect([reused.statusCode, reused.body.error.type, reused.body.error.code]).toEqual([409, 'idempotency_error', 'idempotency_key_reused']);
+    expect([reused.statusCode, reused.body.error.type, reused.body.error.code]).toEqual([
+      409,
+      'idempotency_error',
+      'idempotency_key_reused',
+    ]);
     await h.tenant(1_000_000);
     const replayed = await h.execute({ receivable_ids: [id] }, { key: 'k' });
-    expect([replayed.statusCode, replayed.body.error.code, replayed.headers['idempotent-replayed']]).toEqual([422, 'treasury_limit_exceeded', 'true']);
+    expect([
+      replayed.statusCode,
+      replayed.body.error.code,
+      replayed.headers['idempotent-replayed'],
+    ]).toEqual([422, 'treasury_limit_exceeded', 'true']);
     expect((await h.execute({ receivable_ids: [id] }, { key: 'k2' })).statusCode).toBe(201);
   });
 
@@ -195,41 +259,65 @@ describe('Idempotency-Key on POST /api/v1/anticipations (contract §3)', () => {
     const h = await fresh();
     await h.receivable('seller_a');
     const long = await h.execute(undefined, { key: 'x'.repeat(256) });
-    expect([long.statusCode, long.body.error.code, long.body.error.param]).toEqual([422, 'parameter_invalid', 'Idempotency-Key']);
-    const empty = await h.request('POST', '/api/v1/anticipations', { headers: { 'idempotency-key': '' } });
+    expect([long.statusCode, long.body.error.code, long.body.error.param]).toEqual([
+      422,
+      'parameter_invalid',
+      'Idempotency-Key',
+    ]);
+    const empty = await h.request('POST', '/api/v1/anticipations', {
+      headers: { 'idempotency-key': '' },
+    });
     expect([empty.statusCode, empty.body.error.param]).toEqual([422, 'Idempotency-Key']);
     expect((await h.execute(undefined, { key: 'x'.repeat(255) })).statusCode).toBe(201);
     // The same key in the live environment is another key: not a replay of the test one.
-    const live = await h.execute(undefined, { key: 'x'.repeat(255), principal: h.principal({ livemode: true }) });
-    expect([live.statusCode, live.body.error.code, live.headers['idempotent-replayed']]).toEqual([422, 'receivable_not_eligible', undefined]);
+    const live = await h.execute(undefined, {
+      key: 'x'.repeat(255),
+      principal: h.principal({ livemode: true }),
+    });
+    expect([live.statusCode, live.body.error.code, live.headers['idempotent-replayed']]).toEqual([
+      422,
+      'receivable_not_eligible',
+      undefined,
+    ]);
   });
 
-  it('two sellers\' keys sending the same Idempotency-Key and body get an anticipation each, of their own receivables', async () => {
+  it("two sellers' keys sending the same Idempotency-Key and body get an anticipation each, of their own receivables", async () => {
     // Proves a seller-scoped key has a namespace of its own: seller_b is never answered with seller_a's anticipation.
     const h = await fresh();
     await h.seller('seller_b', { anticipation_limit_cents: 100_000_000 });
     const a = await h.receivable('seller_a');
     const b = await h.receivable('seller_b');
     const first = await h.execute(undefined, { key: 'shared' });
-    const second = await h.execute(undefined, { key: 'shared', principal: h.principal({ sellerId: 'seller_b' }) });
+    const second = await h.execute(undefined, {
+      key: 'shared',
+      principal: h.principal({ sellerId: 'seller_b' }),
+    });
     expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
     expect([first.body.seller_id, first.body.receivable_ids]).toEqual(['seller_a', [a]]);
     expect([second.body.seller_id, second.body.receivable_ids]).toEqual(['seller_b', [b]]);
     expect(await count(h, 'anticipations')).toBe(2);
-    const again = await h.execute(undefined, { key: 'shared', principal: h.principal({ sellerId: 'seller_b' }) });
+    const again = await h.execute(undefined, {
+      key: 'shared',
+      principal: h.principal({ sellerId: 'seller_b' }),
+    });
     expect([again.headers['idempotent-replayed'], again.body.id]).toEqual(['true', second.body.id]);
   });
 
-  it('replays a stored anticipation only to its seller, even found in another seller\'s namespace: 409 reused', async () => {
+  it("replays a stored anticipation only to its seller, even found in another seller's namespace: 409 reused", async () => {
     // Proves the replay check (mayRead): an answer naming another seller's anticipation is never sent.
     const h = await fresh();
     await h.seller('seller_b', { anticipation_limit_cents: 100_000_000 });
     await h.receivable('seller_a');
     const first = await h.execute(undefined, { key: 'moved' });
     // As if the answer had been kept in seller_b's namespace.
-    await h.db.tx((trx) => trx('idempotency_keys').where({ key: 'moved' }).update({ seller_scope: 'seller_b' }));
-    const other = await h.execute(undefined, { key: 'moved', principal: h.principal({ sellerId: 'seller_b' }) });
+    await h.db.tx((trx) =>
+      trx('idempotency_keys').where({ key: 'moved' }).update({ seller_scope: 'seller_b' }),
+    );
+    const other = await h.execute(undefined, {
+      key: 'moved',
+      principal: h.principal({ sellerId: 'seller_b' }),
+    });
     expect([other.statusCode, other.body.error.code]).toEqual([409, 'idempotency_key_reused']);
     expect(JSON.stringify(other.body)).not.toContain(first.body.id);
   });
@@ -238,9 +326,23 @@ describe('Idempotency-Key on POST /api/v1/anticipations (contract §3)', () => {
     // Proves a key taken by a request still running is not executed twice.
     const h = await fresh();
     await h.receivable('seller_a');
-    const answers = await Promise.all([h.execute(undefined, { key: 'race' }), h.execute(undefined, { key: 'race' })]);
-    const outcomes = answers.map((a) => (a.statusCode === 201 ? (a.headers['idempotent-replayed'] === 'true' ? 'replay' : 'created') : a.body.error.code)).sort();
-    expect([['created', 'replay'], ['created', 'idempotency_key_in_use']]).toContainEqual(outcomes);
+    const answers = await Promise.all([
+      h.execute(undefined, { key: 'race' }),
+      h.execute(undefined, { key: 'race' }),
+    ]);
+    const outcomes = answers
+      .map((a) =>
+        a.statusCode === 201
+          ? a.headers['idempotent-replayed'] === 'true'
+            ? 'replay'
+            : 'created'
+          : a.body.error.code,
+      )
+      .sort();
+    expect([
+      ['created', 'replay'],
+      ['created', 'idempotency_key_in_use'],
+    ]).toContainEqual(outcomes);
     expect(await count(h, 'anticipations')).toBe(1);
   });
 });
@@ -249,14 +351,24 @@ describe('concurrent executions over the same receivables (embedded database)', 
   it('never anticipates a receivable twice: one 201, the rest 422 receivable_not_eligible', async () => {
     // Proves the locks and the re-check under them: eight racing requests over the same two receivables.
     const h = await fresh();
-    const ids = [await h.receivable('seller_a'), await h.receivable('seller_a', { due_date: '2026-05-01' })];
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => h.execute(i % 2 === 0 ? { receivable_ids: ids } : { receivable_ids: [...ids].reverse() })));
+    const ids = [
+      await h.receivable('seller_a'),
+      await h.receivable('seller_a', { due_date: '2026-05-01' }),
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        h.execute(i % 2 === 0 ? { receivable_ids: ids } : { receivable_ids: [...ids].reverse() }),
+      ),
+    );
     const created = answers.filter((a) => a.statusCode === 201);
     expect(created).toHaveLength(1);
-    for (const a of answers.filter((x) => x.statusCode !== 201)) expect([a.statusCode, a.body.error.code]).toEqual([422, 'receivable_not_eligible']);
+    for (const a of answers.filter((x) => x.statusCode !== 201))
+      expect([a.statusCode, a.body.error.code]).toEqual([422, 'receivable_not_eligible']);
     expect(await count(h, 'anticipation_items')).toBe(2);
     expect(await h.executedEvents()).toHaveLength(1);
-    const cashOut = (await h.db.read((q) => q('treasury').first('cash_out_cents'))) as { cash_out_cents: unknown };
+    const cashOut = (await h.db.read((q) => q('treasury').first('cash_out_cents'))) as {
+      cash_out_cents: unknown;
+    };
     expect(Number(cashOut.cash_out_cents)).toBe(created[0]!.body.net_amount_cents);
   });
 

@@ -2,7 +2,14 @@
 // receivable events as their producers write them (Avro bytes, event-id and event-type headers), and
 // driven through its routes as the gateway forwards them (a signed principal). Shared by the suites.
 import type { Knex } from 'knex';
-import { decodeEvent, encodeEvent, EVENT_TOPICS, newEnvelope, type EventMap, type EventType } from '@pgw/contracts';
+import {
+  decodeEvent,
+  encodeEvent,
+  EVENT_TOPICS,
+  newEnvelope,
+  type EventMap,
+  type EventType,
+} from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type Bus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
@@ -56,7 +63,15 @@ export class Harness {
     }
     const bus = options.bus ?? new InProcessBus();
     const clock = new ManualClock(NOW);
-    const service = await startService(anticipationService, { db, bus, clock, principalPublicKey: PRINCIPALS.publicKey, peers: new InjectPeers(), env: {}, log: { level: 'silent' } });
+    const service = await startService(anticipationService, {
+      db,
+      bus,
+      clock,
+      principalPublicKey: PRINCIPALS.publicKey,
+      peers: new InjectPeers(),
+      env: {},
+      log: { level: 'silent' },
+    });
     PRINCIPALS.bind(service.app);
     return new Harness(db, bus, clock, service);
   }
@@ -73,17 +88,46 @@ export class Harness {
   }
 
   /** Publishes as the producer's relay would; the in-process bus resolves once the service applied it (Kafka does not). */
-  async publish<K extends EventType>(type: K, key: string, body: Event<K>, env: { tenantId?: string | null; livemode?: boolean | null } = {}): Promise<void> {
-    const envelope = newEnvelope(type, { producer: type.split('.')[0] ?? 'test', tenantId: env.tenantId === undefined ? this.tenantId : env.tenantId, livemode: env.livemode === undefined ? null : env.livemode });
+  async publish<K extends EventType>(
+    type: K,
+    key: string,
+    body: Event<K>,
+    env: { tenantId?: string | null; livemode?: boolean | null } = {},
+  ): Promise<void> {
+    const envelope = newEnvelope(type, {
+      producer: type.split('.')[0] ?? 'test',
+      tenantId: env.tenantId === undefined ? this.tenantId : env.tenantId,
+      livemode: env.livemode === undefined ? null : env.livemode,
+    });
     const event = { envelope, ...body } as EventMap[K];
-    await this.bus.publish([{ topic: EVENT_TOPICS[type], key, value: encodeEvent(type, event), headers: { [HEADER_EVENT_ID]: envelope.event_id, [HEADER_EVENT_TYPE]: type } }]);
+    await this.bus.publish([
+      {
+        topic: EVENT_TOPICS[type],
+        key,
+        value: encodeEvent(type, event),
+        headers: { [HEADER_EVENT_ID]: envelope.event_id, [HEADER_EVENT_TYPE]: type },
+      },
+    ]);
   }
 
   async tenant(treasuryCents: number, tenantId = this.tenantId): Promise<void> {
-    await this.publish('gateway.tenant-changed.v1', tenantId, { tenant_id: tenantId, name: 'Loja', treasury_available_cash_cents: treasuryCents, version: this.nextVersion(tenantId) }, { tenantId });
+    await this.publish(
+      'gateway.tenant-changed.v1',
+      tenantId,
+      {
+        tenant_id: tenantId,
+        name: 'Loja',
+        treasury_available_cash_cents: treasuryCents,
+        version: this.nextVersion(tenantId),
+      },
+      { tenantId },
+    );
   }
 
-  async seller(sellerId: string, over: Partial<Event<'gateway.seller-changed.v1'>> = {}): Promise<void> {
+  async seller(
+    sellerId: string,
+    over: Partial<Event<'gateway.seller-changed.v1'>> = {},
+  ): Promise<void> {
     await this.publish('gateway.seller-changed.v1', this.tenantId, {
       seller_id: sellerId,
       tenant_id: this.tenantId,
@@ -99,7 +143,10 @@ export class Harness {
     });
   }
 
-  async plan(planId: string, over: Partial<Event<'gateway.pricing-plan-changed.v1'>> = {}): Promise<void> {
+  async plan(
+    planId: string,
+    over: Partial<Event<'gateway.pricing-plan-changed.v1'>> = {},
+  ): Promise<void> {
     await this.publish('gateway.pricing-plan-changed.v1', this.tenantId, {
       pricing_plan_id: planId,
       tenant_id: this.tenantId,
@@ -114,7 +161,11 @@ export class Harness {
   }
 
   /** A receivable as the receivables service announces it (pending, due in 30 days, net 9,701 unless told). */
-  async receivable(sellerId: string, over: Partial<EventMap['receivables.receivable-changed.v1']['receivable']> = {}, env: { livemode?: boolean; tenantId?: string } = {}): Promise<string> {
+  async receivable(
+    sellerId: string,
+    over: Partial<EventMap['receivables.receivable-changed.v1']['receivable']> = {},
+    env: { livemode?: boolean; tenantId?: string } = {},
+  ): Promise<string> {
     const id = over.receivable_id ?? newId('recv_');
     const gross = over.gross_amount_cents ?? 10_000;
     const fee = over.fee_amount_cents ?? 299;
@@ -165,19 +216,34 @@ export class Harness {
     });
   }
 
-  async request(method: 'GET' | 'POST', url: string, options: { body?: unknown; principal?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    options: { body?: unknown; principal?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const principal = options.principal === undefined ? this.principal() : options.principal;
     const res = await this.service.app.inject({
       method,
       url,
-      headers: { ...(principal === null ? {} : { [PRINCIPAL_HEADER]: principal }), ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+      headers: {
+        ...(principal === null ? {} : { [PRINCIPAL_HEADER]: principal }),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
       ...(options.body !== undefined ? { payload: JSON.stringify(options.body) } : {}),
     });
-    return { statusCode: res.statusCode, headers: res.headers, body: res.body === '' ? null : res.json() };
+    return {
+      statusCode: res.statusCode,
+      headers: res.headers,
+      body: res.body === '' ? null : res.json(),
+    };
   }
 
   simulate(body?: unknown, principal?: string): Promise<Answer> {
-    return this.request('POST', '/api/v1/anticipations/simulate', { body, ...(principal === undefined ? {} : { principal }) });
+    return this.request('POST', '/api/v1/anticipations/simulate', {
+      body,
+      ...(principal === undefined ? {} : { principal }),
+    });
   }
 
   execute(body?: unknown, options: { principal?: string; key?: string } = {}): Promise<Answer> {
@@ -189,19 +255,37 @@ export class Harness {
   }
 
   /** The executed events this service wrote to its outbox, decoded, oldest first. */
-  async executedEvents(): Promise<Array<EventMap['anticipation.anticipation-executed.v1'] & { key: string }>> {
-    const rows = (await this.db.read((q) => q('outbox').where({ event_type: 'anticipation.anticipation-executed.v1' }).orderBy('id'))) as Array<{ key: string; payload: Uint8Array }>;
-    return rows.map((r) => ({ ...decodeEvent('anticipation.anticipation-executed.v1', Buffer.from(r.payload)), key: r.key }));
+  async executedEvents(): Promise<
+    Array<EventMap['anticipation.anticipation-executed.v1'] & { key: string }>
+  > {
+    const rows = (await this.db.read((q) =>
+      q('outbox').where({ event_type: 'anticipation.anticipation-executed.v1' }).orderBy('id'),
+    )) as Array<{ key: string; payload: Uint8Array }>;
+    return rows.map((r) => ({
+      ...decodeEvent('anticipation.anticipation-executed.v1', Buffer.from(r.payload)),
+      key: r.key,
+    }));
   }
 
   /** Every table of the service's schema, every row, in a stable order: what "changes nothing" compares. */
   async snapshot(): Promise<Record<string, unknown[]>> {
     return this.db.read(async (q) => {
-      const tables = (await q.raw('select table_name from information_schema.tables where table_schema = ? order by table_name', [this.db.schema])).rows as Array<{ table_name: string }>;
+      const tables = (
+        await q.raw(
+          'select table_name from information_schema.tables where table_schema = ? order by table_name',
+          [this.db.schema],
+        )
+      ).rows as Array<{ table_name: string }>;
       const out: Record<string, unknown[]> = {};
       for (const { table_name: table } of tables) {
-        const rows = (await q.raw(`select * from "${this.db.schema}"."${table}"`)).rows as Array<Record<string, unknown>>;
-        out[table] = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).sort();
+        const rows = (await q.raw(`select * from "${this.db.schema}"."${table}"`)).rows as Array<
+          Record<string, unknown>
+        >;
+        out[table] = rows
+          .map((r) =>
+            JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+          )
+          .sort();
       }
       return out;
     });

@@ -3,7 +3,12 @@ import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
 import type { Tx } from '@pgw/platform-db';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
 import { BatchBalances, insertEntry } from '../data/journal.repository';
-import { LedgerInvariantError, postingsFor, sellerEffect, type Movement } from '../domain/postings';
+import {
+  LedgerInvariantError,
+  postingsFor,
+  sellerEffect,
+  type Movement,
+} from '@pgw/ledger-domain/postings';
 
 /**
  * Books every balance movement of the receivables service as one journal entry. Movements are deltas,
@@ -20,7 +25,10 @@ export function movementsConsumer(clock: Clock): ConsumerDefinition {
       if (type !== 'receivables.balance-moved.v1') return; // receivable and settlement snapshots: not money
       const event = decodeEvent(type, message.value);
       const { envelope } = event;
-      if (envelope.tenant_id === null || envelope.livemode === null) throw new LedgerInvariantError(`movement ${envelope.event_id} has no tenant or environment`);
+      if (envelope.tenant_id === null || envelope.livemode === null)
+        throw new LedgerInvariantError(
+          `movement ${envelope.event_id} has no tenant or environment`,
+        );
       const movement: Movement = {
         sellerId: event.seller_id,
         pendingDeltaCents: event.pending_delta_cents,

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { newId } from '@pgw/domain';
 import type { Tx } from '@pgw/platform-db';
-import { sellerAccount, type Posting } from '../domain/postings';
-import { instant, int } from './rows';
+import { sellerAccount, type Posting } from '@pgw/ledger-domain/postings';
 
 type Row = Record<string, unknown>;
 
@@ -49,17 +48,33 @@ export class BatchBalances {
   private readonly deltas = new Map<string, BalanceDelta>();
   private readonly histories = new Map<string, HistoryDelta>();
 
-  add(entry: Pick<JournalEntry, 'tenantId' | 'livemode' | 'sellerId' | 'sellerEffectCents' | 'postings'>): void {
+  add(
+    entry: Pick<
+      JournalEntry,
+      'tenantId' | 'livemode' | 'sellerId' | 'sellerEffectCents' | 'postings'
+    >,
+  ): void {
     const { tenantId, livemode } = entry;
     for (const p of entry.postings) {
       const key = `${tenantId}\u0000${livemode}\u0000${p.account}`;
-      const current = this.deltas.get(key) ?? { tenantId, livemode, account: p.account, sellerId: p.sellerId, deltaCents: 0 };
+      const current = this.deltas.get(key) ?? {
+        tenantId,
+        livemode,
+        account: p.account,
+        sellerId: p.sellerId,
+        deltaCents: 0,
+      };
       current.deltaCents += p.amountCents;
       this.deltas.set(key, current);
     }
     if (inHistory(entry.sellerEffectCents)) {
       const key = `${tenantId}\u0000${livemode}\u0000${entry.sellerId}`;
-      const current = this.histories.get(key) ?? { tenantId, livemode, sellerId: entry.sellerId, entries: 0 };
+      const current = this.histories.get(key) ?? {
+        tenantId,
+        livemode,
+        sellerId: entry.sellerId,
+        entries: 0,
+      };
       current.entries++;
       this.histories.set(key, current);
     }
@@ -67,24 +82,54 @@ export class BatchBalances {
 
   async flush(trx: Tx, now: Date): Promise<void> {
     // One statement per table, rows in key order: two batches lock shared rows in the same order.
-    const inKeyOrder = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
+    const inKeyOrder = <T>(map: Map<string, T>) =>
+      [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
     const rows = inKeyOrder(this.deltas).filter((d) => d.deltaCents !== 0);
     const histories = inKeyOrder(this.histories);
     this.deltas.clear();
     this.histories.clear();
     if (rows.length > 0) {
-      await trx('accounts')
-        .insert(rows.map((d) => ({ tenant_id: d.tenantId, livemode: d.livemode, account: d.account, seller_id: d.sellerId, balance_cents: d.deltaCents, updated_at: now })))
-        .onConflict(['tenant_id', 'livemode', 'account'])
-        .merge({ balance_cents: trx.raw('accounts.balance_cents + excluded.balance_cents'), updated_at: trx.raw('excluded.updated_at') });
+      const balances = rows.map((d) => ({
+        tenant_id: d.tenantId,
+        livemode: d.livemode,
+        account: d.account,
+        seller_id: d.sellerId,
+        balance_cents: d.deltaCents,
+        updated_at: now,
+      }));
+      const key = ['tenant_id', 'livemode', 'account'];
+      const updatedAt = { updated_at: trx.raw('excluded.updated_at') };
+      await addTo(trx, 'accounts', key, 'balance_cents', balances, updatedAt);
     }
     if (histories.length > 0) {
-      await trx('history_counts')
-        .insert(histories.map((h) => ({ tenant_id: h.tenantId, livemode: h.livemode, seller_id: h.sellerId, entries: h.entries })))
-        .onConflict(['tenant_id', 'livemode', 'seller_id'])
-        .merge({ entries: trx.raw('history_counts.entries + excluded.entries') });
+      const counts = histories.map((h) => ({
+        tenant_id: h.tenantId,
+        livemode: h.livemode,
+        seller_id: h.sellerId,
+        entries: h.entries,
+      }));
+      const key = ['tenant_id', 'livemode', 'seller_id'];
+      await addTo(trx, 'history_counts', key, 'entries', counts);
     }
   }
+}
+
+/**
+ * Inserts `rows` into `table`, or, for a key already there, adds the row's `column` to the stored one (and
+ * sets `alsoSet`): one statement for the batch.
+ */
+function addTo(
+  trx: Tx,
+  table: 'accounts' | 'history_counts',
+  key: string[],
+  column: string,
+  rows: Record<string, unknown>[],
+  alsoSet: Record<string, Knex.Raw> = {},
+) {
+  return trx(table)
+    .insert(rows)
+    .onConflict(key)
+    .merge({ [column]: trx.raw(`${table}.${column} + excluded.${column}`), ...alsoSet });
 }
 
 /** Writes the entry and its postings; false when the movement was booked already. */
@@ -101,7 +146,8 @@ export async function insertEntry(trx: Tx, entry: JournalEntry): Promise<boolean
       settlement_id: entry.settlementId,
       anticipation_id: entry.anticipationId,
       amount_cents: Math.abs(entry.sellerEffectCents),
-      direction: entry.sellerEffectCents > 0 ? 'credit' : entry.sellerEffectCents < 0 ? 'debit' : null,
+      direction:
+        entry.sellerEffectCents > 0 ? 'credit' : entry.sellerEffectCents < 0 ? 'debit' : null,
       created_at: entry.createdAt,
     })
     .onConflict('source_event_id')
@@ -110,7 +156,15 @@ export async function insertEntry(trx: Tx, entry: JournalEntry): Promise<boolean
   const seq = inserted[0]?.seq;
   if (seq === undefined) return false;
   if (entry.postings.length > 0) {
-    await trx('postings').insert(entry.postings.map((p) => ({ entry_seq: seq, tenant_id: entry.tenantId, livemode: entry.livemode, account: p.account, amount_cents: p.amountCents })));
+    await trx('postings').insert(
+      entry.postings.map((p) => ({
+        entry_seq: seq,
+        tenant_id: entry.tenantId,
+        livemode: entry.livemode,
+        account: p.account,
+        amount_cents: p.amountCents,
+      })),
+    );
   }
   return true;
 }
@@ -123,17 +177,31 @@ export interface SellerBalances {
 }
 
 /** The seller's running balances: four rows by primary key, whatever the length of the history. */
-export async function sellerBalances(q: Knex | Tx, tenantId: string, livemode: boolean, sellerId: string): Promise<SellerBalances> {
+export async function sellerBalances(
+  q: Knex | Tx,
+  tenantId: string,
+  livemode: boolean,
+  sellerId: string,
+): Promise<SellerBalances> {
   const accounts = {
     pending: sellerAccount(sellerId, 'pending'),
     available: sellerAccount(sellerId, 'available'),
     reserved: sellerAccount(sellerId, 'reserved'),
     debt: sellerAccount(sellerId, 'debt'),
   };
-  const rows = (await q('accounts').where({ tenant_id: tenantId, livemode }).whereIn('account', Object.values(accounts)).select('account', 'balance_cents')) as Row[];
-  const of = (account: string) => int(rows.find((r) => r.account === account)?.balance_cents ?? 0);
+  const rows = (await q('accounts')
+    .where({ tenant_id: tenantId, livemode })
+    .whereIn('account', Object.values(accounts))
+    .select('account', 'balance_cents')) as Row[];
+  const of = (account: string) =>
+    (rows.find((r) => r.account === account)?.balance_cents ?? 0) as number;
   // The debt account holds what the seller owes as a debit (negative) balance.
-  return { pendingCents: of(accounts.pending), availableCents: of(accounts.available), reservedCents: of(accounts.reserved), debtCents: -of(accounts.debt) };
+  return {
+    pendingCents: of(accounts.pending),
+    availableCents: of(accounts.available),
+    reservedCents: of(accounts.reserved),
+    debtCents: -of(accounts.debt),
+  };
 }
 
 export interface BalanceTransaction {
@@ -151,7 +219,14 @@ export interface BalanceTransaction {
  * history_counts row, and the page walks journal_history (its WHERE and ORDER BY) reading only the
  * index for the rows OFFSET skips, then fetches the page's own rows by seq.
  */
-export async function history(q: Knex | Tx, tenantId: string, livemode: boolean, sellerId: string, page: number, limit: number): Promise<{ data: BalanceTransaction[]; total: number }> {
+export async function history(
+  q: Knex | Tx,
+  tenantId: string,
+  livemode: boolean,
+  sellerId: string,
+  page: number,
+  limit: number,
+): Promise<{ data: BalanceTransaction[]; total: number }> {
   const rows = (
     await q.raw(
       `with counted as (
@@ -172,16 +247,16 @@ export async function history(q: Knex | Tx, tenantId: string, livemode: boolean,
   ).rows as Row[];
   return {
     // The one row of an empty page carries the total alone.
-    total: int(rows[0]?.total ?? 0),
+    total: (rows[0]?.total ?? 0) as number,
     data: rows
       .filter((r) => r.id !== null)
       .map((r) => ({
         id: String(r.id),
         type: String(r.type),
         direction: r.direction === 'credit' ? 'credit' : 'debit',
-        amountCents: int(r.amount_cents),
+        amountCents: r.amount_cents as number,
         chargeId: typeof r.charge_id === 'string' ? r.charge_id : null,
-        createdAt: instant(r.created_at),
+        createdAt: r.created_at as Date,
       })),
   };
 }

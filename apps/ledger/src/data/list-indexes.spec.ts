@@ -17,7 +17,15 @@ afterAll(async () => {
 
 it("a seller's balance history page walks an index on (tenant_id, livemode, seller_id, created_at, seq)", async () => {
   // Proves the index serves the page: the plan scans it (the one sort left orders the page's own rows).
-  const [plan, ...others] = await orderedQueryPlans(db, (trx) => history(trx, 'ten_1', true, 'sel_1', 3, 20));
+  const [plan, ...others] = await orderedQueryPlans(db, (trx) =>
+    history(trx, 'ten_1', true, 'sel_1', 3, 20),
+  );
   expect(others).toEqual([]);
-  expect(plan?.indexes.map((index) => index.columns)).toContainEqual(['tenant_id', 'livemode', 'seller_id', 'created_at', 'seq']);
+  expect(plan?.indexes.map((index) => index.columns)).toContainEqual([
+    'tenant_id',
+    'livemode',
+    'seller_id',
+    'created_at',
+    'seq',
+  ]);
 });

@@ -2,17 +2,13 @@
 // Amounts are signed cents, credit positive: what the platform owes (a seller's buckets, its fee
 // revenue) grows with credits; its cash grows with debits. Every entry's postings sum to zero.
 
+import type { MovementAmounts } from '@pgw/domain';
+
 export type SellerBucket = 'pending' | 'available' | 'reserved' | 'debt';
 
-export interface Movement {
+/** One seller's movement. */
+export interface Movement extends MovementAmounts {
   sellerId: string;
-  pendingDeltaCents: number;
-  availableDeltaCents: number;
-  reservedDeltaCents: number;
-  debtDeltaCents: number;
-  feeDeltaCents: number;
-  grossDeltaCents: number;
-  paidOutCents: number;
 }
 
 export interface Posting {
@@ -22,7 +18,8 @@ export interface Posting {
   amountCents: number;
 }
 
-export const sellerAccount = (sellerId: string, bucket: SellerBucket) => `seller:${sellerId}:${bucket}`;
+export const sellerAccount = (sellerId: string, bucket: SellerBucket) =>
+  `seller:${sellerId}:${bucket}`;
 export const FEES_ACCOUNT = 'platform:fees';
 export const CASH_ACCOUNT = 'platform:cash';
 
@@ -32,10 +29,16 @@ export class LedgerInvariantError extends Error {}
 export function assertBalanced(postings: readonly Posting[]): void {
   let sum = 0;
   for (const p of postings) {
-    if (!Number.isSafeInteger(p.amountCents)) throw new LedgerInvariantError(`posting to ${p.account} is not integer cents: ${p.amountCents}`);
+    if (!Number.isSafeInteger(p.amountCents))
+      throw new LedgerInvariantError(
+        `posting to ${p.account} is not integer cents: ${p.amountCents}`,
+      );
     sum += p.amountCents;
   }
-  if (sum !== 0) throw new LedgerInvariantError(`journal entry does not balance: its postings sum to ${sum} cents`);
+  if (sum !== 0)
+    throw new LedgerInvariantError(
+      `journal entry does not balance: its postings sum to ${sum} cents`,
+    );
 }
 
 /**
@@ -45,10 +48,26 @@ export function assertBalanced(postings: readonly Posting[]): void {
  */
 export function postingsFor(m: Movement): Posting[] {
   const postings: Posting[] = [
-    { account: sellerAccount(m.sellerId, 'pending'), sellerId: m.sellerId, amountCents: m.pendingDeltaCents },
-    { account: sellerAccount(m.sellerId, 'available'), sellerId: m.sellerId, amountCents: m.availableDeltaCents },
-    { account: sellerAccount(m.sellerId, 'reserved'), sellerId: m.sellerId, amountCents: m.reservedDeltaCents },
-    { account: sellerAccount(m.sellerId, 'debt'), sellerId: m.sellerId, amountCents: -m.debtDeltaCents },
+    {
+      account: sellerAccount(m.sellerId, 'pending'),
+      sellerId: m.sellerId,
+      amountCents: m.pendingDeltaCents,
+    },
+    {
+      account: sellerAccount(m.sellerId, 'available'),
+      sellerId: m.sellerId,
+      amountCents: m.availableDeltaCents,
+    },
+    {
+      account: sellerAccount(m.sellerId, 'reserved'),
+      sellerId: m.sellerId,
+      amountCents: m.reservedDeltaCents,
+    },
+    {
+      account: sellerAccount(m.sellerId, 'debt'),
+      sellerId: m.sellerId,
+      amountCents: -m.debtDeltaCents,
+    },
     { account: FEES_ACCOUNT, sellerId: null, amountCents: m.feeDeltaCents },
     { account: CASH_ACCOUNT, sellerId: null, amountCents: m.paidOutCents - m.grossDeltaCents },
   ].filter((p) => p.amountCents !== 0);

@@ -1,5 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { ListEnvelope, listPage, Nullable, PagingQuery, sellerPrincipal, type App } from '@pgw/platform-http';
+import {
+  ListEnvelope,
+  listPage,
+  Nullable,
+  PagingQuery,
+  sellerPrincipal,
+  type App,
+} from '@pgw/platform-http';
 import type { Db } from '@pgw/platform-db';
 import { history } from '../data/journal.repository';
 
@@ -22,20 +29,31 @@ const BalanceTransaction = Type.Object(
  * seller's own buckets (a release, a payout reserved) change nothing the seller has and are not listed.
  */
 export function balanceHistoryRoutes(app: App, db: Db): void {
-  app.get('/api/v1/balance/history', { schema: { querystring: Type.Object(PagingQuery), response: { 200: ListEnvelope(BalanceTransaction) } } }, async (request) => {
-    const principal = sellerPrincipal(request, 'balance:read');
-    const { page = 1, limit = 50 } = request.query;
-    const { data, total } = await db.read((q) => history(q, principal.tenantId, principal.livemode, principal.sellerId, page, limit));
-    const items = data.map((t) => ({
-      object: 'balance_transaction' as const,
-      id: t.id,
-      type: t.type,
-      direction: t.direction,
-      amount_cents: t.amountCents,
-      currency: 'BRL' as const,
-      charge_id: t.chargeId,
-      created_at: t.createdAt.toISOString(),
-    }));
-    return { ...listPage(items, page, limit, total), request_id: request.id };
-  });
+  app.get(
+    '/api/v1/balance/history',
+    {
+      schema: {
+        querystring: Type.Object(PagingQuery),
+        response: { 200: ListEnvelope(BalanceTransaction) },
+      },
+    },
+    async (request) => {
+      const principal = sellerPrincipal(request, 'balance:read');
+      const { page = 1, limit = 50 } = request.query;
+      const { data, total } = await db.read((q) =>
+        history(q, principal.tenantId, principal.livemode, principal.sellerId, page, limit),
+      );
+      const items = data.map((t) => ({
+        object: 'balance_transaction' as const,
+        id: t.id,
+        type: t.type,
+        direction: t.direction,
+        amount_cents: t.amountCents,
+        currency: 'BRL' as const,
+        charge_id: t.chargeId,
+        created_at: t.createdAt.toISOString(),
+      }));
+      return { ...listPage(items, page, limit, total), request_id: request.id };
+    },
+  );
 }

@@ -26,7 +26,9 @@ const BalanceBody = Type.Object(
 export function balanceRoutes(app: App, db: Db): void {
   app.get('/api/v1/balance', { schema: { response: { 200: BalanceBody } } }, async (request) => {
     const principal = sellerPrincipal(request, 'balance:read');
-    const b = await db.read((q) => sellerBalances(q, principal.tenantId, principal.livemode, principal.sellerId));
+    const b = await db.read((q) =>
+      sellerBalances(q, principal.tenantId, principal.livemode, principal.sellerId),
+    );
     return {
       object: 'balance' as const,
       pending_cents: b.pendingCents,

@@ -3,7 +3,12 @@ import { newId } from '@pgw/domain';
 import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
-import { insertReceivables, saveReceivable, toReceivable, type Receivable } from '../data/receivables.repository';
+import {
+  insertReceivables,
+  saveReceivable,
+  toReceivable,
+  type Receivable,
+} from '../data/receivables.repository';
 import { announceReceivable, changed } from '../operations/announce';
 import { Work } from '../operations/context';
 import { MoneyOperation, type CounterChange } from '../operations/money-operation';
@@ -24,9 +29,15 @@ export function anticipationConsumer(db: Db, clock: Clock): ConsumerDefinition {
       const type = message.headers[HEADER_EVENT_TYPE];
       if (type !== 'anticipation.anticipation-executed.v1') return;
       const event = decodeEvent(type, message.value);
-      const { tenant_id: tenantId, livemode, request_id: requestId, event_id: eventId } = event.envelope;
+      const {
+        tenant_id: tenantId,
+        livemode,
+        request_id: requestId,
+        event_id: eventId,
+      } = event.envelope;
       // An anticipation outside a tenant or an environment cannot be placed: a producer bug, not a value to guess.
-      if (tenantId === null || livemode === null) throw new Error(`anticipation event ${eventId} has no tenant or environment`);
+      if (tenantId === null || livemode === null)
+        throw new Error(`anticipation event ${eventId} has no tenant or environment`);
       const work = new Work(db, trx, clock, requestId);
       await applyAnticipation(work, tenantId, livemode, event);
       await work.flush();
@@ -34,12 +45,23 @@ export function anticipationConsumer(db: Db, clock: Clock): ConsumerDefinition {
   };
 }
 
-async function applyAnticipation(work: Work, tenantId: string, livemode: boolean, event: Executed): Promise<void> {
+async function applyAnticipation(
+  work: Work,
+  tenantId: string,
+  livemode: boolean,
+  event: Executed,
+): Promise<void> {
   const sellerId = event.seller_id;
-  const op = new MoneyOperation(work, tenantId, livemode, 'anticipation.executed', { anticipationId: event.anticipation_id });
+  const op = new MoneyOperation(work, tenantId, livemode, 'anticipation.executed', {
+    anticipationId: event.anticipation_id,
+  });
   await op.lock([sellerId]);
   const ids = event.items.map((i) => i.receivable_id);
-  const rows = (await work.trx('receivables').whereIn('id', ids).orderBy('seq').forUpdate()) as Array<Record<string, unknown>>;
+  const rows = (await work
+    .trx('receivables')
+    .whereIn('id', ids)
+    .orderBy('seq')
+    .forUpdate()) as Array<Record<string, unknown>>;
   const originals = new Map(rows.map((row) => [String(row.id), toReceivable(row)]));
   // The inbox drops a redelivered event; this guards the same anticipation arriving under another event id.
   if ([...originals.values()].some((r) => r.anticipationId === event.anticipation_id)) return;
@@ -48,21 +70,35 @@ async function applyAnticipation(work: Work, tenantId: string, livemode: boolean
   for (const item of event.items) {
     const r = originals.get(item.receivable_id);
     // The anticipation service only knows receivables from our own events: an unknown or foreign one is a bug.
-    if (r === undefined) throw new Error(`anticipation ${event.anticipation_id} names unknown receivable ${item.receivable_id}`);
+    if (r === undefined)
+      throw new Error(
+        `anticipation ${event.anticipation_id} names unknown receivable ${item.receivable_id}`,
+      );
     if (r.tenantId !== tenantId || r.livemode !== livemode || r.sellerId !== sellerId) {
-      throw new Error(`anticipation ${event.anticipation_id} names receivable ${r.id} of another tenant, environment or seller`);
+      throw new Error(
+        `anticipation ${event.anticipation_id} names receivable ${r.id} of another tenant, environment or seller`,
+      );
     }
     // What the seller was still owed for the original, and from which bucket. The anticipation priced
     // the copy it had; a refund, a release or a payout may have reached the original since. The seller
     // is paid the item's net regardless (the treasury paid it), so any difference between the item's
     // gross and what was still owed becomes debt (or a credit), and the movement balances exactly.
-    const change: CounterChange = { receivablesAvailableCents: item.net_amount_cents, feeDeltaCents: item.fee_amount_cents };
+    const change: CounterChange = {
+      receivablesAvailableCents: item.net_amount_cents,
+      feeDeltaCents: item.fee_amount_cents,
+    };
     let claimCents = 0;
-    if (r.anticipationId === null && (r.status === 'pending' || (r.status === 'available' && r.settlementId === null))) {
+    if (
+      r.anticipationId === null &&
+      (r.status === 'pending' || (r.status === 'available' && r.settlementId === null))
+    ) {
       claimCents = r.netCents;
       if (r.status === 'pending') change.pendingCents = -claimCents;
       else change.receivablesAvailableCents = item.net_amount_cents - claimCents;
-      const next = changed(r, work.now, { status: 'anticipated', anticipationId: event.anticipation_id });
+      const next = changed(r, work.now, {
+        status: 'anticipated',
+        anticipationId: event.anticipation_id,
+      });
       await saveReceivable(work.trx, next);
       announceReceivable(work, next, r.status, 'anticipated');
     }

@@ -3,7 +3,13 @@ import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
 import type { AdjustmentKind } from '../data/charges.repository';
-import { applyAdjustments, recordAdjustment, recordPaidCharge, scheduleCharge, type Environment } from '../operations/charges';
+import {
+  applyAdjustments,
+  recordAdjustment,
+  recordPaidCharge,
+  scheduleCharge,
+  type Environment,
+} from '../operations/charges';
 import { Work } from '../operations/context';
 
 interface ChargeStep {
@@ -25,14 +31,35 @@ export function decodeStep(type: string | undefined, value: Buffer): ChargeStep 
     }
     case 'charges.refund-succeeded.v1': {
       const e = decodeEvent(type, value);
-      return { envelope: e.envelope, charge: e.charge, adjustment: { kind: 'refund', sourceId: e.refund.refund_id, amountCents: e.refund.amount_cents } };
+      return {
+        envelope: e.envelope,
+        charge: e.charge,
+        adjustment: {
+          kind: 'refund',
+          sourceId: e.refund.refund_id,
+          amountCents: e.refund.amount_cents,
+        },
+      };
     }
     case 'charges.chargeback-opened.v1':
     case 'charges.chargeback-won.v1':
     case 'charges.chargeback-lost.v1': {
       const e = decodeEvent(type, value);
-      const kind: AdjustmentKind = type === 'charges.chargeback-opened.v1' ? 'chargeback_opened' : type === 'charges.chargeback-won.v1' ? 'chargeback_won' : 'chargeback_lost';
-      return { envelope: e.envelope, charge: e.charge, adjustment: { kind, sourceId: e.chargeback.chargeback_id, amountCents: e.chargeback.amount_cents } };
+      const kind: AdjustmentKind =
+        type === 'charges.chargeback-opened.v1'
+          ? 'chargeback_opened'
+          : type === 'charges.chargeback-won.v1'
+            ? 'chargeback_won'
+            : 'chargeback_lost';
+      return {
+        envelope: e.envelope,
+        charge: e.charge,
+        adjustment: {
+          kind,
+          sourceId: e.chargeback.chargeback_id,
+          amountCents: e.chargeback.amount_cents,
+        },
+      };
     }
     default:
       return null;
@@ -41,7 +68,8 @@ export function decodeStep(type: string | undefined, value: Buffer): ChargeStep 
 
 function environment(envelope: EventEnvelope): Environment {
   // A charge event without its tenant or environment cannot be placed: a producer bug, not a value to guess.
-  if (envelope.tenant_id === null || envelope.livemode === null) throw new Error(`event ${envelope.event_id} has no tenant or environment`);
+  if (envelope.tenant_id === null || envelope.livemode === null)
+    throw new Error(`event ${envelope.event_id} has no tenant or environment`);
   return { tenantId: envelope.tenant_id, livemode: envelope.livemode };
 }
 
@@ -64,7 +92,15 @@ export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
       await recordPaidCharge(work, env, step.charge);
       if (step.adjustment !== null) {
         const { kind, sourceId, amountCents } = step.adjustment;
-        await recordAdjustment(work, env, chargeId, kind, sourceId, amountCents, step.envelope.occurred_at);
+        await recordAdjustment(
+          work,
+          env,
+          chargeId,
+          kind,
+          sourceId,
+          amountCents,
+          step.envelope.occurred_at,
+        );
       }
       await scheduleCharge(work, chargeId);
       await applyAdjustments(work, chargeId);

@@ -1,6 +1,5 @@
-import { decodeEvent, TOPICS } from '@pgw/contracts';
-import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
+import { directoryConsumer as directoryCopy } from '@pgw/platform-directory';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
 import { awaitingCharges } from '../data/charges.repository';
 import { lockTenantPricing, upsertPlan, upsertSeller } from '../data/directory.repository';
@@ -15,35 +14,31 @@ const AWAITING_PER_EVENT_MAX = 1_000;
  * seller's (or plan's) event schedules it.
  */
 export function directoryConsumer(db: Db, clock: Clock): ConsumerDefinition {
-  return {
-    name: 'directory',
-    topics: [TOPICS.directory],
-    apply: async (trx: Tx, message: BusMessage) => {
-      const type = message.headers[HEADER_EVENT_TYPE];
-      let tenantId: string;
-      let requestId: string | null;
-      if (type === 'gateway.seller-changed.v1') {
-        const event = decodeEvent(type, message.value);
-        if (!(await upsertSeller(trx, event))) return;
-        tenantId = event.tenant_id;
-        requestId = event.envelope.request_id;
-      } else if (type === 'gateway.pricing-plan-changed.v1') {
-        const event = decodeEvent(type, message.value);
-        if (!(await upsertPlan(trx, event))) return;
-        tenantId = event.tenant_id;
-        requestId = event.envelope.request_id;
-      } else {
-        return;
-      }
-      const work = new Work(db, trx, clock, requestId);
-      // After this transaction's change, before the scan: a charge committing now either sees the change or is
-      // seen by the scan (lockTenantPricing).
-      await lockTenantPricing(trx, tenantId);
-      // Bounded per event; any left waiting are scheduled by the tenant's next directory event.
-      for (const chargeId of await awaitingCharges(trx, tenantId, AWAITING_PER_EVENT_MAX)) {
-        if ((await scheduleCharge(work, chargeId)) === 'scheduled') await applyAdjustments(work, chargeId);
-      }
-      await work.flush();
-    },
+  /** After a change to the tenant's pricing: the tenant's charges that waited for it. */
+  const scheduleAwaiting = async (
+    trx: Tx,
+    tenantId: string,
+    requestId: string | null,
+  ): Promise<void> => {
+    const work = new Work(db, trx, clock, requestId);
+    // After this transaction's change, before the scan: a charge committing now either sees the change or is
+    // seen by the scan (lockTenantPricing).
+    await lockTenantPricing(trx, tenantId);
+    // Bounded per event; any left waiting are scheduled by the tenant's next directory event.
+    for (const chargeId of await awaitingCharges(trx, tenantId, AWAITING_PER_EVENT_MAX)) {
+      if ((await scheduleCharge(work, chargeId)) === 'scheduled')
+        await applyAdjustments(work, chargeId);
+    }
+    await work.flush();
   };
+  return directoryCopy(clock, {
+    'gateway.seller-changed.v1': async (trx, event, now) => {
+      if (await upsertSeller(trx, event, now))
+        await scheduleAwaiting(trx, event.tenant_id, event.envelope.request_id);
+    },
+    'gateway.pricing-plan-changed.v1': async (trx, event, now) => {
+      if (await upsertPlan(trx, event, now))
+        await scheduleAwaiting(trx, event.tenant_id, event.envelope.request_id);
+    },
+  });
 }

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import type { BookCounters } from '../domain/books';
-import { int, text } from './rows';
+import type { BookCounters } from '@pgw/receivables-domain/books';
 
 type Row = Record<string, unknown>;
 
@@ -15,7 +14,12 @@ export interface SellerKey {
  * Locks the sellers' books rows (creating the missing ones) in one order, so that two transactions
  * that touch the same sellers queue rather than deadlock.
  */
-export async function lockBooks(trx: Tx, tenantId: string, livemode: boolean, sellerIds: readonly string[]): Promise<Map<string, BookCounters>> {
+export async function lockBooks(
+  trx: Tx,
+  tenantId: string,
+  livemode: boolean,
+  sellerIds: readonly string[],
+): Promise<Map<string, BookCounters>> {
   const ids = [...new Set(sellerIds)].sort();
   const out = new Map<string, BookCounters>();
   if (ids.length === 0) return out;
@@ -23,19 +27,30 @@ export async function lockBooks(trx: Tx, tenantId: string, livemode: boolean, se
     .insert(ids.map((seller_id) => ({ tenant_id: tenantId, livemode, seller_id })))
     .onConflict(['tenant_id', 'livemode', 'seller_id'])
     .ignore();
-  const rows = (await trx('seller_books').where({ tenant_id: tenantId, livemode }).whereIn('seller_id', ids).orderBy('seller_id').forUpdate()) as Row[];
+  const rows = (await trx('seller_books')
+    .where({ tenant_id: tenantId, livemode })
+    .whereIn('seller_id', ids)
+    .orderBy('seller_id')
+    .forUpdate()) as Row[];
   for (const row of rows) {
-    out.set(text(row.seller_id), {
-      pendingCents: int(row.pending_cents),
-      receivablesAvailableCents: int(row.receivables_available_cents),
-      reservedCents: int(row.reserved_cents),
-      debtCents: int(row.debt_cents),
+    out.set(row.seller_id as string, {
+      pendingCents: row.pending_cents as number,
+      receivablesAvailableCents: row.receivables_available_cents as number,
+      reservedCents: row.reserved_cents as number,
+      debtCents: row.debt_cents as number,
     });
   }
   return out;
 }
 
-export async function saveBooks(trx: Tx, tenantId: string, livemode: boolean, sellerId: string, c: BookCounters, now: Date): Promise<void> {
+export async function saveBooks(
+  trx: Tx,
+  tenantId: string,
+  livemode: boolean,
+  sellerId: string,
+  c: BookCounters,
+  now: Date,
+): Promise<void> {
   await trx('seller_books').where({ tenant_id: tenantId, livemode, seller_id: sellerId }).update({
     pending_cents: c.pendingCents,
     receivables_available_cents: c.receivablesAvailableCents,
@@ -47,25 +62,52 @@ export async function saveBooks(trx: Tx, tenantId: string, livemode: boolean, se
 
 /** Keeps the sellers after `after` in (tenant, livemode, seller) order: a job's page that continues past sellers it could not settle. */
 export function afterSeller<Q extends Knex.QueryBuilder>(query: Q, after: SellerKey | null): Q {
-  return after === null ? query : (query.whereRaw('(tenant_id, livemode, seller_id) > (?, ?, ?)', [after.tenantId, after.livemode, after.sellerId]) as Q);
+  return after === null
+    ? query
+    : (query.whereRaw('(tenant_id, livemode, seller_id) > (?, ?, ?)', [
+        after.tenantId,
+        after.livemode,
+        after.sellerId,
+      ]) as Q);
 }
 
 /** Sellers with money to pay out (free available receivables, or a credit owed to them), after `after`. */
-export async function sellersToSettle(trx: Tx, limit: number, after: SellerKey | null = null): Promise<SellerKey[]> {
-  const rows = (await afterSeller(trx('seller_books').where((q) => q.where('receivables_available_cents', '>', 0).orWhere('debt_cents', '<', 0)), after)
+export async function sellersToSettle(
+  trx: Tx,
+  limit: number,
+  after: SellerKey | null = null,
+): Promise<SellerKey[]> {
+  const rows = (await afterSeller(
+    trx('seller_books').where((q) =>
+      q.where('receivables_available_cents', '>', 0).orWhere('debt_cents', '<', 0),
+    ),
+    after,
+  )
     .orderBy(['tenant_id', 'livemode', 'seller_id'])
     .limit(limit)
     .select('tenant_id', 'livemode', 'seller_id')) as Row[];
-  return rows.map((r) => ({ tenantId: text(r.tenant_id), livemode: r.livemode === true, sellerId: text(r.seller_id) }));
+  return rows.map((r) => ({
+    tenantId: r.tenant_id as string,
+    livemode: r.livemode === true,
+    sellerId: r.seller_id as string,
+  }));
 }
 
 /** Sellers with pending receivables due on or before the date. */
-export async function sellersWithDueReceivables(trx: Tx, asOfDate: string, limit: number): Promise<SellerKey[]> {
+export async function sellersWithDueReceivables(
+  trx: Tx,
+  asOfDate: string,
+  limit: number,
+): Promise<SellerKey[]> {
   const rows = (await trx('receivables')
     .where({ status: 'pending' })
     .andWhere('due_date', '<=', asOfDate)
     .distinct('tenant_id', 'livemode', 'seller_id')
     .orderBy(['tenant_id', 'livemode', 'seller_id'])
     .limit(limit)) as Row[];
-  return rows.map((r) => ({ tenantId: text(r.tenant_id), livemode: r.livemode === true, sellerId: text(r.seller_id) }));
+  return rows.map((r) => ({
+    tenantId: r.tenant_id as string,
+    livemode: r.livemode === true,
+    sellerId: r.seller_id as string,
+  }));
 }

@@ -1,5 +1,4 @@
 import type { Tx } from '@pgw/platform-db';
-import { instant, int, json, text, textOrNull } from './rows';
 
 type Row = Record<string, unknown>;
 
@@ -20,16 +19,16 @@ export interface Charge {
 
 function toCharge(row: Row): Charge {
   return {
-    chargeId: text(row.charge_id),
-    tenantId: text(row.tenant_id),
+    chargeId: row.charge_id as string,
+    tenantId: row.tenant_id as string,
     livemode: row.livemode === true,
-    sellerId: textOrNull(row.seller_id),
-    paymentMethod: text(row.payment_method),
-    amountCents: int(row.amount_cents),
-    installments: int(row.installments),
-    paidAt: instant(row.paid_at),
-    split: json<Array<{ recipientSellerId: string; amountCents: number }>>(row.split),
-    state: text(row.state) as ChargeState,
+    sellerId: row.seller_id as string | null,
+    paymentMethod: row.payment_method as string,
+    amountCents: row.amount_cents as number,
+    installments: row.installments as number,
+    paidAt: row.paid_at as Date,
+    split: row.split as Array<{ recipientSellerId: string; amountCents: number }>,
+    state: row.state as ChargeState,
   };
 }
 
@@ -57,11 +56,17 @@ export async function insertChargeIfNew(trx: Tx, charge: Charge, now: Date): Pro
 }
 
 export async function lockCharge(trx: Tx, chargeId: string): Promise<Charge | undefined> {
-  const row = (await trx('charges').where({ charge_id: chargeId }).forUpdate().first()) as Row | undefined;
+  const row = (await trx('charges').where({ charge_id: chargeId }).forUpdate().first()) as
+    Row | undefined;
   return row === undefined ? undefined : toCharge(row);
 }
 
-export async function markScheduled(trx: Tx, chargeId: string, pricing: { pricingPlanId: string | null; mdrBps: number; settlementDelayDays: number }, now: Date): Promise<void> {
+export async function markScheduled(
+  trx: Tx,
+  chargeId: string,
+  pricing: { pricingPlanId: string | null; mdrBps: number; settlementDelayDays: number },
+  now: Date,
+): Promise<void> {
   await trx('charges').where({ charge_id: chargeId }).update({
     state: 'scheduled',
     pricing_plan_id: pricing.pricingPlanId,
@@ -72,8 +77,12 @@ export async function markScheduled(trx: Tx, chargeId: string, pricing: { pricin
 }
 
 export async function awaitingCharges(trx: Tx, tenantId: string, limit: number): Promise<string[]> {
-  const rows = (await trx('charges').where({ tenant_id: tenantId, state: 'awaiting_pricing' }).orderBy('paid_at').limit(limit).select('charge_id')) as Row[];
-  return rows.map((r) => text(r.charge_id));
+  const rows = (await trx('charges')
+    .where({ tenant_id: tenantId, state: 'awaiting_pricing' })
+    .orderBy('paid_at')
+    .limit(limit)
+    .select('charge_id')) as Row[];
+  return rows.map((r) => r.charge_id as string);
 }
 
 export type AdjustmentKind = 'refund' | 'chargeback_opened' | 'chargeback_won' | 'chargeback_lost';
@@ -108,18 +117,24 @@ export async function insertAdjustmentIfNew(
 }
 
 export async function unappliedAdjustments(trx: Tx, chargeId: string): Promise<Adjustment[]> {
-  const rows = (await trx('adjustments').where({ charge_id: chargeId }).whereNull('applied_at').orderBy('seq')) as Row[];
+  const rows = (await trx('adjustments')
+    .where({ charge_id: chargeId })
+    .whereNull('applied_at')
+    .orderBy('seq')) as Row[];
   return rows.map((row) => ({
-    adjustmentId: text(row.adjustment_id),
-    chargeId: text(row.charge_id),
-    kind: text(row.kind) as AdjustmentKind,
-    sourceId: text(row.source_id),
-    amountCents: int(row.amount_cents),
+    adjustmentId: row.adjustment_id as string,
+    chargeId: row.charge_id as string,
+    kind: row.kind as AdjustmentKind,
+    sourceId: row.source_id as string,
+    amountCents: row.amount_cents as number,
   }));
 }
 
 export async function isApplied(trx: Tx, adjustmentId: string): Promise<boolean> {
-  const row = (await trx('adjustments').where({ adjustment_id: adjustmentId }).whereNotNull('applied_at').first()) as Row | undefined;
+  const row = (await trx('adjustments')
+    .where({ adjustment_id: adjustmentId })
+    .whereNotNull('applied_at')
+    .first()) as Row | undefined;
   return row !== undefined;
 }
 
@@ -135,7 +150,18 @@ export interface Debit {
   netCents: number;
 }
 
-export async function insertDebits(trx: Tx, rows: Array<Debit & { tenantId: string; livemode: boolean; chargeId: string; adjustmentId: string; createdAt: Date }>): Promise<void> {
+export async function insertDebits(
+  trx: Tx,
+  rows: Array<
+    Debit & {
+      tenantId: string;
+      livemode: boolean;
+      chargeId: string;
+      adjustmentId: string;
+      createdAt: Date;
+    }
+  >,
+): Promise<void> {
   if (rows.length === 0) return;
   await trx('debits').insert(
     rows.map((d) => ({
@@ -156,10 +182,10 @@ export async function insertDebits(trx: Tx, rows: Array<Debit & { tenantId: stri
 export async function debitsOf(trx: Tx, adjustmentId: string): Promise<Debit[]> {
   const rows = (await trx('debits').where({ adjustment_id: adjustmentId }).orderBy('seq')) as Row[];
   return rows.map((row) => ({
-    receivableId: text(row.receivable_id),
-    sellerId: text(row.seller_id),
-    grossCents: int(row.gross_cents),
-    feeCents: int(row.fee_cents),
-    netCents: int(row.net_cents),
+    receivableId: row.receivable_id as string,
+    sellerId: row.seller_id as string,
+    grossCents: row.gross_cents as number,
+    feeCents: row.fee_cents as number,
+    netCents: row.net_cents as number,
   }));
 }

@@ -1,57 +1,46 @@
 import type { PricingPlanChanged, SellerChanged } from '@pgw/contracts';
 import type { Tx } from '@pgw/platform-db';
-import type { PlanTerms, SellerTerms } from '../domain/pricing';
-import { int, json, text, textOrNull } from './rows';
+import { copyEvent, type CopyTable } from '@pgw/platform-directory';
+import type { PlanTerms, SellerTerms } from '@pgw/receivables-domain/pricing';
 
 type Row = Record<string, unknown>;
 
-// Directory events carry the whole state and a growing version: an upsert that keeps the higher version
-// makes a repeat or a late, older event change nothing. Returns true when the copy changed.
-export async function upsertSeller(trx: Tx, event: SellerChanged): Promise<boolean> {
-  const result = await trx.raw(
-    `insert into sellers (seller_id, tenant_id, settlement_delay_days, mdr_bps, pricing_plan_id, version, updated_at)
-     values (?, ?, ?, ?::jsonb, ?, ?, now())
-     on conflict (seller_id) do update set tenant_id = excluded.tenant_id, settlement_delay_days = excluded.settlement_delay_days,
-       mdr_bps = excluded.mdr_bps, pricing_plan_id = excluded.pricing_plan_id, version = excluded.version, updated_at = now()
-     where sellers.version < excluded.version
-     returning seller_id`,
-    [event.seller_id, event.tenant_id, event.settlement_delay_days, JSON.stringify(event.mdr_bps), event.pricing_plan_id, event.version],
-  );
-  return (result.rows as Row[]).length > 0;
-}
+// Local copies of the gateway's directory (@pgw/platform-directory: the highest version wins). Each
+// upsert answers true when the copy changed.
+export const SELLERS: CopyTable = { name: 'sellers', key: 'seller_id' };
+export const PRICING_PLANS: CopyTable = { name: 'pricing_plans', key: 'pricing_plan_id' };
+/** The columns a seller's copy and a plan's share besides mdr_bps (the plan a seller names or a plan is). */
+const TERMS = ['tenant_id', 'settlement_delay_days', 'pricing_plan_id'] as const;
 
-export async function upsertPlan(trx: Tx, event: PricingPlanChanged): Promise<boolean> {
-  const result = await trx.raw(
-    `insert into pricing_plans (pricing_plan_id, tenant_id, settlement_delay_days, mdr_bps, is_default, version, updated_at)
-     values (?, ?, ?, ?::jsonb, ?, ?, now())
-     on conflict (pricing_plan_id) do update set tenant_id = excluded.tenant_id, settlement_delay_days = excluded.settlement_delay_days,
-       mdr_bps = excluded.mdr_bps, is_default = excluded.is_default, version = excluded.version, updated_at = now()
-     where pricing_plans.version < excluded.version
-     returning pricing_plan_id`,
-    [event.pricing_plan_id, event.tenant_id, event.settlement_delay_days, JSON.stringify(event.mdr_bps), event.is_default, event.version],
-  );
-  return (result.rows as Row[]).length > 0;
-}
+export const upsertSeller = (trx: Tx, event: SellerChanged, now: Date) =>
+  copyEvent(trx, SELLERS, event, [...TERMS, 'seller_id'], now, mdrAsJson(event));
 
-function toSeller(row: Row): SellerTerms {
-  return {
-    sellerId: text(row.seller_id),
-    tenantId: text(row.tenant_id),
-    settlementDelayDays: int(row.settlement_delay_days),
-    mdrBps: json<Record<string, number>>(row.mdr_bps),
-    pricingPlanId: textOrNull(row.pricing_plan_id),
-  };
-}
+export const upsertPlan = (trx: Tx, event: PricingPlanChanged, now: Date) =>
+  copyEvent(trx, PRICING_PLANS, event, [...TERMS, 'is_default'], now, mdrAsJson(event));
 
-function toPlan(row: Row): PlanTerms {
-  return {
-    pricingPlanId: text(row.pricing_plan_id),
-    tenantId: text(row.tenant_id),
-    settlementDelayDays: int(row.settlement_delay_days),
-    mdrBps: json<Record<string, number>>(row.mdr_bps),
-    isDefault: row.is_default === true,
-  };
-}
+/** The copies keep the MDR by method as a jsonb column. */
+const mdrAsJson = (event: { mdr_bps: Record<string, number> }) => ({
+  mdr_bps: JSON.stringify(event.mdr_bps),
+});
+
+/** What a seller's copy and a plan's share: the tenant, the settlement delay and the MDR by method. */
+const termsOf = (row: Row) => ({
+  tenantId: row.tenant_id as string,
+  settlementDelayDays: row.settlement_delay_days as number,
+  mdrBps: row.mdr_bps as Record<string, number>,
+});
+
+const toSeller = (row: Row): SellerTerms => ({
+  sellerId: row.seller_id as string,
+  ...termsOf(row),
+  pricingPlanId: row.pricing_plan_id as string | null,
+});
+
+const toPlan = (row: Row): PlanTerms => ({
+  pricingPlanId: row.pricing_plan_id as string,
+  ...termsOf(row),
+  isDefault: row.is_default === true,
+});
 
 /**
  * The tenant's pricing lock, held to the end of the transaction: a directory event takes it before it looks for
@@ -62,18 +51,35 @@ export async function lockTenantPricing(trx: Tx, tenantId: string): Promise<void
   await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`receivables.pricing:${tenantId}`]);
 }
 
-export async function findSeller(trx: Tx, tenantId: string, sellerId: string): Promise<SellerTerms | undefined> {
-  const row = (await trx('sellers').where({ seller_id: sellerId, tenant_id: tenantId }).first()) as Row | undefined;
+export async function findSeller(
+  trx: Tx,
+  tenantId: string,
+  sellerId: string,
+): Promise<SellerTerms | undefined> {
+  const row = (await trx('sellers').where({ seller_id: sellerId, tenant_id: tenantId }).first()) as
+    Row | undefined;
   return row === undefined ? undefined : toSeller(row);
 }
 
-export async function findPlan(trx: Tx, tenantId: string, planId: string): Promise<PlanTerms | undefined> {
-  const row = (await trx('pricing_plans').where({ pricing_plan_id: planId, tenant_id: tenantId }).first()) as Row | undefined;
+export async function findPlan(
+  trx: Tx,
+  tenantId: string,
+  planId: string,
+): Promise<PlanTerms | undefined> {
+  const row = (await trx('pricing_plans')
+    .where({ pricing_plan_id: planId, tenant_id: tenantId })
+    .first()) as Row | undefined;
   return row === undefined ? undefined : toPlan(row);
 }
 
 /** The tenant's default plan; should two claim it (a change in flight), the one changed last. */
 export async function findDefaultPlan(trx: Tx, tenantId: string): Promise<PlanTerms | undefined> {
-  const row = (await trx('pricing_plans').where({ tenant_id: tenantId, is_default: true }).orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'pricing_plan_id', order: 'asc' }]).first()) as Row | undefined;
+  const row = (await trx('pricing_plans')
+    .where({ tenant_id: tenantId, is_default: true })
+    .orderBy([
+      { column: 'updated_at', order: 'desc' },
+      { column: 'pricing_plan_id', order: 'asc' },
+    ])
+    .first()) as Row | undefined;
   return row === undefined ? undefined : toPlan(row);
 }

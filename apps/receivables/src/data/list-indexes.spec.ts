@@ -19,15 +19,22 @@ afterAll(async () => {
 });
 
 const served = async (work: Parameters<typeof orderedQueryPlans>[1]) =>
-  (await orderedQueryPlans(db, work)).map((plan) => ({ leading: plan.indexes.map((index) => index.columns.slice(0, 3)), sorts: plan.sorts }));
+  (await orderedQueryPlans(db, work)).map((plan) => ({
+    leading: plan.indexes.map((index) => index.columns.slice(0, 3)),
+    sorts: plan.sorts,
+  }));
 
 it("a seller-scoped key's receivables page, filtered or not, is read through an index on (tenant_id, livemode, seller_id) in the list's order", async () => {
   // Proves the index serves the query: the plan scans it and sorts nothing.
   expect(await served((trx) => listReceivables(trx, seller, {}, 3, 50))).toEqual([SERVED]);
-  expect(await served((trx) => listReceivables(trx, seller, { status: 'pending' }, 1, 50))).toEqual([SERVED]);
+  expect(await served((trx) => listReceivables(trx, seller, { status: 'pending' }, 1, 50))).toEqual(
+    [SERVED],
+  );
 });
 
 it("a seller-scoped key's settlements page, filtered or not, is read through an index on (tenant_id, livemode, seller_id) in the list's order", async () => {
   expect(await served((trx) => listSettlements(trx, seller, {}, 3, 50))).toEqual([SERVED]);
-  expect(await served((trx) => listSettlements(trx, seller, { status: 'paid' }, 1, 50))).toEqual([SERVED]);
+  expect(await served((trx) => listSettlements(trx, seller, { status: 'paid' }, 1, 50))).toEqual([
+    SERVED,
+  ]);
 });

@@ -1,27 +1,27 @@
+import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
-import type { Tx } from '@pgw/platform-db';
-import { instant, int, text, textOrNull } from './rows';
+import { pagedQuery, type Tx } from '@pgw/platform-db';
+import type { ReceivableDraft } from '@pgw/receivables-domain/schedule';
 
 type Row = Record<string, unknown>;
 
 export type ReceivableStatus = 'pending' | 'available' | 'paid' | 'canceled' | 'anticipated';
-export const RECEIVABLE_STATUSES: readonly ReceivableStatus[] = ['pending', 'available', 'paid', 'canceled', 'anticipated'];
+export const RECEIVABLE_STATUSES: readonly ReceivableStatus[] = [
+  'pending',
+  'available',
+  'paid',
+  'canceled',
+  'anticipated',
+];
 
-export interface Receivable {
+/** A receivable as stored: its scheduled draft's figures, and what became of it since. */
+export interface Receivable extends Omit<ReceivableDraft, 'availableAtOnce'> {
   id: string;
   tenantId: string;
   livemode: boolean;
   chargeId: string;
-  sellerId: string;
   paymentMethod: string;
-  installment: number;
-  installments: number;
-  grossCents: number;
-  feeCents: number;
-  netCents: number;
-  mdrBps: number;
   debitedGrossCents: number;
-  dueDate: string;
   originalDueDate: string;
   status: ReceivableStatus;
   anticipationId: string | null;
@@ -33,35 +33,37 @@ export interface Receivable {
 
 export function toReceivable(row: Row): Receivable {
   return {
-    id: text(row.id),
-    tenantId: text(row.tenant_id),
+    id: row.id as string,
+    tenantId: row.tenant_id as string,
     livemode: row.livemode === true,
-    chargeId: text(row.charge_id),
-    sellerId: text(row.seller_id),
-    paymentMethod: text(row.payment_method),
-    installment: int(row.installment),
-    installments: int(row.installments),
-    grossCents: int(row.gross_amount_cents, 'gross_amount_cents'),
-    feeCents: int(row.fee_amount_cents, 'fee_amount_cents'),
-    netCents: int(row.net_amount_cents, 'net_amount_cents'),
-    mdrBps: int(row.mdr_bps),
-    debitedGrossCents: int(row.debited_gross_cents, 'debited_gross_cents'),
-    dueDate: text(row.due_date),
-    originalDueDate: text(row.original_due_date),
-    status: text(row.status) as ReceivableStatus,
-    anticipationId: textOrNull(row.anticipation_id),
-    settlementId: textOrNull(row.settlement_id),
-    version: int(row.version),
-    createdAt: instant(row.created_at),
-    updatedAt: instant(row.updated_at),
+    chargeId: row.charge_id as string,
+    sellerId: row.seller_id as string,
+    paymentMethod: row.payment_method as string,
+    installment: row.installment as number,
+    installments: row.installments as number,
+    grossCents: row.gross_amount_cents as number,
+    feeCents: row.fee_amount_cents as number,
+    netCents: row.net_amount_cents as number,
+    mdrBps: row.mdr_bps as number,
+    debitedGrossCents: row.debited_gross_cents as number,
+    dueDate: row.due_date as string,
+    originalDueDate: row.original_due_date as string,
+    status: row.status as ReceivableStatus,
+    anticipationId: row.anticipation_id as string | null,
+    settlementId: row.settlement_id as string | null,
+    version: row.version as number,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
   };
 }
 
-function toRow(r: Receivable): Row {
+/**
+ * The fields a receivable shows under its column names: the table's row, the API resource and the
+ * receivable-changed event each add their own (ids, dates in their form, version) around these.
+ */
+export function receivableFields(r: Receivable) {
   return {
-    id: r.id,
-    tenant_id: r.tenantId,
-    livemode: r.livemode,
+    status: r.status,
     charge_id: r.chargeId,
     seller_id: r.sellerId,
     payment_method: r.paymentMethod,
@@ -70,13 +72,21 @@ function toRow(r: Receivable): Row {
     gross_amount_cents: r.grossCents,
     fee_amount_cents: r.feeCents,
     net_amount_cents: r.netCents,
-    mdr_bps: r.mdrBps,
-    debited_gross_cents: r.debitedGrossCents,
     due_date: r.dueDate,
     original_due_date: r.originalDueDate,
-    status: r.status,
     anticipation_id: r.anticipationId,
     settlement_id: r.settlementId,
+  };
+}
+
+function toRow(r: Receivable): Row {
+  return {
+    id: r.id,
+    tenant_id: r.tenantId,
+    livemode: r.livemode,
+    ...receivableFields(r),
+    mdr_bps: r.mdrBps,
+    debited_gross_cents: r.debitedGrossCents,
     version: r.version,
     created_at: r.createdAt,
     updated_at: r.updatedAt,
@@ -103,37 +113,48 @@ export async function saveReceivable(trx: Tx, r: Receivable): Promise<void> {
       version: r.version,
       updated_at: r.updatedAt,
     });
-  if (updated !== 1) throw new Error(`receivable ${r.id} changed under us (expected version ${r.version - 1})`);
+  assert(updated === 1, 'receivable.unchanged-under-lock', {
+    receivable_id: r.id,
+    expected_version: r.version - 1,
+  });
+}
+
+/** A tenant's environment: where the receivables of a charge, a seller or a settlement are. */
+type Env = { tenantId: string; livemode: boolean };
+
+/**
+ * The receivables of `env` that `where` (and `narrow`) select, in the order they were made, locked for
+ * change.
+ */
+async function locked(
+  trx: Tx,
+  env: Env,
+  where: Record<string, string>,
+  narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder = (query) => query,
+): Promise<Receivable[]> {
+  const query = trx('receivables').where({ tenant_id: env.tenantId, livemode: env.livemode });
+  const rows = (await narrow(query.andWhere(where)).orderBy('seq').forUpdate()) as Row[];
+  return rows.map(toReceivable);
 }
 
 /** The receivables of a charge, locked: refunds and chargebacks change them. */
-export async function chargeReceivables(trx: Tx, charge: { tenantId: string; livemode: boolean; chargeId: string }): Promise<Receivable[]> {
-  const rows = (await trx('receivables').where({ tenant_id: charge.tenantId, livemode: charge.livemode, charge_id: charge.chargeId }).orderBy('seq').forUpdate()) as Row[];
-  return rows.map(toReceivable);
-}
+export const chargeReceivables = (trx: Tx, charge: Env & { chargeId: string }) =>
+  locked(trx, charge, { charge_id: charge.chargeId });
 
-export async function dueReceivables(trx: Tx, tenantId: string, livemode: boolean, sellerId: string, asOfDate: string): Promise<Receivable[]> {
-  const rows = (await trx('receivables')
-    .where({ tenant_id: tenantId, livemode, seller_id: sellerId, status: 'pending' })
-    .andWhere('due_date', '<=', asOfDate)
-    .orderBy('seq')
-    .forUpdate()) as Row[];
-  return rows.map(toReceivable);
-}
+/** A seller's pending receivables due by `asOfDate`, locked: the release makes them available. */
+export const dueReceivables = (trx: Tx, seller: Env & { sellerId: string }, asOfDate: string) =>
+  locked(trx, seller, { seller_id: seller.sellerId, status: 'pending' }, (query) =>
+    query.andWhere('due_date', '<=', asOfDate),
+  );
 
-export async function freeAvailableReceivables(trx: Tx, tenantId: string, livemode: boolean, sellerId: string): Promise<Receivable[]> {
-  const rows = (await trx('receivables')
-    .where({ tenant_id: tenantId, livemode, seller_id: sellerId, status: 'available' })
-    .whereNull('settlement_id')
-    .orderBy('seq')
-    .forUpdate()) as Row[];
-  return rows.map(toReceivable);
-}
+/** A seller's available receivables in no settlement yet, locked: a payout gathers them. */
+export const freeAvailableReceivables = (trx: Tx, seller: Env & { sellerId: string }) =>
+  locked(trx, seller, { seller_id: seller.sellerId, status: 'available' }, (query) =>
+    query.whereNull('settlement_id'),
+  );
 
-export async function settlementReceivables(trx: Tx, settlement: { tenantId: string; livemode: boolean; id: string }): Promise<Receivable[]> {
-  const rows = (await trx('receivables').where({ tenant_id: settlement.tenantId, livemode: settlement.livemode, settlement_id: settlement.id }).orderBy('seq').forUpdate()) as Row[];
-  return rows.map(toReceivable);
-}
+export const settlementReceivables = (trx: Tx, settlement: Env & { id: string }) =>
+  locked(trx, settlement, { settlement_id: settlement.id });
 
 export interface Scope {
   tenantId: string;
@@ -141,22 +162,31 @@ export interface Scope {
   sellerId: string | null;
 }
 
-function scoped(q: Knex | Tx, scope: Scope) {
-  const query = q('receivables').where({ tenant_id: scope.tenantId, livemode: scope.livemode });
+/** The rows of `table` that `scope` sees: its tenant's in its environment, and its seller's when it has one. */
+export function scoped(q: Knex | Tx, table: 'receivables' | 'settlements', scope: Scope) {
+  const query = q(table).where({ tenant_id: scope.tenantId, livemode: scope.livemode });
   return scope.sellerId === null ? query : query.andWhere({ seller_id: scope.sellerId });
 }
 
-export async function listReceivables(q: Knex | Tx, scope: Scope, filter: { status?: ReceivableStatus }, page: number, limit: number): Promise<{ data: Receivable[]; total: number }> {
-  const base = () => {
-    const query = scoped(q, scope);
-    return filter.status === undefined ? query : query.andWhere({ status: filter.status });
-  };
-  const [{ count }] = (await base().count<{ count: string | number }[]>('* as count')) as [{ count: string | number }];
-  const rows = (await base().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'seq', order: 'desc' }]).limit(limit).offset((page - 1) * limit)) as Row[];
-  return { data: rows.map(toReceivable), total: int(count) };
+export async function listReceivables(
+  q: Knex | Tx,
+  scope: Scope,
+  filter: { status?: ReceivableStatus; chargeId?: string },
+  page: number,
+  limit: number,
+): Promise<{ data: Receivable[]; total: number }> {
+  const query = scoped(q, 'receivables', scope);
+  if (filter.status !== undefined) query.andWhere({ status: filter.status });
+  if (filter.chargeId !== undefined) query.andWhere({ charge_id: filter.chargeId });
+  const { rows, total } = await pagedQuery<Row>(query, ['created_at', 'seq'], page, limit);
+  return { data: rows.map(toReceivable), total };
 }
 
-export async function getReceivable(q: Knex | Tx, scope: Scope, id: string): Promise<Receivable | undefined> {
-  const row = (await scoped(q, scope).andWhere({ id }).first()) as Row | undefined;
+export async function getReceivable(
+  q: Knex | Tx,
+  scope: Scope,
+  id: string,
+): Promise<Receivable | undefined> {
+  const row = (await scoped(q, 'receivables', scope).andWhere({ id }).first()) as Row | undefined;
   return row === undefined ? undefined : toReceivable(row);
 }

@@ -3,6 +3,8 @@
 // out) is netted against the available balance at once; what the available balance cannot cover stays
 // as debt and is netted as more money becomes available, then settled in the next payout.
 
+import type { MovementAmounts } from '@pgw/domain';
+
 export interface BookCounters {
   /** Net of receivables `pending`. */
   pendingCents: number;
@@ -23,7 +25,12 @@ export interface Buckets {
   debtCents: number;
 }
 
-export const ZERO_COUNTERS: BookCounters = { pendingCents: 0, receivablesAvailableCents: 0, reservedCents: 0, debtCents: 0 };
+export const ZERO_COUNTERS: BookCounters = {
+  pendingCents: 0,
+  receivablesAvailableCents: 0,
+  reservedCents: 0,
+  debtCents: 0,
+};
 
 /** The debt netted against the available receivables: all of it when they cover it, else all of them. */
 export function nettedDebt(c: BookCounters): number {
@@ -40,22 +47,20 @@ export function buckets(c: BookCounters): Buckets {
   };
 }
 
-export interface MovementAmounts {
-  pendingDeltaCents: number;
-  availableDeltaCents: number;
-  reservedDeltaCents: number;
-  debtDeltaCents: number;
-  feeDeltaCents: number;
-  grossDeltaCents: number;
-  paidOutCents: number;
-}
-
 /**
  * The sum that every movement keeps at zero: what the seller gains, plus the platform's fee, equals
  * the buyers' money in, minus what left to the seller's bank.
  */
 export function movementImbalance(m: MovementAmounts): number {
-  return m.pendingDeltaCents + m.availableDeltaCents + m.reservedDeltaCents - m.debtDeltaCents + m.feeDeltaCents - m.grossDeltaCents + m.paidOutCents;
+  return (
+    m.pendingDeltaCents +
+    m.availableDeltaCents +
+    m.reservedDeltaCents -
+    m.debtDeltaCents +
+    m.feeDeltaCents -
+    m.grossDeltaCents +
+    m.paidOutCents
+  );
 }
 
 /** The seller's total: what we owe the seller (negative when the seller owes us more than we hold). */
@@ -63,7 +68,11 @@ export function sellerTotal(b: Buckets): number {
   return b.pendingCents + b.availableCents + b.reservedCents - b.debtCents;
 }
 
-export function movementBetween(before: BookCounters, after: BookCounters, money: { feeDeltaCents: number; grossDeltaCents: number; paidOutCents: number }): MovementAmounts {
+export function movementBetween(
+  before: BookCounters,
+  after: BookCounters,
+  money: { feeDeltaCents: number; grossDeltaCents: number; paidOutCents: number },
+): MovementAmounts {
   const b = buckets(before);
   const a = buckets(after);
   return {

@@ -14,7 +14,12 @@ export function isPaymentMethod(value: string): value is PaymentMethod {
  * gateway gives a new seller (apps/gateway directory defaults), so that both sides tell one story.
  * Basis points of the gross amount, one rate per method (not tiered by installment count in v1).
  */
-export const DEFAULT_MDR_BPS: Readonly<Record<PaymentMethod, number>> = { credit_card: 299, debit_card: 199, pix: 99, boleto: 149 };
+export const DEFAULT_MDR_BPS: Readonly<Record<PaymentMethod, number>> = {
+  credit_card: 299,
+  debit_card: 199,
+  pix: 99,
+  boleto: 149,
+};
 
 /** D+N of credit card receivables when the seller's config does not say (contract §4: default 30). */
 export const DEFAULT_CREDIT_DELAY_DAYS = 30;
@@ -59,18 +64,26 @@ export interface PricingInput {
 
 function bpsOf(map: Record<string, number> | undefined, method: PaymentMethod): number | undefined {
   const value = map?.[method];
-  return value !== undefined && Number.isSafeInteger(value) && value >= 0 && value <= 10_000 ? value : undefined;
+  return value !== undefined && Number.isSafeInteger(value) && value >= 0 && value <= 10_000
+    ? value
+    : undefined;
 }
 
 export function resolvePricing(input: PricingInput): PricingResolution {
   const { seller, method } = input;
   if (seller === undefined) return { ok: false, reason: 'seller_unknown' };
   // An override plan we have not heard of yet must not silently price the charge with other terms.
-  if (seller.pricingPlanId !== null && input.overridePlan === undefined) return { ok: false, reason: 'plan_unknown' };
+  if (seller.pricingPlanId !== null && input.overridePlan === undefined)
+    return { ok: false, reason: 'plan_unknown' };
   const plan = input.overridePlan ?? input.defaultPlan;
   // A plan without a rate for the method leaves that method to the seller's config, then to the defaults.
-  const mdrBps = bpsOf(plan?.mdrBps, method) ?? bpsOf(seller.mdrBps, method) ?? DEFAULT_MDR_BPS[method];
+  const mdrBps =
+    bpsOf(plan?.mdrBps, method) ?? bpsOf(seller.mdrBps, method) ?? DEFAULT_MDR_BPS[method];
   const delay = plan?.settlementDelayDays ?? seller.settlementDelayDays;
-  const settlementDelayDays = Number.isSafeInteger(delay) && delay >= 0 ? delay : DEFAULT_CREDIT_DELAY_DAYS;
-  return { ok: true, pricing: { pricingPlanId: plan?.pricingPlanId ?? null, mdrBps, settlementDelayDays } };
+  const settlementDelayDays =
+    Number.isSafeInteger(delay) && delay >= 0 ? delay : DEFAULT_CREDIT_DELAY_DAYS;
+  return {
+    ok: true,
+    pricing: { pricingPlanId: plan?.pricingPlanId ?? null, mdrBps, settlementDelayDays },
+  };
 }

@@ -2,7 +2,7 @@
 // Recipients of the split are carved out of the amount; the remainder belongs to the charge's seller.
 // Each recipient's share splits evenly over the installments, the remainder cents on installment 1.
 // Pure: dates are calendar strings, money integer cents, and every cent of the charge is allocated.
-import { addDays, allocateEvenly, mdrFeeCents } from '@pgw/domain';
+import { assert, addDays, allocateEvenly, mdrFeeCents } from '@pgw/domain';
 import type { PaymentMethod, ResolvedPricing } from './pricing';
 
 export interface ChargeToSchedule {
@@ -36,7 +36,12 @@ export function scheduleInstallments(method: PaymentMethod, installments: number
 }
 
 /** The due date of installment i (1-based) of a charge paid on paidDate. */
-export function dueDate(method: PaymentMethod, paidDate: string, settlementDelayDays: number, installment: number): string {
+export function dueDate(
+  method: PaymentMethod,
+  paidDate: string,
+  settlementDelayDays: number,
+  installment: number,
+): string {
   switch (method) {
     case 'credit_card':
       return addDays(paidDate, settlementDelayDays + 30 * (installment - 1));
@@ -50,23 +55,35 @@ export function dueDate(method: PaymentMethod, paidDate: string, settlementDelay
 }
 
 /** Each recipient's gross: split recipients in their order, then the charge's seller with the remainder. */
-export function recipientShares(charge: Pick<ChargeToSchedule, 'sellerId' | 'amountCents' | 'split'>): Array<{ sellerId: string; grossCents: number }> {
+export function recipientShares(
+  charge: Pick<ChargeToSchedule, 'sellerId' | 'amountCents' | 'split'>,
+): Array<{ sellerId: string; grossCents: number }> {
   const shares = new Map<string, number>();
   let carved = 0;
   for (const item of charge.split) {
-    if (!Number.isSafeInteger(item.amountCents) || item.amountCents < 1) throw new Error(`split amount must be a positive integer, got ${item.amountCents}`);
+    const positive = Number.isSafeInteger(item.amountCents) && item.amountCents >= 1;
+    assert(positive, 'split.amount-positive-integer', { amount_cents: item.amountCents });
     carved += item.amountCents;
-    shares.set(item.recipientSellerId, (shares.get(item.recipientSellerId) ?? 0) + item.amountCents);
+    shares.set(
+      item.recipientSellerId,
+      (shares.get(item.recipientSellerId) ?? 0) + item.amountCents,
+    );
   }
   const remainder = charge.amountCents - carved;
   // The charges service validated the split; a split above the amount here is a broken invariant.
-  if (remainder < 0) throw new Error(`split of charge exceeds its amount by ${-remainder} cents`);
+  assert(remainder >= 0, 'split.within-charge-amount', { excess_cents: -remainder });
   shares.set(charge.sellerId, (shares.get(charge.sellerId) ?? 0) + remainder);
-  return [...shares].map(([sellerId, grossCents]) => ({ sellerId, grossCents })).filter((s) => s.grossCents > 0);
+  return [...shares]
+    .map(([sellerId, grossCents]) => ({ sellerId, grossCents }))
+    .filter((s) => s.grossCents > 0);
 }
 
-export function buildSchedule(charge: ChargeToSchedule, pricing: ResolvedPricing): ReceivableDraft[] {
-  if (!Number.isSafeInteger(charge.amountCents) || charge.amountCents < 1) throw new Error(`charge amount must be a positive integer, got ${charge.amountCents}`);
+export function buildSchedule(
+  charge: ChargeToSchedule,
+  pricing: ResolvedPricing,
+): ReceivableDraft[] {
+  const positive = Number.isSafeInteger(charge.amountCents) && charge.amountCents >= 1;
+  assert(positive, 'charge.amount-positive-integer', { amount_cents: charge.amountCents });
   const n = scheduleInstallments(charge.paymentMethod, Math.max(1, charge.installments));
   const drafts: ReceivableDraft[] = [];
   for (const share of recipientShares(charge)) {
@@ -76,7 +93,12 @@ export function buildSchedule(charge: ChargeToSchedule, pricing: ResolvedPricing
       // would only be noise in the seller's schedule.
       if (grossCents === 0) return;
       const installment = index + 1;
-      const due = dueDate(charge.paymentMethod, charge.paidDate, pricing.settlementDelayDays, installment);
+      const due = dueDate(
+        charge.paymentMethod,
+        charge.paidDate,
+        pricing.settlementDelayDays,
+        installment,
+      );
       const feeCents = mdrFeeCents(grossCents, pricing.mdrBps);
       drafts.push({
         sellerId: share.sellerId,

@@ -1,22 +1,33 @@
 // How a refund or a chargeback takes money back from a charge's receivables (contract §4 and
 // receivable-states.md). Pure and exact: every cent taken is either removed from a receivable that has
 // not been paid out (refunds only) or debited from the seller's balance, and the fee follows the gross.
-import { mdrFeeCents } from '@pgw/domain';
+import { assert, mdrFeeCents } from '@pgw/domain';
 
 /**
  * Splits totalCents over parts in proportion to their capacities (largest remainder; ties to the lower
  * index), never giving a part more than its capacity. The parts add up to totalCents exactly.
  */
-export function allocateProportionally(totalCents: number, capacities: readonly number[]): number[] {
-  if (!Number.isSafeInteger(totalCents) || totalCents < 0) throw new RangeError(`totalCents must be a non-negative integer, got ${totalCents}`);
+export function allocateProportionally(
+  totalCents: number,
+  capacities: readonly number[],
+): number[] {
+  if (!Number.isSafeInteger(totalCents) || totalCents < 0)
+    throw new RangeError(`totalCents must be a non-negative integer, got ${totalCents}`);
   const capacityTotal = capacities.reduce((sum, c) => {
-    if (!Number.isSafeInteger(c) || c < 0) throw new RangeError(`capacity must be a non-negative integer, got ${c}`);
+    if (!Number.isSafeInteger(c) || c < 0)
+      throw new RangeError(`capacity must be a non-negative integer, got ${c}`);
     return sum + c;
   }, 0);
-  if (totalCents > capacityTotal) throw new RangeError(`cannot take ${totalCents} cents from a capacity of ${capacityTotal}`);
+  if (totalCents > capacityTotal)
+    throw new RangeError(`cannot take ${totalCents} cents from a capacity of ${capacityTotal}`);
   if (totalCents === 0) return capacities.map(() => 0);
-  const parts = capacities.map((c) => Number((BigInt(totalCents) * BigInt(c)) / BigInt(capacityTotal)));
-  const remainders = capacities.map((c, index) => ({ index, rest: (BigInt(totalCents) * BigInt(c)) % BigInt(capacityTotal) }));
+  const parts = capacities.map((c) =>
+    Number((BigInt(totalCents) * BigInt(c)) / BigInt(capacityTotal)),
+  );
+  const remainders = capacities.map((c, index) => ({
+    index,
+    rest: (BigInt(totalCents) * BigInt(c)) % BigInt(capacityTotal),
+  }));
   remainders.sort((a, b) => (a.rest === b.rest ? a.index - b.index : a.rest > b.rest ? -1 : 1));
   let left = totalCents - parts.reduce((sum, p) => sum + p, 0);
   // left < parts.length, and a part that got less than its capacity has room for one more cent.
@@ -27,7 +38,7 @@ export function allocateProportionally(totalCents: number, capacities: readonly 
       left--;
     }
   }
-  if (left !== 0) throw new Error('allocateProportionally: cents left over');
+  assert(left === 0, 'allocation.no-cents-left-over', { left_cents: left });
   return parts;
 }
 
@@ -46,7 +57,17 @@ export interface TakeTarget {
 
 export type TakeStep =
   /** The receivable had not been paid out: it shrinks (or is canceled at zero). Amounts after the step. */
-  | { kind: 'reduce'; id: string; takeCents: number; grossCents: number; feeCents: number; netCents: number; canceled: boolean; netDeltaCents: number; feeDeltaCents: number }
+  | {
+      kind: 'reduce';
+      id: string;
+      takeCents: number;
+      grossCents: number;
+      feeCents: number;
+      netCents: number;
+      canceled: boolean;
+      netDeltaCents: number;
+      feeDeltaCents: number;
+    }
   /** The money had left (paid, in a payout, anticipated) or a chargeback took it: the seller is debited. */
   | { kind: 'debit'; id: string; takeCents: number; feeCents: number; netCents: number };
 
@@ -55,7 +76,10 @@ export type TakeStep =
  * seller's, not a part of the charge. The charge's part stays on the original, `anticipated` (its
  * anticipation id set too), which a refund or a chargeback debits (contract §4, receivable-states.md).
  */
-export function isAnticipationOutput(r: { status: string; anticipationId: string | null }): boolean {
+export function isAnticipationOutput(r: {
+  status: string;
+  anticipationId: string | null;
+}): boolean {
   return r.anticipationId !== null && r.status !== 'anticipated';
 }
 
@@ -63,8 +87,12 @@ export function isAnticipationOutput(r: { status: string; anticipationId: string
  * The charge's gross still the seller's on the receivable: what a refund or a chargeback can take from
  * it. None on a canceled receivable, nor on an anticipation's output (its original is taken instead).
  */
-export function liveGross(r: Pick<TakeTarget, 'status' | 'anticipationId' | 'grossCents' | 'debitedGrossCents'>): number {
-  return r.status === 'canceled' || isAnticipationOutput(r) ? 0 : r.grossCents - r.debitedGrossCents;
+export function liveGross(
+  r: Pick<TakeTarget, 'status' | 'anticipationId' | 'grossCents' | 'debitedGrossCents'>,
+): number {
+  return r.status === 'canceled' || isAnticipationOutput(r)
+    ? 0
+    : r.grossCents - r.debitedGrossCents;
 }
 
 /**
@@ -77,7 +105,10 @@ export function debitFee(liveGrossCents: number, takeCents: number, mdrBps: numb
 
 function reducible(r: TakeTarget): boolean {
   // Only a receivable that has not left us and carries no debit shrinks in place; anything else is debited.
-  return r.debitedGrossCents === 0 && (r.status === 'pending' || (r.status === 'available' && r.settlementId === null));
+  return (
+    r.debitedGrossCents === 0 &&
+    (r.status === 'pending' || (r.status === 'available' && r.settlementId === null))
+  );
 }
 
 /**
@@ -86,8 +117,14 @@ function reducible(r: TakeTarget): boolean {
  * chargeback debits (so that winning it can give the same cents back). An anticipation's output has no
  * live gross: it is skipped.
  */
-export function planTake(mode: 'refund' | 'chargeback', amountCents: number, receivables: readonly TakeTarget[]): TakeStep[] {
-  const ordered = [...receivables].sort((a, b) => b.installment - a.installment || (a.id < b.id ? -1 : 1));
+export function planTake(
+  mode: 'refund' | 'chargeback',
+  amountCents: number,
+  receivables: readonly TakeTarget[],
+): TakeStep[] {
+  const ordered = [...receivables].sort(
+    (a, b) => b.installment - a.installment || (a.id < b.id ? -1 : 1),
+  );
   const steps: TakeStep[] = [];
   let left = amountCents;
   for (const r of ordered) {
@@ -99,17 +136,38 @@ export function planTake(mode: 'refund' | 'chargeback', amountCents: number, rec
     if (mode === 'refund' && reducible(r)) {
       const grossCents = r.grossCents - take;
       if (grossCents === 0) {
-        steps.push({ kind: 'reduce', id: r.id, takeCents: take, grossCents: r.grossCents, feeCents: r.feeCents, netCents: r.netCents, canceled: true, netDeltaCents: -r.netCents, feeDeltaCents: -r.feeCents });
+        steps.push({
+          kind: 'reduce',
+          id: r.id,
+          takeCents: take,
+          grossCents: r.grossCents,
+          feeCents: r.feeCents,
+          netCents: r.netCents,
+          canceled: true,
+          netDeltaCents: -r.netCents,
+          feeDeltaCents: -r.feeCents,
+        });
       } else {
         const feeCents = mdrFeeCents(grossCents, r.mdrBps);
         const netCents = grossCents - feeCents;
-        steps.push({ kind: 'reduce', id: r.id, takeCents: take, grossCents, feeCents, netCents, canceled: false, netDeltaCents: netCents - r.netCents, feeDeltaCents: feeCents - r.feeCents });
+        steps.push({
+          kind: 'reduce',
+          id: r.id,
+          takeCents: take,
+          grossCents,
+          feeCents,
+          netCents,
+          canceled: false,
+          netDeltaCents: netCents - r.netCents,
+          feeDeltaCents: feeCents - r.feeCents,
+        });
       }
     } else {
       const feeCents = debitFee(live, take, r.mdrBps);
       steps.push({ kind: 'debit', id: r.id, takeCents: take, feeCents, netCents: take - feeCents });
     }
   }
-  if (left !== 0) throw new RangeError(`cannot take ${amountCents} cents: ${left} cents beyond the receivables`);
+  if (left !== 0)
+    throw new RangeError(`cannot take ${amountCents} cents: ${left} cents beyond the receivables`);
   return steps;
 }

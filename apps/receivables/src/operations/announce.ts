@@ -1,5 +1,5 @@
-import type { Receivable } from '../data/receivables.repository';
-import type { Settlement } from '../data/settlements.repository';
+import { receivableFields, type Receivable } from '../data/receivables.repository';
+import { settlementFields, type Settlement } from '../data/settlements.repository';
 import { settlementResource } from '../resources';
 import type { Work } from './context';
 
@@ -15,25 +15,18 @@ export type ReceivableChangeReason =
   | 'anticipated';
 
 /** The receivable's whole state after the change, for the anticipation service's copy and others. */
-export function announceReceivable(work: Work, r: Receivable, previousStatus: string | null, reason: ReceivableChangeReason): void {
+export function announceReceivable(
+  work: Work,
+  r: Receivable,
+  previousStatus: string | null,
+  reason: ReceivableChangeReason,
+): void {
   work.emit('receivables.receivable-changed.v1', r.tenantId, r.livemode, r.sellerId, {
     receivable: {
       receivable_id: r.id,
-      seller_id: r.sellerId,
-      charge_id: r.chargeId,
-      payment_method: r.paymentMethod,
-      installment: r.installment,
-      installments: r.installments,
-      gross_amount_cents: r.grossCents,
-      fee_amount_cents: r.feeCents,
-      net_amount_cents: r.netCents,
+      ...receivableFields(r),
       mdr_bps: r.mdrBps,
       debited_gross_cents: r.debitedGrossCents,
-      due_date: r.dueDate,
-      original_due_date: r.originalDueDate,
-      status: r.status,
-      anticipation_id: r.anticipationId,
-      settlement_id: r.settlementId,
       created_at: r.createdAt.getTime(),
       updated_at: r.updatedAt.getTime(),
       version: r.version,
@@ -47,13 +40,9 @@ export function announceSettlement(work: Work, s: Settlement, previousStatus: st
   work.emit('receivables.settlement-changed.v1', s.tenantId, s.livemode, s.sellerId, {
     settlement: {
       settlement_id: s.id,
-      seller_id: s.sellerId,
-      status: s.status,
-      amount_cents: s.amountCents,
+      ...settlementFields(s),
       receivables_net_cents: s.receivablesNetCents,
       debt_cents: s.debtCents,
-      receivable_count: s.receivableCount,
-      settlement_date: s.settlementDate,
       paid_at: s.paidAt === null ? null : s.paidAt.getTime(),
       created_at: s.createdAt.getTime(),
       updated_at: s.updatedAt.getTime(),

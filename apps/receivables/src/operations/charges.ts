@@ -1,7 +1,7 @@
 // What receivables does with the charges service's events: schedule a paid charge, and take back what
 // refunds and chargebacks take (receivable-states.md). Every function runs inside the consumer's
 // transaction (Work) and changes a charge only with its row locked.
-import { toDateString, newId, mdrFeeCents } from '@pgw/domain';
+import { assert, toDateString, newId, mdrFeeCents } from '@pgw/domain';
 import type { ChargeSnapshot } from '@pgw/contracts';
 import {
   debitsOf,
@@ -17,11 +17,21 @@ import {
   type AdjustmentKind,
   type Charge,
 } from '../data/charges.repository';
-import { findDefaultPlan, findPlan, findSeller, lockTenantPricing } from '../data/directory.repository';
-import { chargeReceivables, insertReceivables, saveReceivable, type Receivable } from '../data/receivables.repository';
-import { isPaymentMethod, resolvePricing } from '../domain/pricing';
-import { buildSchedule } from '../domain/schedule';
-import { allocateProportionally, liveGross, planTake } from '../domain/take';
+import {
+  findDefaultPlan,
+  findPlan,
+  findSeller,
+  lockTenantPricing,
+} from '../data/directory.repository';
+import {
+  chargeReceivables,
+  insertReceivables,
+  saveReceivable,
+  type Receivable,
+} from '../data/receivables.repository';
+import { isPaymentMethod, resolvePricing } from '@pgw/receivables-domain/pricing';
+import { buildSchedule } from '@pgw/receivables-domain/schedule';
+import { allocateProportionally, liveGross, planTake } from '@pgw/receivables-domain/take';
 import { announceReceivable, changed } from './announce';
 import type { Work } from './context';
 import { MoneyOperation } from './money-operation';
@@ -32,7 +42,11 @@ export interface Environment {
 }
 
 /** Records the charge as it was paid, from any event whose snapshot shows it paid; a repeat changes nothing. */
-export async function recordPaidCharge(work: Work, env: Environment, snapshot: ChargeSnapshot): Promise<boolean> {
+export async function recordPaidCharge(
+  work: Work,
+  env: Environment,
+  snapshot: ChargeSnapshot,
+): Promise<boolean> {
   if (snapshot.paid_at === null) return false;
   const charge: Charge = {
     chargeId: snapshot.charge_id,
@@ -43,7 +57,10 @@ export async function recordPaidCharge(work: Work, env: Environment, snapshot: C
     amountCents: snapshot.amount_cents,
     installments: snapshot.installments,
     paidAt: new Date(snapshot.paid_at),
-    split: snapshot.split.map((s) => ({ recipientSellerId: s.recipient_seller_id, amountCents: s.amount_cents })),
+    split: snapshot.split.map((s) => ({
+      recipientSellerId: s.recipient_seller_id,
+      amountCents: s.amount_cents,
+    })),
     // A charge with no seller has no one to pay: its money is not scheduled (it stays with the tenant).
     state: snapshot.seller_id === null ? 'unassigned' : 'awaiting_pricing',
   };
@@ -51,30 +68,60 @@ export async function recordPaidCharge(work: Work, env: Environment, snapshot: C
   return true;
 }
 
-export async function recordAdjustment(work: Work, env: Environment, chargeId: string, kind: AdjustmentKind, sourceId: string, amountCents: number, occurredAtMs: number): Promise<void> {
+export async function recordAdjustment(
+  work: Work,
+  env: Environment,
+  chargeId: string,
+  kind: AdjustmentKind,
+  sourceId: string,
+  amountCents: number,
+  occurredAtMs: number,
+): Promise<void> {
   const charge = await lockCharge(work.trx, chargeId);
   // Charge ids are unique across tenants: an event that places a known charge elsewhere is a producer bug.
-  if (charge !== undefined && (charge.tenantId !== env.tenantId || charge.livemode !== env.livemode)) {
-    throw new Error(`event for charge ${chargeId} names another tenant or environment than the charge`);
+  if (
+    charge !== undefined &&
+    (charge.tenantId !== env.tenantId || charge.livemode !== env.livemode)
+  ) {
+    throw new Error(
+      `event for charge ${chargeId} names another tenant or environment than the charge`,
+    );
   }
-  const adjustmentId = kind === 'refund' ? `refund:${sourceId}` : `chargeback:${sourceId}:${kind.slice('chargeback_'.length)}`;
-  await insertAdjustmentIfNew(work.trx, { adjustmentId, chargeId, kind, sourceId, amountCents, tenantId: env.tenantId, livemode: env.livemode, occurredAt: new Date(occurredAtMs) });
+  const adjustmentId =
+    kind === 'refund'
+      ? `refund:${sourceId}`
+      : `chargeback:${sourceId}:${kind.slice('chargeback_'.length)}`;
+  await insertAdjustmentIfNew(work.trx, {
+    adjustmentId,
+    chargeId,
+    kind,
+    sourceId,
+    amountCents,
+    tenantId: env.tenantId,
+    livemode: env.livemode,
+    occurredAt: new Date(occurredAtMs),
+  });
 }
 
 /** Builds the schedule when the local directory can price the charge; else the charge waits for it. */
-export async function scheduleCharge(work: Work, chargeId: string): Promise<Charge['state'] | 'unknown'> {
+export async function scheduleCharge(
+  work: Work,
+  chargeId: string,
+): Promise<Charge['state'] | 'unknown'> {
   const { trx } = work;
   const charge = await lockCharge(trx, chargeId);
   if (charge === undefined) return 'unknown';
   if (charge.state !== 'awaiting_pricing' || charge.sellerId === null) return charge.state;
   const method = charge.paymentMethod;
-  if (!isPaymentMethod(method)) throw new Error(`charge ${chargeId} has an unknown payment method ${method}`);
+  assert(isPaymentMethod(method), 'charge.payment-method-known', { charge_id: chargeId, method });
   const pricing = async () => {
     const seller = await findSeller(trx, charge.tenantId, charge.sellerId as string);
     return resolvePricing({
       method,
       seller,
-      overridePlan: seller?.pricingPlanId ? await findPlan(trx, charge.tenantId, seller.pricingPlanId) : undefined,
+      overridePlan: seller?.pricingPlanId
+        ? await findPlan(trx, charge.tenantId, seller.pricingPlanId)
+        : undefined,
       defaultPlan: await findDefaultPlan(trx, charge.tenantId),
     });
   };
@@ -102,9 +149,15 @@ export async function scheduleCharge(work: Work, chargeId: string): Promise<Char
     resolution.pricing,
   );
   const grossTotal = drafts.reduce((sum, d) => sum + d.grossCents, 0);
-  if (grossTotal !== charge.amountCents) throw new Error(`schedule of ${chargeId} allocates ${grossTotal} of ${charge.amountCents} cents`);
+  assert(grossTotal === charge.amountCents, 'schedule.allocates-whole-amount', {
+    charge_id: chargeId,
+    allocated_cents: grossTotal,
+    amount_cents: charge.amountCents,
+  });
 
-  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'charge.sale', { chargeId });
+  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'charge.sale', {
+    chargeId,
+  });
   await op.lock(drafts.map((d) => d.sellerId));
   const receivables: Receivable[] = drafts.map((d) => ({
     id: newId('recv_'),
@@ -132,7 +185,9 @@ export async function scheduleCharge(work: Work, chargeId: string): Promise<Char
   await insertReceivables(trx, receivables);
   for (const r of receivables) {
     op.change(r.sellerId, {
-      ...(r.status === 'available' ? { receivablesAvailableCents: r.netCents } : { pendingCents: r.netCents }),
+      ...(r.status === 'available'
+        ? { receivablesAvailableCents: r.netCents }
+        : { pendingCents: r.netCents }),
       feeDeltaCents: r.feeCents,
       grossDeltaCents: r.grossCents,
     });
@@ -155,7 +210,8 @@ export async function applyAdjustments(work: Work, chargeId: string): Promise<nu
         break;
       case 'chargeback_opened':
         // A chargeback already won (its events crossed) leaves nothing to debit.
-        if (!(await isApplied(work.trx, `chargeback:${adjustment.sourceId}:won`))) await take(work, charge, adjustment, 'chargeback');
+        if (!(await isApplied(work.trx, `chargeback:${adjustment.sourceId}:won`)))
+          await take(work, charge, adjustment, 'chargeback');
         break;
       case 'chargeback_won':
         await giveBack(work, charge, adjustment);
@@ -178,14 +234,25 @@ function bySeller(receivables: Receivable[]): Map<string, Receivable[]> {
  * A refund or a chargeback takes its amount from the recipients of the charge in proportion to what is
  * still theirs, and from each recipient's receivables latest installment first (domain/take.ts).
  */
-async function take(work: Work, charge: Charge, adjustment: Adjustment, mode: 'refund' | 'chargeback'): Promise<void> {
+async function take(
+  work: Work,
+  charge: Charge,
+  adjustment: Adjustment,
+  mode: 'refund' | 'chargeback',
+): Promise<void> {
   const receivables = await chargeReceivables(work.trx, charge);
   const groups = [...bySeller(receivables)];
   const parts = allocateProportionally(
     adjustment.amountCents,
     groups.map(([, rs]) => rs.reduce((sum, r) => sum + liveGross(r), 0)),
   );
-  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, mode === 'refund' ? 'refund.succeeded' : 'chargeback.opened', { chargeId: charge.chargeId });
+  const op = new MoneyOperation(
+    work,
+    charge.tenantId,
+    charge.livemode,
+    mode === 'refund' ? 'refund.succeeded' : 'chargeback.opened',
+    { chargeId: charge.chargeId },
+  );
   await op.lock(groups.filter((_, i) => (parts[i] ?? 0) > 0).map(([sellerId]) => sellerId));
   const debits: Parameters<typeof insertDebits>[1] = [];
   const reason = mode === 'refund' ? 'refunded' : 'charged_back';
@@ -193,20 +260,38 @@ async function take(work: Work, charge: Charge, adjustment: Adjustment, mode: 'r
     const part = parts[index] ?? 0;
     if (part === 0) continue;
     const byId = new Map(rs.map((r) => [r.id, r]));
-    for (const step of planTake(mode, part, rs.map((r) => ({ ...r })))) {
+    for (const step of planTake(
+      mode,
+      part,
+      rs.map((r) => ({ ...r })),
+    )) {
       const r = byId.get(step.id);
-      if (r === undefined) throw new Error(`take planned on unknown receivable ${step.id}`);
+      assert(r !== undefined, 'take.planned-on-known-receivable', { receivable_id: step.id });
       if (step.kind === 'reduce') {
         const bucket = r.status === 'pending' ? 'pendingCents' : 'receivablesAvailableCents';
-        op.change(sellerId, { [bucket]: step.netDeltaCents, feeDeltaCents: step.feeDeltaCents, grossDeltaCents: -step.takeCents });
+        op.change(sellerId, {
+          [bucket]: step.netDeltaCents,
+          feeDeltaCents: step.feeDeltaCents,
+          grossDeltaCents: -step.takeCents,
+        });
         const next = step.canceled
           ? changed(r, work.now, { status: 'canceled' })
-          : changed(r, work.now, { grossCents: step.grossCents, feeCents: step.feeCents, netCents: step.netCents });
+          : changed(r, work.now, {
+              grossCents: step.grossCents,
+              feeCents: step.feeCents,
+              netCents: step.netCents,
+            });
         await saveReceivable(work.trx, next);
         announceReceivable(work, next, r.status, reason);
       } else {
-        op.change(sellerId, { debtCents: step.netCents, feeDeltaCents: -step.feeCents, grossDeltaCents: -step.takeCents });
-        const next = changed(r, work.now, { debitedGrossCents: r.debitedGrossCents + step.takeCents });
+        op.change(sellerId, {
+          debtCents: step.netCents,
+          feeDeltaCents: -step.feeCents,
+          grossDeltaCents: -step.takeCents,
+        });
+        const next = changed(r, work.now, {
+          debitedGrossCents: r.debitedGrossCents + step.takeCents,
+        });
         await saveReceivable(work.trx, next);
         announceReceivable(work, next, r.status, reason);
         debits.push({
@@ -234,17 +319,25 @@ async function giveBack(work: Work, charge: Charge, won: Adjustment): Promise<vo
   if (!(await isApplied(work.trx, openedId))) return; // nothing was debited (or it crossed with this event)
   const opened = await debitsOf(work.trx, openedId);
   const byId = new Map((await chargeReceivables(work.trx, charge)).map((r) => [r.id, r]));
-  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'chargeback.won', { chargeId: charge.chargeId });
+  const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'chargeback.won', {
+    chargeId: charge.chargeId,
+  });
   await op.lock(opened.map((d) => d.sellerId));
   const debits: Parameters<typeof insertDebits>[1] = [];
   for (const debit of opened) {
     const r = byId.get(debit.receivableId);
-    if (r === undefined) throw new Error(`debit on unknown receivable ${debit.receivableId}`);
+    assert(r !== undefined, 'debit.on-known-receivable', { receivable_id: debit.receivableId });
     const live = liveGross(r);
     const feeCents = mdrFeeCents(live + debit.grossCents, r.mdrBps) - mdrFeeCents(live, r.mdrBps);
     const netCents = debit.grossCents - feeCents;
-    op.change(r.sellerId, { debtCents: -netCents, feeDeltaCents: feeCents, grossDeltaCents: debit.grossCents });
-    const next = changed(r, work.now, { debitedGrossCents: r.debitedGrossCents - debit.grossCents });
+    op.change(r.sellerId, {
+      debtCents: -netCents,
+      feeDeltaCents: feeCents,
+      grossDeltaCents: debit.grossCents,
+    });
+    const next = changed(r, work.now, {
+      debitedGrossCents: r.debitedGrossCents - debit.grossCents,
+    });
     await saveReceivable(work.trx, next);
     byId.set(next.id, next);
     announceReceivable(work, next, r.status, 'chargeback_reversed');

@@ -1,5 +1,5 @@
-import { newEnvelope, outboxMessage, type EventMap, type EventType } from '@pgw/contracts';
-import { enqueue, type OutboxMessage } from '@pgw/platform-bus';
+import type { EventMap, EventType } from '@pgw/contracts';
+import { enqueue, outboxMessageOf, type Emitted, type OutboxMessage } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { Clock } from '@pgw/platform-service';
 
@@ -20,14 +20,30 @@ export class Work {
   }
 
   /** Queues an event of a seller's stream (keyed by seller id) for the outbox of this transaction. */
-  emit<K extends EventType>(type: K, tenantId: string, livemode: boolean, sellerId: string, body: Omit<EventMap[K], 'envelope'>): void {
-    const envelope = newEnvelope(type, { producer: PRODUCER, tenantId, livemode, requestId: this.requestId, occurredAtMs: this.now.getTime() });
-    this.messages.push(outboxMessage(type, sellerId, { envelope, ...body } as EventMap[K]));
+  emit<K extends EventType>(
+    type: K,
+    tenantId: string,
+    livemode: boolean,
+    sellerId: string,
+    body: Omit<EventMap[K], 'envelope'>,
+  ): void {
+    // Made now (its envelope reads the active trace), written at flush.
+    this.messages.push(
+      outboxMessageOf({
+        type,
+        key: sellerId,
+        producer: PRODUCER,
+        tenantId,
+        livemode,
+        requestId: this.requestId,
+        occurredAtMs: this.now.getTime(),
+        body,
+      } as Emitted),
+    );
   }
 
   /** Writes the queued events in the transaction: they exist if and only if the changes commit. */
   async flush(): Promise<void> {
-    const messages = this.messages.splice(0, this.messages.length);
-    await enqueue(this.db, this.trx, messages);
+    await enqueue(this.db, this.trx, this.messages.splice(0, this.messages.length));
   }
 }

@@ -5,14 +5,29 @@
 // operator) never work at the same time; both are idempotent per date and resumable because they act on
 // state, not on a log of runs: a receivable released or settled is no longer a candidate, and a run killed
 // midway leaves what it committed done and the rest to the next run.
-import { newId } from '@pgw/domain';
-import type { Db } from '@pgw/platform-db';
+import { assert, newId } from '@pgw/domain';
+import { lockJobInTransaction, type Db } from '@pgw/platform-db';
 import type { Clock } from '@pgw/platform-service';
-import { nettedDebt } from '../domain/books';
-import { afterSeller, sellersToSettle, sellersWithDueReceivables, type SellerKey } from '../data/books.repository';
-import { dueReceivables, freeAvailableReceivables, saveReceivable, settlementReceivables } from '../data/receivables.repository';
-import { getSettlement, inFlightSettlements, insertSettlement, saveSettlement, type Settlement } from '../data/settlements.repository';
-import { text } from '../data/rows';
+import { nettedDebt } from '@pgw/receivables-domain/books';
+import {
+  afterSeller,
+  sellersToSettle,
+  sellersWithDueReceivables,
+  type SellerKey,
+} from '../data/books.repository';
+import {
+  dueReceivables,
+  freeAvailableReceivables,
+  saveReceivable,
+  settlementReceivables,
+} from '../data/receivables.repository';
+import {
+  getSettlement,
+  inFlightSettlements,
+  insertSettlement,
+  saveSettlement,
+  type Settlement,
+} from '../data/settlements.repository';
 import { announceReceivable, announceSettlement, changed } from './announce';
 import type { Bank, BankOutcome } from './bank';
 import { Work } from './context';
@@ -40,7 +55,7 @@ export async function runJob(ctx: JobContext, job: JobName, asOfDate: string): P
 /** One unit of a job (a seller's work, a candidate list) in a transaction of its own, under the job's lock. */
 async function unit<T>(ctx: JobContext, job: JobName, fn: (work: Work) => Promise<T>): Promise<T> {
   return ctx.db.tx(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${ctx.db.schema}:job:${job}`]);
+    await lockJobInTransaction(ctx.db, trx, job);
     const work = new Work(ctx.db, trx, ctx.clock, ctx.requestId);
     const result = await fn(work);
     await work.flush();
@@ -53,17 +68,20 @@ async function release(ctx: JobContext, asOfDate: string): Promise<number> {
   const job = 'receivables-release';
   let released = 0;
   for (let round = 0; ; round++) {
-    if (round >= ROUNDS_MAX) throw new Error('receivables-release: too many rounds');
-    const sellers = await unit(ctx, job, (work) => sellersWithDueReceivables(work.trx, asOfDate, SELLERS_PER_ROUND));
+    assert(round < ROUNDS_MAX, 'receivables-release.rounds-bounded', { rounds_max: ROUNDS_MAX });
+    const sellers = await unit(ctx, job, (work) =>
+      sellersWithDueReceivables(work.trx, asOfDate, SELLERS_PER_ROUND),
+    );
     if (sellers.length === 0) return released;
-    for (const seller of sellers) released += await unit(ctx, job, (work) => releaseSeller(work, seller, asOfDate));
+    for (const seller of sellers)
+      released += await unit(ctx, job, (work) => releaseSeller(work, seller, asOfDate));
   }
 }
 
 async function releaseSeller(work: Work, key: SellerKey, asOfDate: string): Promise<number> {
   const op = new MoneyOperation(work, key.tenantId, key.livemode, 'receivable.released', {});
   await op.lock([key.sellerId]);
-  const due = await dueReceivables(work.trx, key.tenantId, key.livemode, key.sellerId, asOfDate);
+  const due = await dueReceivables(work.trx, key, asOfDate);
   for (const r of due) {
     const next = changed(r, work.now, { status: 'available' });
     await saveReceivable(work.trx, next);
@@ -87,14 +105,23 @@ async function settle(ctx: JobContext, asOfDate: string): Promise<number> {
     if (candidate.status !== 'processing') continue;
     const outcome = await unit(ctx, job, async (work) => {
       // Read again under the lock: another run may have completed it since the list was taken.
-      const settlement = await getSettlement(work.trx, { tenantId: candidate.tenantId, livemode: candidate.livemode, sellerId: candidate.sellerId }, candidate.id);
+      const settlement = await getSettlement(
+        work.trx,
+        {
+          tenantId: candidate.tenantId,
+          livemode: candidate.livemode,
+          sellerId: candidate.sellerId,
+        },
+        candidate.id,
+      );
       if (settlement?.status !== 'processing') return null;
       const answer = await bank.status(settlement);
       await complete(work, settlement, answer);
       return answer;
     });
     // A payout the bank refused is not tried again in the same run.
-    if (outcome === 'failed') seen.add(`${candidate.tenantId}|${candidate.livemode}|${candidate.sellerId}`);
+    if (outcome === 'failed')
+      seen.add(`${candidate.tenantId}|${candidate.livemode}|${candidate.sellerId}`);
   }
   let created = 0;
   // Each list pages on from its last seller (keyset), so sellers this run leaves as they are (a payout the
@@ -103,7 +130,7 @@ async function settle(ctx: JobContext, asOfDate: string): Promise<number> {
   let afterToSettle: SellerKey | null = null;
   let afterFree: SellerKey | null = null;
   for (let round = 0; ; round++) {
-    if (round >= ROUNDS_MAX) throw new Error('settlement-run: too many rounds');
+    assert(round < ROUNDS_MAX, 'settlement-run.rounds-bounded', { rounds_max: ROUNDS_MAX });
     const [toSettle, free] = await unit(ctx, job, async (work) => [
       await sellersToSettle(work.trx, perRound, afterToSettle),
       await sellersWithFreeReceivables(work, perRound, afterFree),
@@ -122,24 +149,43 @@ async function settle(ctx: JobContext, asOfDate: string): Promise<number> {
 }
 
 // Receivables whose net is zero (a fee as large as the gross) move no money, yet still have to be closed.
-async function sellersWithFreeReceivables(work: Work, limit: number, after: SellerKey | null): Promise<SellerKey[]> {
+async function sellersWithFreeReceivables(
+  work: Work,
+  limit: number,
+  after: SellerKey | null,
+): Promise<SellerKey[]> {
   const rows = (await afterSeller(work.trx('receivables').where({ status: 'available' }), after)
     .whereNull('settlement_id')
     .distinct('tenant_id', 'livemode', 'seller_id')
     .orderBy(['tenant_id', 'livemode', 'seller_id'])
     .limit(limit)) as Array<Record<string, unknown>>;
-  return rows.map((r) => ({ tenantId: text(r.tenant_id), livemode: r.livemode === true, sellerId: text(r.seller_id) }));
+  return rows.map((r) => ({
+    tenantId: r.tenant_id as string,
+    livemode: r.livemode === true,
+    sellerId: r.seller_id as string,
+  }));
 }
 
-async function settleSeller(work: Work, bank: Bank, key: SellerKey, asOfDate: string): Promise<boolean> {
+async function settleSeller(
+  work: Work,
+  bank: Bank,
+  key: SellerKey,
+  asOfDate: string,
+): Promise<boolean> {
   const settlementId = newId('set_');
-  const op = new MoneyOperation(work, key.tenantId, key.livemode, 'payout.reserved', { settlementId });
+  const op = new MoneyOperation(work, key.tenantId, key.livemode, 'payout.reserved', {
+    settlementId,
+  });
   await op.lock([key.sellerId]);
   const counters = op.counters(key.sellerId);
-  const receivables = await freeAvailableReceivables(work.trx, key.tenantId, key.livemode, key.sellerId);
+  const receivables = await freeAvailableReceivables(work.trx, key);
   const receivablesNetCents = receivables.reduce((sum, r) => sum + r.netCents, 0);
   if (receivablesNetCents !== counters.receivablesAvailableCents) {
-    throw new Error(`books of seller ${key.sellerId} say ${counters.receivablesAvailableCents} available, receivables say ${receivablesNetCents}`);
+    assert(false, 'books.available-matches-receivables', {
+      seller_id: key.sellerId,
+      books_available_cents: counters.receivablesAvailableCents,
+      receivables_net_cents: receivablesNetCents,
+    });
   }
   // The payout nets the seller's debt against what is available (domain/books.ts).
   const debtCents = nettedDebt(counters);
@@ -169,10 +215,19 @@ async function settleSeller(work: Work, bank: Bank, key: SellerKey, asOfDate: st
     await saveReceivable(work.trx, next);
     announceReceivable(work, next, r.status, 'settlement_reserved');
   }
-  op.change(key.sellerId, { receivablesAvailableCents: -receivablesNetCents, debtCents: -debtCents, reservedCents: amountCents });
+  op.change(key.sellerId, {
+    receivablesAvailableCents: -receivablesNetCents,
+    debtCents: -debtCents,
+    reservedCents: amountCents,
+  });
   await op.finish();
 
-  const processing: Settlement = { ...settlement, status: 'processing', version: settlement.version + 1, updatedAt: work.now };
+  const processing: Settlement = {
+    ...settlement,
+    status: 'processing',
+    version: settlement.version + 1,
+    updatedAt: work.now,
+  };
   await saveSettlement(work.trx, processing);
   announceSettlement(work, processing, settlement.status);
   settlement = processing;
@@ -184,21 +239,42 @@ async function settleSeller(work: Work, bank: Bank, key: SellerKey, asOfDate: st
 async function complete(work: Work, settlement: Settlement, outcome: BankOutcome): Promise<void> {
   if (outcome === 'processing') return;
   const paid = outcome === 'paid';
-  const op = new MoneyOperation(work, settlement.tenantId, settlement.livemode, paid ? 'payout.paid' : 'payout.failed', { settlementId: settlement.id });
+  const op = new MoneyOperation(
+    work,
+    settlement.tenantId,
+    settlement.livemode,
+    paid ? 'payout.paid' : 'payout.failed',
+    { settlementId: settlement.id },
+  );
   await op.lock([settlement.sellerId]);
   const receivables = await settlementReceivables(work.trx, settlement);
   for (const r of receivables) {
-    const next = paid ? changed(r, work.now, { status: 'paid' }) : changed(r, work.now, { settlementId: null });
+    const next = paid
+      ? changed(r, work.now, { status: 'paid' })
+      : changed(r, work.now, { settlementId: null });
     await saveReceivable(work.trx, next);
     announceReceivable(work, next, r.status, paid ? 'paid_out' : 'settlement_failed');
   }
   if (paid) {
-    op.change(settlement.sellerId, { reservedCents: -settlement.amountCents, paidOutCents: settlement.amountCents });
+    op.change(settlement.sellerId, {
+      reservedCents: -settlement.amountCents,
+      paidOutCents: settlement.amountCents,
+    });
   } else {
     // The money never left: the receivables are available again and the debt is owed again.
-    op.change(settlement.sellerId, { reservedCents: -settlement.amountCents, receivablesAvailableCents: settlement.receivablesNetCents, debtCents: settlement.debtCents });
+    op.change(settlement.sellerId, {
+      reservedCents: -settlement.amountCents,
+      receivablesAvailableCents: settlement.receivablesNetCents,
+      debtCents: settlement.debtCents,
+    });
   }
-  const next: Settlement = { ...settlement, status: paid ? 'paid' : 'failed', paidAt: paid ? work.now : null, version: settlement.version + 1, updatedAt: work.now };
+  const next: Settlement = {
+    ...settlement,
+    status: paid ? 'paid' : 'failed',
+    paidAt: paid ? work.now : null,
+    version: settlement.version + 1,
+    updatedAt: work.now,
+  };
   await saveSettlement(work.trx, next);
   announceSettlement(work, next, settlement.status);
   await op.finish();

@@ -1,5 +1,11 @@
+import { assert } from '@pgw/domain';
 import type { Tx } from '@pgw/platform-db';
-import { isZeroMovement, movementBetween, movementImbalance, type BookCounters } from '../domain/books';
+import {
+  isZeroMovement,
+  movementBetween,
+  movementImbalance,
+  type BookCounters,
+} from '@pgw/receivables-domain/books';
 import { lockBooks, saveBooks } from '../data/books.repository';
 import type { Work } from './context';
 
@@ -46,7 +52,11 @@ export class MoneyOperation {
     readonly tenantId: string,
     readonly livemode: boolean,
     readonly type: MovementType,
-    private readonly refs: { chargeId?: string | null; settlementId?: string | null; anticipationId?: string | null },
+    private readonly refs: {
+      chargeId?: string | null;
+      settlementId?: string | null;
+      anticipationId?: string | null;
+    },
   ) {}
 
   private get trx(): Tx {
@@ -57,13 +67,19 @@ export class MoneyOperation {
     const missing = sellerIds.filter((id) => !this.sellers.has(id));
     const counters = await lockBooks(this.trx, this.tenantId, this.livemode, missing);
     for (const [sellerId, c] of counters) {
-      this.sellers.set(sellerId, { before: c, after: { ...c }, feeDeltaCents: 0, grossDeltaCents: 0, paidOutCents: 0 });
+      this.sellers.set(sellerId, {
+        before: c,
+        after: { ...c },
+        feeDeltaCents: 0,
+        grossDeltaCents: 0,
+        paidOutCents: 0,
+      });
     }
   }
 
   private state(sellerId: string): SellerState {
     const state = this.sellers.get(sellerId);
-    if (state === undefined) throw new Error(`seller ${sellerId} changed without its books locked`);
+    assert(state !== undefined, 'books.locked-before-change', { seller_id: sellerId });
     return state;
   }
 
@@ -80,32 +96,50 @@ export class MoneyOperation {
     s.feeDeltaCents += change.feeDeltaCents ?? 0;
     s.grossDeltaCents += change.grossDeltaCents ?? 0;
     s.paidOutCents += change.paidOutCents ?? 0;
-    if (s.after.pendingCents < 0 || s.after.receivablesAvailableCents < 0 || s.after.reservedCents < 0) {
-      throw new Error(`books of seller ${sellerId} went negative: ${JSON.stringify(s.after)}`);
+    if (
+      s.after.pendingCents < 0 ||
+      s.after.receivablesAvailableCents < 0 ||
+      s.after.reservedCents < 0
+    ) {
+      assert(false, 'books.never-negative', {
+        seller_id: sellerId,
+        books: JSON.stringify(s.after),
+      });
     }
   }
 
   async finish(): Promise<void> {
     for (const [sellerId, s] of [...this.sellers].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const movement = movementBetween(s.before, s.after, { feeDeltaCents: s.feeDeltaCents, grossDeltaCents: s.grossDeltaCents, paidOutCents: s.paidOutCents });
-      const imbalance = movementImbalance(movement);
-      if (imbalance !== 0) throw new Error(`${this.type} of seller ${sellerId} does not balance by ${imbalance} cents: ${JSON.stringify(movement)}`);
-      // Counters can change while the buckets do not (a payout of zero that settles debt with receivables).
-      if (JSON.stringify(s.before) !== JSON.stringify(s.after)) await saveBooks(this.trx, this.tenantId, this.livemode, sellerId, s.after, this.work.now);
-      if (!isZeroMovement(movement)) this.work.emit('receivables.balance-moved.v1', this.tenantId, this.livemode, sellerId, {
-        seller_id: sellerId,
-        type: this.type,
-        charge_id: this.refs.chargeId ?? null,
-        settlement_id: this.refs.settlementId ?? null,
-        anticipation_id: this.refs.anticipationId ?? null,
-        pending_delta_cents: movement.pendingDeltaCents,
-        available_delta_cents: movement.availableDeltaCents,
-        reserved_delta_cents: movement.reservedDeltaCents,
-        debt_delta_cents: movement.debtDeltaCents,
-        fee_delta_cents: movement.feeDeltaCents,
-        gross_delta_cents: movement.grossDeltaCents,
-        paid_out_cents: movement.paidOutCents,
+      const movement = movementBetween(s.before, s.after, {
+        feeDeltaCents: s.feeDeltaCents,
+        grossDeltaCents: s.grossDeltaCents,
+        paidOutCents: s.paidOutCents,
       });
+      const imbalance = movementImbalance(movement);
+      assert(imbalance === 0, 'books.movement-balances', {
+        type: this.type,
+        seller_id: sellerId,
+        imbalance_cents: imbalance,
+        movement: JSON.stringify(movement),
+      });
+      // Counters can change while the buckets do not (a payout of zero that settles debt with receivables).
+      if (JSON.stringify(s.before) !== JSON.stringify(s.after))
+        await saveBooks(this.trx, this.tenantId, this.livemode, sellerId, s.after, this.work.now);
+      if (!isZeroMovement(movement))
+        this.work.emit('receivables.balance-moved.v1', this.tenantId, this.livemode, sellerId, {
+          seller_id: sellerId,
+          type: this.type,
+          charge_id: this.refs.chargeId ?? null,
+          settlement_id: this.refs.settlementId ?? null,
+          anticipation_id: this.refs.anticipationId ?? null,
+          pending_delta_cents: movement.pendingDeltaCents,
+          available_delta_cents: movement.availableDeltaCents,
+          reserved_delta_cents: movement.reservedDeltaCents,
+          debt_delta_cents: movement.debtDeltaCents,
+          fee_delta_cents: movement.feeDeltaCents,
+          gross_delta_cents: movement.grossDeltaCents,
+          paid_out_cents: movement.paidOutCents,
+        });
       s.before = { ...s.after };
       s.feeDeltaCents = 0;
       s.grossDeltaCents = 0;

@@ -1,11 +1,8 @@
-import { Type } from '@sinclair/typebox';
 import { isDateString } from '@pgw/domain';
-import { ApiError, RequestIdSchema, requireOperator, type App } from '@pgw/platform-http';
+import { ApiError, JobResultSchema, requireOperator, type App } from '@pgw/platform-http';
 import { runJob, type JobContext, type JobName } from '../operations/jobs';
 
 const JOBS: readonly JobName[] = ['receivables-release', 'settlement-run'];
-
-const JobResult = Type.Object({ job: Type.String(), as_of_date: Type.String(), processed: Type.Integer({ minimum: 0 }), request_id: RequestIdSchema }, { additionalProperties: false });
 
 /**
  * The optional body `{as_of_date}`. Checked in the handler rather than by a body schema: the body may be
@@ -14,24 +11,31 @@ const JobResult = Type.Object({ job: Type.String(), as_of_date: Type.String(), p
  */
 function asOfDate(body: unknown, today: string): string {
   if (body === undefined || body === null) return today;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('parameter_invalid', 'body: must be an object');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ApiError('parameter_invalid', 'body: must be an object');
   for (const key of Object.keys(body)) {
-    if (key !== 'as_of_date') throw new ApiError('parameter_unknown', `${key}: is not a known parameter`, key);
+    if (key !== 'as_of_date')
+      throw new ApiError('parameter_unknown', `${key}: is not a known parameter`, key);
   }
   const value: unknown = (body as { as_of_date?: unknown }).as_of_date;
   if (value === undefined) return today;
-  if (typeof value !== 'string' || !isDateString(value)) throw new ApiError('parameter_invalid', 'as_of_date: must be a date YYYY-MM-DD', 'as_of_date');
+  if (typeof value !== 'string' || !isDateString(value))
+    throw new ApiError('parameter_invalid', 'as_of_date: must be a date YYYY-MM-DD', 'as_of_date');
   return value;
 }
 
 /** POST /admin/v1/jobs/{receivables-release,settlement-run}: the operator API (contract §5), forwarded by the gateway. */
 export function jobsRoutes(app: App, ctx: Omit<JobContext, 'requestId'>): void {
   for (const job of JOBS) {
-    app.post(`/admin/v1/jobs/${job}`, { schema: { response: { 200: JobResult } } }, async (request) => {
-      requireOperator(request);
-      const date = asOfDate(request.body, ctx.clock.today());
-      const processed = await runJob({ ...ctx, requestId: request.id }, job, date);
-      return { job, as_of_date: date, processed, request_id: request.id };
-    });
+    app.post(
+      `/admin/v1/jobs/${job}`,
+      { schema: { response: { 200: JobResultSchema } } },
+      async (request) => {
+        requireOperator(request);
+        const date = asOfDate(request.body, ctx.clock.today());
+        const processed = await runJob({ ...ctx, requestId: request.id }, job, date);
+        return { job, as_of_date: date, processed, request_id: request.id };
+      },
+    );
   }
 }

@@ -2,11 +2,24 @@
 // with the charges and directory events as the real producers write them (Avro bytes, event-id and
 // event-type headers). Shared by the scenario suites.
 import type { Knex } from 'knex';
-import { encodeEvent, EVENT_TOPICS, newEnvelope, type ChargeSnapshot, type EventMap, type EventType } from '@pgw/contracts';
+import {
+  encodeEvent,
+  EVENT_TOPICS,
+  newEnvelope,
+  type ChargeSnapshot,
+  type EventMap,
+  type EventType,
+} from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a test composition of receivables with the ledger, as the all-in-one composes them, to check their invariants together
 import { ledgerService } from '@pgw/ledger';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type Bus, type BusMessage } from '@pgw/platform-bus';
+import {
+  HEADER_EVENT_ID,
+  HEADER_EVENT_TYPE,
+  InProcessBus,
+  type Bus,
+  type BusMessage,
+} from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
 import { InjectPeers, ManualClock, startService, type RunningService } from '@pgw/platform-service';
@@ -50,7 +63,12 @@ export interface AnticipationItem {
  * item's gross is the receivable's net as the anticipation priced it (a copy that may be stale on
  * purpose), its net the gross less feeCents.
  */
-export function anticipationExecuted(tenantId: string, sellerId: string, items: AnticipationItem[], anticipationId = newId('ant_')): EventMap['anticipation.anticipation-executed.v1'] {
+export function anticipationExecuted(
+  tenantId: string,
+  sellerId: string,
+  items: AnticipationItem[],
+  anticipationId = newId('ant_'),
+): EventMap['anticipation.anticipation-executed.v1'] {
   const type = 'anticipation.anticipation-executed.v1';
   const gross = items.reduce((s, i) => s + i.receivable.net_amount_cents, 0);
   const fee = items.reduce((s, i) => s + i.feeCents, 0);
@@ -104,10 +122,25 @@ export class Money {
     const ledgerDb = sharedDb(knex, uniqueName('ledger'));
     const clock = new ManualClock(new Date('2026-03-02T18:00:00.000Z'));
     const peers = new InjectPeers();
-    const context = { bus, clock, principalPublicKey: PRINCIPALS.publicKey, peers, env: {}, log: { level: 'silent' } };
+    const context = {
+      bus,
+      clock,
+      principalPublicKey: PRINCIPALS.publicKey,
+      peers,
+      env: {},
+      log: { level: 'silent' },
+    };
     // The ledger subscribes first: the in-process bus delivers only to groups already listening.
     const ledger = await startService(ledgerService, { ...context, db: ledgerDb });
-    const receivables = await startService(createReceivablesService({ ...(options.bank ? { bank: options.bank } : {}), ...(options.sellersPerRound !== undefined ? { sellersPerRound: options.sellersPerRound } : {}) }), { ...context, db: receivablesDb });
+    const receivables = await startService(
+      createReceivablesService({
+        ...(options.bank ? { bank: options.bank } : {}),
+        ...(options.sellersPerRound !== undefined
+          ? { sellersPerRound: options.sellersPerRound }
+          : {}),
+      }),
+      { ...context, db: receivablesDb },
+    );
     PRINCIPALS.bind(ledger.app);
     PRINCIPALS.bind(receivables.app);
     return new Money(clock, bus, receivablesDb, ledgerDb, receivables, ledger);
@@ -122,22 +155,42 @@ export class Money {
   /** Publishes events as their producer's relay would, and waits until both services applied everything. */
   async publish(...events: Array<[EventType, string, EventMap[EventType]]>): Promise<void> {
     for (const [type, key, event] of events) {
-      await this.bus.publish([{ topic: EVENT_TOPICS[type], key, value: encodeEvent(type, event as never), headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type } }]);
+      await this.bus.publish([
+        {
+          topic: EVENT_TOPICS[type],
+          key,
+          value: encodeEvent(type, event as never),
+          headers: { [HEADER_EVENT_ID]: event.envelope.event_id, [HEADER_EVENT_TYPE]: type },
+        },
+      ]);
     }
     await this.settle();
   }
 
   /** Waits until the receivables outbox is published (the in-process bus resolves once the ledger applied it). */
   async settle(): Promise<void> {
-    await waitFor(async () => {
-      const rows = await this.receivablesDb.read((q) => q('outbox').whereNull('sent_at').count<{ count: string | number }[]>('* as count'));
-      return Number(rows[0]?.count ?? 0) === 0 ? true : undefined;
-    }, 10_000, 'the receivables outbox to drain');
+    await waitFor(
+      async () => {
+        const rows = await this.receivablesDb.read((q) =>
+          q('outbox').whereNull('sent_at').count<{ count: string | number }[]>('* as count'),
+        );
+        return Number(rows[0]?.count ?? 0) === 0 ? true : undefined;
+      },
+      10_000,
+      'the receivables outbox to drain',
+    );
   }
 
-  seller(sellerId: string, over: Partial<EventMap['gateway.seller-changed.v1']> = {}): [EventType, string, EventMap[EventType]] {
+  seller(
+    sellerId: string,
+    over: Partial<EventMap['gateway.seller-changed.v1']> = {},
+  ): [EventType, string, EventMap[EventType]] {
     const event: EventMap['gateway.seller-changed.v1'] = {
-      envelope: newEnvelope('gateway.seller-changed.v1', { producer: 'gateway', tenantId: this.tenantId, livemode: null }),
+      envelope: newEnvelope('gateway.seller-changed.v1', {
+        producer: 'gateway',
+        tenantId: this.tenantId,
+        livemode: null,
+      }),
       seller_id: sellerId,
       tenant_id: this.tenantId,
       name: sellerId,
@@ -153,9 +206,16 @@ export class Money {
     return ['gateway.seller-changed.v1', this.tenantId, event];
   }
 
-  plan(planId: string, over: Partial<EventMap['gateway.pricing-plan-changed.v1']> = {}): [EventType, string, EventMap[EventType]] {
+  plan(
+    planId: string,
+    over: Partial<EventMap['gateway.pricing-plan-changed.v1']> = {},
+  ): [EventType, string, EventMap[EventType]] {
     const event: EventMap['gateway.pricing-plan-changed.v1'] = {
-      envelope: newEnvelope('gateway.pricing-plan-changed.v1', { producer: 'gateway', tenantId: this.tenantId, livemode: null }),
+      envelope: newEnvelope('gateway.pricing-plan-changed.v1', {
+        producer: 'gateway',
+        tenantId: this.tenantId,
+        livemode: null,
+      }),
       pricing_plan_id: planId,
       tenant_id: this.tenantId,
       name: planId,
@@ -192,12 +252,28 @@ export class Money {
 
   paid(charge: ChargeSnapshot, livemode = false): [EventType, string, EventMap[EventType]] {
     const type = 'charges.charge-paid.v1';
-    return [type, charge.charge_id, { envelope: newEnvelope(type, { producer: 'charges', tenantId: this.tenantId, livemode }), charge, resource_json: '{}' }];
+    return [
+      type,
+      charge.charge_id,
+      {
+        envelope: newEnvelope(type, { producer: 'charges', tenantId: this.tenantId, livemode }),
+        charge,
+        resource_json: '{}',
+      },
+    ];
   }
 
-  refunded(charge: ChargeSnapshot, amountCents: number, livemode = false): [EventType, string, EventMap[EventType]] {
+  refunded(
+    charge: ChargeSnapshot,
+    amountCents: number,
+    livemode = false,
+  ): [EventType, string, EventMap[EventType]] {
     const type = 'charges.refund-succeeded.v1';
-    const snapshot = { ...charge, refunded_cents: charge.refunded_cents + amountCents, status: 'partially_refunded' };
+    const snapshot = {
+      ...charge,
+      refunded_cents: charge.refunded_cents + amountCents,
+      status: 'partially_refunded',
+    };
     charge.refunded_cents += amountCents;
     return [
       type,
@@ -205,32 +281,70 @@ export class Money {
       {
         envelope: newEnvelope(type, { producer: 'charges', tenantId: this.tenantId, livemode }),
         charge: snapshot,
-        refund: { refund_id: newId('rf_'), status: 'succeeded', amount_cents: amountCents, reason: null, succeeded_at: Date.now(), created_at: Date.now() },
+        refund: {
+          refund_id: newId('rf_'),
+          status: 'succeeded',
+          amount_cents: amountCents,
+          reason: null,
+          succeeded_at: Date.now(),
+          created_at: Date.now(),
+        },
         resource_json: '{}',
       },
     ];
   }
 
-  chargeback(step: 'opened' | 'won' | 'lost', charge: ChargeSnapshot, chargebackId: string, amountCents: number): [EventType, string, EventMap[EventType]] {
+  chargeback(
+    step: 'opened' | 'won' | 'lost',
+    charge: ChargeSnapshot,
+    chargebackId: string,
+    amountCents: number,
+  ): [EventType, string, EventMap[EventType]] {
     const type = `charges.chargeback-${step}.v1` as const;
     return [
       type,
       charge.charge_id,
       {
-        envelope: newEnvelope(type, { producer: 'charges', tenantId: this.tenantId, livemode: false }),
+        envelope: newEnvelope(type, {
+          producer: 'charges',
+          tenantId: this.tenantId,
+          livemode: false,
+        }),
         charge: { ...charge, status: 'chargeback' },
-        chargeback: { chargeback_id: chargebackId, status: step === 'opened' ? 'open' : step, amount_cents: amountCents, reason_code: null, opened_at: Date.now(), resolved_at: null },
+        chargeback: {
+          chargeback_id: chargebackId,
+          status: step === 'opened' ? 'open' : step,
+          amount_cents: amountCents,
+          reason_code: null,
+          opened_at: Date.now(),
+          resolved_at: null,
+        },
         resource_json: '{}',
       },
     ];
   }
 
   /** The anticipation service's execution of items in this tenant (anticipationExecuted). */
-  anticipated(sellerId: string, items: AnticipationItem[], anticipationId = newId('ant_')): [EventType, string, EventMap['anticipation.anticipation-executed.v1']] {
-    return ['anticipation.anticipation-executed.v1', sellerId, anticipationExecuted(this.tenantId, sellerId, items, anticipationId)];
+  anticipated(
+    sellerId: string,
+    items: AnticipationItem[],
+    anticipationId = newId('ant_'),
+  ): [EventType, string, EventMap['anticipation.anticipation-executed.v1']] {
+    return [
+      'anticipation.anticipation-executed.v1',
+      sellerId,
+      anticipationExecuted(this.tenantId, sellerId, items, anticipationId),
+    ];
   }
 
-  principal(options: { sellerId?: string | null; permissions?: string[]; tenantId?: string; livemode?: boolean } = {}): string {
+  principal(
+    options: {
+      sellerId?: string | null;
+      permissions?: string[];
+      tenantId?: string;
+      livemode?: boolean;
+    } = {},
+  ): string {
     return PRINCIPALS.header({
       kind: 'api_key',
       tenantId: options.tenantId ?? this.tenantId,
@@ -246,18 +360,32 @@ export class Money {
   /** GET on the service that owns the path, as the gateway forwards it. */
   async get(url: string, principal = this.principal()): Promise<ApiAnswer> {
     const app = url.startsWith('/api/v1/balance') ? this.ledger.app : this.receivables.app;
-    const res = await app.inject({ method: 'GET', url, headers: { [PRINCIPAL_HEADER]: principal } });
+    const res = await app.inject({
+      method: 'GET',
+      url,
+      headers: { [PRINCIPAL_HEADER]: principal },
+    });
     return { statusCode: res.statusCode, body: res.json() };
   }
 
-  async balance(sellerId: string): Promise<{ pending_cents: number; available_cents: number; reserved_cents: number; requestable_cents: number }> {
+  async balance(sellerId: string): Promise<{
+    pending_cents: number;
+    available_cents: number;
+    reserved_cents: number;
+    requestable_cents: number;
+  }> {
     const res = await this.get('/api/v1/balance', this.principal({ sellerId }));
-    if (res.statusCode !== 200) throw new Error(`balance answered ${res.statusCode}: ${JSON.stringify(res.body)}`);
+    if (res.statusCode !== 200)
+      throw new Error(`balance answered ${res.statusCode}: ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
   operatorPrincipal(): string {
-    return PRINCIPALS.header({ kind: 'operator', requestId: 'req_op', expiresAtMs: Date.now() + 60_000 });
+    return PRINCIPALS.header({
+      kind: 'operator',
+      requestId: 'req_op',
+      expiresAtMs: Date.now() + 60_000,
+    });
   }
 
   async job(name: 'receivables-release' | 'settlement-run', asOfDate?: string): Promise<ApiAnswer> {
@@ -274,6 +402,8 @@ export class Money {
 
   async receivablesOf(chargeId: string): Promise<any[]> {
     const res = await this.get(`/api/v1/receivables?limit=100`);
-    return (res.body.data as any[]).filter((r) => r.charge_id === chargeId).sort((a, b) => a.seller_id.localeCompare(b.seller_id) || a.installment - b.installment);
+    return (res.body.data as any[])
+      .filter((r) => r.charge_id === chargeId)
+      .sort((a, b) => a.seller_id.localeCompare(b.seller_id) || a.installment - b.installment);
   }
 }

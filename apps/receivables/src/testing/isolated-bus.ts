@@ -26,7 +26,8 @@ export class IsolatedBus implements Bus {
     return this.inner.subscribe({
       groupId: `${this.prefix}.${options.groupId}`,
       topics: [...names.keys()],
-      handle: (batch) => options.handle(batch.map((m) => ({ ...m, topic: names.get(m.topic) ?? m.topic }))),
+      handle: (batch) =>
+        options.handle(batch.map((m) => ({ ...m, topic: names.get(m.topic) ?? m.topic }))),
     });
   }
 
