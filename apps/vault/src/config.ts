@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@pgw/platform-db';
-import { ConfigError } from '@pgw/platform-http';
-import { Keyring, KEK_ID_PATTERN, KEY_BYTES, type Kek } from './crypto/keyring';
-import { Secret } from './crypto/secret';
+import { Type } from '@sinclair/typebox';
+import { ConfigError, readEnv } from '@pgw/platform-http';
+import { Keyring, KEK_ID_PATTERN, KEY_BYTES, type Kek } from '@pgw/vault-domain/keyring';
+import { Redacted } from '@pgw/domain';
 
 export interface VaultKeys {
   keyring: Keyring;
   /** HMAC-SHA256 key of card fingerprints. Changing it changes every fingerprint: it is not rotated. */
-  fingerprintKey: Secret<Buffer>;
+  fingerprintKey: Redacted<Buffer>;
   /** Where the keys came from, for the boot log line (never the keys). */
   source: 'environment' | 'local';
 }
@@ -15,18 +16,37 @@ export interface VaultKeys {
 const FINGERPRINT_KEY_BYTES_MIN = 32;
 const KEY_VARIABLES = ['VAULT_KEK', 'VAULT_KEK_ID', 'VAULT_FINGERPRINT_KEY'] as const;
 
-function base64Key(name: string, value: string, minBytes: number, maxBytes: number): Secret<Buffer> {
+/** The vault's key variables (their format is checked by vaultKeysFromEnv). */
+export const VaultKeysEnv = Type.Object({
+  VAULT_KEK: Type.String(),
+  VAULT_KEK_ID: Type.String(),
+  VAULT_KEKS_RETIRED: Type.String({ default: '' }),
+  VAULT_FINGERPRINT_KEY: Type.String(),
+});
+
+function base64Key(
+  name: string,
+  value: string,
+  minBytes: number,
+  maxBytes: number,
+): Redacted<Buffer> {
   const bytes = Buffer.from(value, 'base64');
   // Buffer.from skips characters that are not base64: re-encoding tells a typo from a key.
-  if (bytes.toString('base64').replace(/=+$/, '') !== value.trim().replace(/=+$/, '')) throw new ConfigError(`${name} is not valid base64`);
+  if (bytes.toString('base64').replace(/=+$/, '') !== value.trim().replace(/=+$/, ''))
+    throw new ConfigError(`${name} is not valid base64`);
   if (bytes.length < minBytes || bytes.length > maxBytes) {
-    throw new ConfigError(minBytes === maxBytes ? `${name} must be ${minBytes} bytes (base64)` : `${name} must be ${minBytes} to ${maxBytes} bytes (base64)`);
+    throw new ConfigError(
+      minBytes === maxBytes
+        ? `${name} must be ${minBytes} bytes (base64)`
+        : `${name} must be ${minBytes} to ${maxBytes} bytes (base64)`,
+    );
   }
-  return new Secret(bytes);
+  return new Redacted(bytes);
 }
 
 function kekId(name: string, id: string): string {
-  if (!KEK_ID_PATTERN.test(id)) throw new ConfigError(`${name}: key id ${JSON.stringify(id)} must match ${KEK_ID_PATTERN}`);
+  if (!KEK_ID_PATTERN.test(id))
+    throw new ConfigError(`${name}: key id ${JSON.stringify(id)} must match ${KEK_ID_PATTERN}`);
   return id;
 }
 
@@ -37,15 +57,22 @@ function kekId(name: string, id: string): string {
  * - `VAULT_FINGERPRINT_KEY`: HMAC key of card fingerprints, at least 32 bytes base64.
  */
 export function vaultKeysFromEnv(env: NodeJS.ProcessEnv): VaultKeys {
-  for (const name of KEY_VARIABLES) {
-    if (env[name] === undefined || env[name] === '') throw new ConfigError(`${name} is required`);
-  }
-  const active: Kek = { id: kekId('VAULT_KEK_ID', env.VAULT_KEK_ID as string), key: base64Key('VAULT_KEK', env.VAULT_KEK as string, KEY_BYTES, KEY_BYTES) };
+  // Every missing key named at once; the values are never in a message.
+  const vars = readEnv(VaultKeysEnv, env);
+  const active: Kek = {
+    id: kekId('VAULT_KEK_ID', vars.VAULT_KEK_ID),
+    key: base64Key('VAULT_KEK', vars.VAULT_KEK, KEY_BYTES, KEY_BYTES),
+  };
   const retired: Kek[] = [];
-  for (const entry of (env.VAULT_KEKS_RETIRED ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of vars.VAULT_KEKS_RETIRED.split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const colon = entry.indexOf(':');
     if (colon <= 0) throw new ConfigError('VAULT_KEKS_RETIRED must be a list of id:base64');
-    retired.push({ id: kekId('VAULT_KEKS_RETIRED', entry.slice(0, colon)), key: base64Key('VAULT_KEKS_RETIRED', entry.slice(colon + 1), KEY_BYTES, KEY_BYTES) });
+    retired.push({
+      id: kekId('VAULT_KEKS_RETIRED', entry.slice(0, colon)),
+      key: base64Key('VAULT_KEKS_RETIRED', entry.slice(colon + 1), KEY_BYTES, KEY_BYTES),
+    });
   }
   let keyring: Keyring;
   try {
@@ -55,7 +82,12 @@ export function vaultKeysFromEnv(env: NodeJS.ProcessEnv): VaultKeys {
   }
   return {
     keyring,
-    fingerprintKey: base64Key('VAULT_FINGERPRINT_KEY', env.VAULT_FINGERPRINT_KEY as string, FINGERPRINT_KEY_BYTES_MIN, 64),
+    fingerprintKey: base64Key(
+      'VAULT_FINGERPRINT_KEY',
+      vars.VAULT_FINGERPRINT_KEY,
+      FINGERPRINT_KEY_BYTES_MIN,
+      64,
+    ),
     source: 'environment',
   };
 }
@@ -77,14 +109,17 @@ export async function vaultKeysForAllInOne(env: NodeJS.ProcessEnv, db: Db): Prom
       ])
       .onConflict('name')
       .ignore();
-    return trx('local_keys').select<Array<{ name: string; key_id: string | null; material: Buffer | Uint8Array }>>('name', 'key_id', 'material');
+    return trx('local_keys').select<
+      Array<{ name: string; key_id: string | null; material: Buffer | Uint8Array }>
+    >('name', 'key_id', 'material');
   });
   const kek = rows.find((r) => r.name === 'kek');
   const fp = rows.find((r) => r.name === 'fingerprint');
-  if (kek === undefined || kek.key_id === null || fp === undefined) throw new Error('local_keys is incomplete');
+  if (kek === undefined || kek.key_id === null || fp === undefined)
+    throw new Error('local_keys is incomplete');
   return {
-    keyring: new Keyring({ id: kek.key_id, key: new Secret(Buffer.from(kek.material)) }),
-    fingerprintKey: new Secret(Buffer.from(fp.material)),
+    keyring: new Keyring({ id: kek.key_id, key: new Redacted(Buffer.from(kek.material)) }),
+    fingerprintKey: new Redacted(Buffer.from(fp.material)),
     source: 'local',
   };
 }

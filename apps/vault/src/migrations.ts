@@ -2,7 +2,7 @@ import type { Migration } from '@pgw/platform-db';
 
 // What the vault keeps. No column may ever hold a PAN or a CVV: the PAN is in the acquirer's card store
 // (card_ref), and the vault has only its public facts (brand, last4, expiry), the holder's name and a
-// keyed fingerprint. Everything else (billing address, metadata) is sealed (see crypto/keyring.ts).
+// keyed fingerprint. Everything else (billing address, metadata) is sealed (see domain/keyring.ts).
 export const vaultMigrations: Migration[] = [
   {
     name: '0001_vault',
@@ -39,7 +39,9 @@ export const vaultMigrations: Migration[] = [
           updated_at timestamptz not null
         )`);
       // Only the all-in-one mode writes here (config.ts: vaultKeysForAllInOne).
-      await trx.raw('create table local_keys (name text primary key, key_id text, material bytea not null)');
+      await trx.raw(
+        'create table local_keys (name text primary key, key_id text, material bytea not null)',
+      );
     },
   },
   {
@@ -48,6 +50,15 @@ export const vaultMigrations: Migration[] = [
     name: '0002_drop_seller_copy',
     async up(trx) {
       await trx.raw('drop table if exists sellers');
+    },
+  },
+  {
+    // The rail the card was stored on (`cielo:acme`, `simulator`), as charges records a charge's: a card
+    // reference means something only to the card store that issued it, so charges sends a token's charges
+    // there, whatever the tenant's card rail is now. null: stored before rails were recorded.
+    name: '0003_tokens_card_rail',
+    async up(trx) {
+      await trx.raw('alter table tokens add column card_rail text');
     },
   },
 ];

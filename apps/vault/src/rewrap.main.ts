@@ -1,5 +1,6 @@
 import { createPgDb } from '@pgw/platform-db';
-import { envString } from '@pgw/platform-http';
+import { readEnv } from '@pgw/platform-http';
+import { MigrateEnv } from '@pgw/platform-service';
 import { vaultKeysFromEnv } from './config';
 import { rewrapTokens } from './data/rewrap';
 
@@ -7,7 +8,7 @@ import { rewrapTokens } from './data/rewrap';
 // re-wraps every row's data key under VAULT_KEK, so the retired KEK can then be dropped.
 async function main(): Promise<void> {
   const keys = vaultKeysFromEnv(process.env);
-  const db = createPgDb({ url: envString(process.env, 'DATABASE_URL'), schema: 'vault' });
+  const db = createPgDb({ url: readEnv(MigrateEnv, process.env).DATABASE_URL, schema: 'vault' });
   try {
     const count = await rewrapTokens(db, keys.keyring);
     process.stdout.write(`re-wrapped ${count} data keys under ${keys.keyring.activeKekId}\n`);

@@ -45,15 +45,38 @@ describe('vault on PostgreSQL', () => {
     const seller = { tenantId: 'ten_int1', sellerId: 'seller_int1' };
     const headers = { 'x-gateway-principal': principal(seller) };
     const responses = await Promise.all(
-      Array.from({ length: 12 }, () => vault.app.inject({ method: 'POST', url: '/api/v1/payment-methods/tokenize', headers, payload: { card: validCard(), billing_address: { city: 'Recife' } } })),
+      Array.from({ length: 12 }, () =>
+        vault.app.inject({
+          method: 'POST',
+          url: '/api/v1/payment-methods/tokenize',
+          headers,
+          payload: { card: validCard(), billing_address: { city: 'Recife' } },
+        }),
+      ),
     );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(12).fill(201));
     const ids = responses.map((r) => r.json().id as string);
-    const lookup = await vault.app.inject({ method: 'GET', url: `/internal/v1/tokens/${ids[0]}`, headers });
-    expect(lookup.json()).toMatchObject({ brand: 'visa', last4: '1111', seller_id: seller.sellerId });
+    const lookup = await vault.app.inject({
+      method: 'GET',
+      url: `/internal/v1/tokens/${ids[0]}`,
+      headers,
+    });
+    expect(lookup.json()).toMatchObject({
+      brand: 'visa',
+      last4: '1111',
+      seller_id: seller.sellerId,
+    });
 
-    const rotated = vaultKeysFromEnv({ VAULT_KEK: b64(), VAULT_KEK_ID: 'k2', VAULT_KEKS_RETIRED: `k1:${k1}`, VAULT_FINGERPRINT_KEY: keysEnv.VAULT_FINGERPRINT_KEY });
-    const [a, b] = await Promise.all([rewrapTokens(db, rotated.keyring, { batchSizeMax: 2 }), rewrapTokens(db, rotated.keyring, { batchSizeMax: 2 })]);
+    const rotated = vaultKeysFromEnv({
+      VAULT_KEK: b64(),
+      VAULT_KEK_ID: 'k2',
+      VAULT_KEKS_RETIRED: `k1:${k1}`,
+      VAULT_FINGERPRINT_KEY: keysEnv.VAULT_FINGERPRINT_KEY,
+    });
+    const [a, b] = await Promise.all([
+      rewrapTokens(db, rotated.keyring, { batchSizeMax: 2 }),
+      rewrapTokens(db, rotated.keyring, { batchSizeMax: 2 }),
+    ]);
     expect(a + b).toBe(12);
     expect(await db.read((q) => q('tokens').whereNot({ kek_id: 'k2' }))).toHaveLength(0);
   });

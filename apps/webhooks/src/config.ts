@@ -1,4 +1,5 @@
-import { allowsPrivateWebhookTargets, ConfigError, envInt } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { allowsPrivateWebhookTargets, ConfigError, readEnv } from '@pgw/platform-http';
 
 // The delivery worker's settings, read once at boot. The defaults are contract §7's: 10 s per attempt,
 // exponential back-off from 10 s capped at 1 h. The retry window (24 h) and the rotation overlap (24 h)
@@ -18,7 +19,7 @@ export interface WebhooksConfig {
   allowPrivateTargets: boolean;
 }
 
-export const RETRY_WINDOW_MS = 24 * 3_600_000;
+export { RETRY_WINDOW_MS } from '@pgw/webhooks-domain/backoff';
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 export const DEFAULT_CONFIG: WebhooksConfig = {
@@ -30,21 +31,46 @@ export const DEFAULT_CONFIG: WebhooksConfig = {
   allowPrivateTargets: false,
 };
 
-function bounded(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const value = envInt(env, name, fallback);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
+/** The worker's variables, with contract §7's defaults and the bounds each may take. */
+export const WebhooksEnv = Type.Object({
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    maximum: 60_000,
+    default: DEFAULT_CONFIG.attemptTimeoutMs,
+  }),
+  WEBHOOK_RETRY_BASE_MS: Type.Integer({
+    minimum: 1,
+    maximum: 3_600_000,
+    default: DEFAULT_CONFIG.retryBaseMs,
+  }),
+  WEBHOOK_RETRY_CAP_MS: Type.Integer({
+    minimum: 1,
+    maximum: 6 * 3_600_000,
+    default: DEFAULT_CONFIG.retryCapMs,
+  }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 256,
+    default: DEFAULT_CONFIG.concurrencyMax,
+  }),
+  WEBHOOK_POLL_INTERVAL_MS: Type.Integer({
+    minimum: 5,
+    maximum: 60_000,
+    default: DEFAULT_CONFIG.pollIntervalMs,
+  }),
+});
 
 export function webhooksConfig(env: NodeJS.ProcessEnv): WebhooksConfig {
+  const vars = readEnv(WebhooksEnv, env);
   const config: WebhooksConfig = {
-    attemptTimeoutMs: bounded(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_CONFIG.attemptTimeoutMs, 1, 60_000),
-    retryBaseMs: bounded(env, 'WEBHOOK_RETRY_BASE_MS', DEFAULT_CONFIG.retryBaseMs, 1, 3_600_000),
-    retryCapMs: bounded(env, 'WEBHOOK_RETRY_CAP_MS', DEFAULT_CONFIG.retryCapMs, 1, 6 * 3_600_000),
-    concurrencyMax: bounded(env, 'WEBHOOK_CONCURRENCY', DEFAULT_CONFIG.concurrencyMax, 1, 256),
-    pollIntervalMs: bounded(env, 'WEBHOOK_POLL_INTERVAL_MS', DEFAULT_CONFIG.pollIntervalMs, 5, 60_000),
+    attemptTimeoutMs: vars.WEBHOOK_TIMEOUT_MS,
+    retryBaseMs: vars.WEBHOOK_RETRY_BASE_MS,
+    retryCapMs: vars.WEBHOOK_RETRY_CAP_MS,
+    concurrencyMax: vars.WEBHOOK_CONCURRENCY,
+    pollIntervalMs: vars.WEBHOOK_POLL_INTERVAL_MS,
     allowPrivateTargets: allowsPrivateWebhookTargets(env),
   };
-  if (config.retryCapMs < config.retryBaseMs) throw new ConfigError('WEBHOOK_RETRY_CAP_MS must be at least WEBHOOK_RETRY_BASE_MS');
+  if (config.retryCapMs < config.retryBaseMs)
+    throw new ConfigError('WEBHOOK_RETRY_CAP_MS must be at least WEBHOOK_RETRY_BASE_MS');
   return config;
 }

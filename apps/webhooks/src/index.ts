@@ -1,3 +1,3 @@
 export { createWebhooksService, webhooksService } from './service';
 export type { WebhooksServiceOptions } from './service';
-export { EVENT_KIND_RULES, webhookKindOf, webhookTopics } from './domain/event-kinds';
+export { EVENT_KIND_RULES, webhookKindOf, webhookTopics } from './consumers/event-kinds';

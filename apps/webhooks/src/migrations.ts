@@ -25,7 +25,9 @@ export const webhooksMigrations: Migration[] = [
           created_at timestamptz not null,
           updated_at timestamptz not null
         )`);
-      await trx.raw('create index webhook_endpoints_scope on webhook_endpoints (tenant_id, livemode)');
+      await trx.raw(
+        'create index webhook_endpoints_scope on webhook_endpoints (tenant_id, livemode)',
+      );
       // The body of contract §7 exactly as sent and signed.
       await trx.raw(`
         create table webhook_events (
@@ -62,9 +64,15 @@ export const webhooksMigrations: Migration[] = [
           updated_at timestamptz not null,
           unique (endpoint_id, event_id)
         )`);
-      await trx.raw(`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`);
-      await trx.raw(`create index webhook_deliveries_order on webhook_deliveries (endpoint_id, resource_key, seq) where status = 'pending'`);
-      await trx.raw('create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, seq)');
+      await trx.raw(
+        `create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`,
+      );
+      await trx.raw(
+        `create index webhook_deliveries_order on webhook_deliveries (endpoint_id, resource_key, seq) where status = 'pending'`,
+      );
+      await trx.raw(
+        'create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, seq)',
+      );
       await trx.raw(`
         create table webhook_attempts (
           delivery_id text not null,

@@ -21,7 +21,13 @@ export function createWebhooksService(options: WebhooksServiceOptions = {}): Ser
     name: 'webhooks',
     migrations: webhooksMigrations,
     async build(app, { db, clock, env }) {
-      const worker = new DeliveryWorker({ db, clock, config: webhooksConfig(env), log: app.log, ...(options.random ? { random: options.random } : {}) });
+      const worker = new DeliveryWorker({
+        db,
+        clock,
+        config: webhooksConfig(env),
+        log: app.log,
+        ...(options.random ? { random: options.random } : {}),
+      });
       const wake = () => worker.wake();
       deliveriesRoutes(app, { db, clock, wake });
       rotateSecretRoute(app, { db, clock });

@@ -1,5 +1,5 @@
 import type { Db } from '@pgw/platform-db';
-import type { Keyring } from '../crypto/keyring';
+import type { Keyring } from '@pgw/vault-domain/keyring';
 import { rowAad } from './token.repository';
 
 export interface RewrapOptions {
@@ -24,7 +24,11 @@ interface WrappedRow {
  * tenant, the one query of the vault that is not scoped to a tenant and environment. Returns the rows
  * re-wrapped.
  */
-export async function rewrapTokens(db: Db, keyring: Keyring, options: RewrapOptions = {}): Promise<number> {
+export async function rewrapTokens(
+  db: Db,
+  keyring: Keyring,
+  options: RewrapOptions = {},
+): Promise<number> {
   const batchSizeMax = options.batchSizeMax ?? 500;
   const batchesMax = options.batchesMax ?? 1_000;
   let total = 0;
@@ -39,8 +43,17 @@ export async function rewrapTokens(db: Db, keyring: Keyring, options: RewrapOpti
         .select<WrappedRow[]>('id', 'tenant_id', 'livemode', 'kek_id', 'wrapped_key', 'sealed');
       for (const row of rows) {
         const aad = rowAad(row.id, { tenantId: row.tenant_id, livemode: row.livemode });
-        const next = keyring.rewrap({ kekId: row.kek_id, wrappedKey: Buffer.from(row.wrapped_key), ciphertext: Buffer.from(row.sealed) }, aad);
-        await trx('tokens').where({ id: row.id }).update({ kek_id: next.kekId, wrapped_key: next.wrappedKey });
+        const next = keyring.rewrap(
+          {
+            kekId: row.kek_id,
+            wrappedKey: Buffer.from(row.wrapped_key),
+            ciphertext: Buffer.from(row.sealed),
+          },
+          aad,
+        );
+        await trx('tokens')
+          .where({ id: row.id })
+          .update({ kek_id: next.kekId, wrapped_key: next.wrappedKey });
       }
       return rows.length;
     });

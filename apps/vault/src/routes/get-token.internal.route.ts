@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { isId } from '@pgw/domain';
@@ -17,6 +18,8 @@ export const CHARGE_CREATION = 'POST /api/v1/charges';
 const InternalToken = Type.Object(
   {
     card_ref: Type.String(),
+    /** Where card_ref is valid: charges sends the token's charges to this rail (null: a token older than the record). */
+    card_rail: Type.Union([Type.String(), Type.Null()]),
     brand: Type.String(),
     last4: Type.String({ pattern: '^[0-9]{4}$' }),
     exp_month: Type.Integer(),
@@ -29,7 +32,8 @@ const InternalToken = Type.Object(
 
 function apiKeyPrincipal(request: FastifyRequest): ApiKeyPrincipal {
   const principal = request.principal;
-  if (principal === null || principal.kind !== 'api_key') throw new ApiError('principal_invalid', 'This route needs an API key principal.');
+  if (principal === null || principal.kind !== 'api_key')
+    throw new ApiError('principal_invalid', 'This route needs an API key principal.');
   return principal;
 }
 
@@ -41,20 +45,34 @@ function apiKeyPrincipal(request: FastifyRequest): ApiKeyPrincipal {
  * service has checked its own (charges:create) already.
  */
 export function getTokenInternalRoute(app: FastifyInstance, db: Db): void {
-  app.get<{ Params: { id: string } }>(INTERNAL_TOKEN_PATH, { schema: { response: { 200: InternalToken } }, config: { principalFrom: [CHARGE_CREATION] } }, async (request) => {
-    const principal = apiKeyPrincipal(request);
-    const id = request.params.id;
-    if (!isId('tok_', id)) throw notFound('token');
-    const row = await db.read((q) => findToken(q, id, { tenantId: principal.tenantId, livemode: principal.livemode, sellerId: principal.sellerId }));
-    if (row === undefined) throw notFound('token');
-    return {
-      card_ref: row.card_ref,
-      brand: row.brand,
-      last4: row.last4,
-      exp_month: row.exp_month,
-      exp_year: row.exp_year,
-      seller_id: row.seller_id,
-      request_id: request.id,
-    };
-  });
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    INTERNAL_TOKEN_PATH,
+    {
+      schema: { params: Type.Object({ id: Type.String() }), response: { 200: InternalToken } },
+      config: { principalFrom: [CHARGE_CREATION] },
+    },
+    async (request) => {
+      const principal = apiKeyPrincipal(request);
+      const id = request.params.id;
+      if (!isId('tok_', id)) throw notFound('token');
+      const row = await db.read((q) =>
+        findToken(q, id, {
+          tenantId: principal.tenantId,
+          livemode: principal.livemode,
+          sellerId: principal.sellerId,
+        }),
+      );
+      if (row === undefined) throw notFound('token');
+      return {
+        card_ref: row.card_ref,
+        card_rail: row.card_rail,
+        brand: row.brand,
+        last4: row.last4,
+        exp_month: row.exp_month,
+        exp_year: row.exp_year,
+        seller_id: row.seller_id,
+        request_id: request.id,
+      };
+    },
+  );
 }

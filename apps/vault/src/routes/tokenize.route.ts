@@ -1,12 +1,27 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { assertLiveAllowed, type AcquirerPort, type LiveModeGuard } from '@pgw/acquirer';
-import { detectBrand, fingerprint, luhnValid, newId, normalizePan } from '@pgw/domain';
+import {
+  assert,
+  detectBrand,
+  fingerprint,
+  luhnValid,
+  newId,
+  normalizePan,
+  Redacted,
+} from '@pgw/domain';
 import type { Db } from '@pgw/platform-db';
-import { ApiError, nestsDeeperThan, RequestIdSchema, sellerPrincipal, serializesLongerThan, type ApiKeyPrincipal } from '@pgw/platform-http';
+import {
+  ApiError,
+  nestsDeeperThan,
+  RequestIdSchema,
+  sellerPrincipal,
+  serializesLongerThan,
+  type ApiKeyPrincipal,
+} from '@pgw/platform-http';
 import type { Clock } from '@pgw/platform-service';
 import type { VaultKeys } from '../config';
-import { Secret } from '../crypto/secret';
 import { insertToken, sealDetails } from '../data/token.repository';
 
 export const TOKENIZE_PATH = '/api/v1/payment-methods/tokenize';
@@ -81,25 +96,32 @@ const PERMISSION = 'payment_methods:tokenize';
 /**
  * Tokenize: validate → card store (the PAN leaves here, once) → keep the public facts, the fingerprint and
  * the sealed extras → answer the token. The PAN and the CVV exist only in this request's memory, wrapped
- * in Secret so that no log line or serializer can print them.
+ * in Redacted (@pgw/domain) so that no log line or serializer can print them.
  */
 export interface TokenizeDeps {
   db: Db;
   clock: Clock;
   keys: VaultKeys;
   /**
-   * The card store of the key's tenant and mode, and whether it is a live rail of the tenant's (the
-   * simulator in test mode; in live mode the tenant's card acquirer, or the simulator as a sandbox).
+   * The card store of the key's tenant and mode, whether it is a live rail of the tenant's (the
+   * simulator in test mode; in live mode the tenant's card acquirer, or the simulator as a sandbox), and
+   * that rail as charges records it (`railRecordOf`), kept with the token.
    */
-  acquirerFor(request: FastifyRequest, principal: ApiKeyPrincipal): Promise<{ acquirer: AcquirerPort; liveRail: boolean }>;
+  acquirerFor(
+    request: FastifyRequest,
+    principal: ApiKeyPrincipal,
+  ): Promise<{ acquirer: AcquirerPort; liveRail: boolean; rail: string }>;
   liveGuard: LiveModeGuard;
 }
 
 export function tokenizeRoute(app: FastifyInstance, deps: TokenizeDeps): void {
   const { db, clock, keys, liveGuard } = deps;
-  const principals = new WeakMap<FastifyRequest, { principal: ApiKeyPrincipal & { sellerId: string }; acquirer: AcquirerPort }>();
+  const principals = new WeakMap<
+    FastifyRequest,
+    { principal: ApiKeyPrincipal & { sellerId: string }; acquirer: AcquirerPort; rail: string }
+  >();
 
-  app.post<{ Body: TokenizeBodyType }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     TOKENIZE_PATH,
     {
       schema: { body: TokenizeBody, response: { 201: TokenResource } },
@@ -108,43 +130,81 @@ export function tokenizeRoute(app: FastifyInstance, deps: TokenizeDeps): void {
         // gateway's: it owns the sellers and reads their status at request time (contract §4b); a copy fed
         // by events here could refuse a seller the operator has just approved.
         const principal = sellerPrincipal(request, PERMISSION);
-        const { acquirer, liveRail } = await deps.acquirerFor(request, principal);
+        const { acquirer, liveRail, rail } = await deps.acquirerFor(request, principal);
         // Before the body is read: a live card never reaches the simulator of a production deployment.
         assertLiveAllowed(liveGuard, principal.livemode, liveRail);
-        principals.set(request, { principal, acquirer });
+        principals.set(request, { principal, acquirer, rail });
       },
     },
     async (request, reply) => {
       const checked = principals.get(request);
-      if (checked === undefined) throw new Error('tokenize: principal not checked');
-      const { principal, acquirer } = checked;
+      assert(checked !== undefined, 'tokenize.principal-checked');
+      const { principal, acquirer, rail } = checked;
       const { card, billing_address: billingAddress, metadata } = request.body;
-      const pan = new Secret(normalizePan(card.number));
+      const pan = new Redacted(normalizePan(card.number));
       // The CVV's shape is validated by the schema; the card store needs no verification here, so the
       // value is dropped now. It is never sent, logged or stored.
       const holderName = card.holder_name;
       dropCardData(request.body);
 
       if (metadata !== undefined && nestsDeeperThan(metadata, METADATA_DEPTH_MAX)) {
-        throw new ApiError('parameter_invalid', `metadata: must not nest objects and arrays more than ${METADATA_DEPTH_MAX} levels deep`, 'metadata');
+        throw new ApiError(
+          'parameter_invalid',
+          `metadata: must not nest objects and arrays more than ${METADATA_DEPTH_MAX} levels deep`,
+          'metadata',
+        );
       }
       if (metadata !== undefined && serializesLongerThan(metadata, METADATA_CHARS_MAX)) {
-        throw new ApiError('parameter_invalid', `metadata: must be at most ${METADATA_CHARS_MAX} characters once serialized`, 'metadata');
+        throw new ApiError(
+          'parameter_invalid',
+          `metadata: must be at most ${METADATA_CHARS_MAX} characters once serialized`,
+          'metadata',
+        );
       }
       const digits = pan.expose();
-      if (digits === null) throw new ApiError('card_number_invalid', 'card.number: must have 12 to 19 digits', 'card.number');
-      if (!luhnValid(digits)) throw new ApiError('card_number_invalid', 'card.number: is not a valid card number', 'card.number');
+      if (digits === null)
+        throw new ApiError(
+          'card_number_invalid',
+          'card.number: must have 12 to 19 digits',
+          'card.number',
+        );
+      if (!luhnValid(digits))
+        throw new ApiError(
+          'card_number_invalid',
+          'card.number: is not a valid card number',
+          'card.number',
+        );
 
       const id = newId('tok_');
       const scope = { tenantId: principal.tenantId, livemode: principal.livemode };
       // Sealed before the PAN leaves: nothing that can fail on the extras happens after the card is stored.
-      const sealed = sealDetails(keys.keyring, id, scope, { billing_address: billingAddress ?? null, metadata: metadata ?? null });
-      const stored = await acquirer.storeCard({ reference: id, number: digits, expMonth: card.exp_month, expYear: card.exp_year, holderName });
+      const sealed = sealDetails(keys.keyring, id, scope, {
+        billing_address: billingAddress ?? null,
+        metadata: metadata ?? null,
+      });
+      const stored = await acquirer.storeCard({
+        reference: id,
+        number: digits,
+        expMonth: card.exp_month,
+        expYear: card.exp_year,
+        holderName,
+      });
       if (!stored.ok) {
         if (stored.kind === 'rejected' && stored.code === 'card_number_invalid') {
-          throw new ApiError('card_number_invalid', 'card.number: is not a valid card number', 'card.number');
+          throw new ApiError(
+            'card_number_invalid',
+            'card.number: is not a valid card number',
+            'card.number',
+          );
         }
-        request.log.warn({ acquirer: acquirer.code, kind: stored.kind, ...(stored.kind === 'rejected' ? { code: stored.code } : {}) }, 'card store failed');
+        request.log.warn(
+          {
+            acquirer: acquirer.code,
+            kind: stored.kind,
+            ...(stored.kind === 'rejected' ? { code: stored.code } : {}),
+          },
+          'card store failed',
+        );
         throw new ApiError('provider_unavailable', 'The card store is unavailable; try again.');
       }
 
@@ -154,6 +214,8 @@ export function tokenizeRoute(app: FastifyInstance, deps: TokenizeDeps): void {
         seller_id: principal.sellerId,
         livemode: principal.livemode,
         card_ref: stored.value.cardRef,
+        // The card store that holds card_ref: the token's charges go there after the tenant's rails change.
+        card_rail: rail,
         brand: detectBrand(digits),
         last4: digits.slice(-4),
         exp_month: card.exp_month,

@@ -1,11 +1,18 @@
 import type { Knex } from 'knex';
 import { createPgliteKnex } from '@pgw/platform-db';
 import { waitFor } from '@pgw/testing';
-import { newCharge, newTenant, publishCharge, publishEndpoint, Receiver, startWebhooks, type Harness } from '../testing/harness';
+import {
+  newCharge,
+  newTenant,
+  publishCharge,
+  publishEndpoint,
+  Receiver,
+  startWebhooks,
+  type Harness,
+} from '../testing/harness';
 
 // The endpoint (and its signing secret) comes as gateway.webhook-endpoint-changed.v2 on gateway.webhook-endpoints,
 // which only this service consumes; v1 on gateway.directory, what earlier gateways sent, is still applied.
-jest.setTimeout(30_000);
 
 describe('endpoint announcements', () => {
   let knex: Knex;
@@ -23,10 +30,17 @@ describe('endpoint announcements', () => {
     await knex.destroy();
   });
 
-  it.each(['gateway.webhook-endpoint-changed.v2', 'gateway.webhook-endpoint-changed.v1'] as const)('Proves an endpoint announced as %s receives its tenant events', async (type) => {
-    const tenantId = newTenant();
-    await publishEndpoint(h.bus, { tenantId, url: receiver.url(`/${type}`) }, {}, type);
-    await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() });
-    await waitFor(() => (receiver.requestsTo(`/${type}`).length === 1 ? true : undefined), 5_000, 'the delivery');
-  });
+  it.each(['gateway.webhook-endpoint-changed.v2', 'gateway.webhook-endpoint-changed.v1'] as const)(
+    'Proves an endpoint announced as %s receives its tenant events',
+    async (type) => {
+      const tenantId = newTenant();
+      await publishEndpoint(h.bus, { tenantId, url: receiver.url(`/${type}`) }, {}, type);
+      await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() });
+      await waitFor(
+        () => (receiver.requestsTo(`/${type}`).length === 1 ? true : undefined),
+        5_000,
+        'the delivery',
+      );
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { assert } from '@pgw/domain';
 import { decodeEvent, isEventType } from '@pgw/contracts';
 import { HEADER_EVENT_TYPE } from '@pgw/platform-bus';
 import { afterCommit } from '@pgw/platform-db';
@@ -5,8 +6,8 @@ import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
 import { RETRY_WINDOW_MS } from '../config';
 import { recordEvent } from '../data/deliveries.repository';
 import { endpointsOf } from '../data/endpoints.repository';
-import { eventBody } from '../domain/event-body';
-import { endpointWants, webhookKindOf, webhookTopics } from '../domain/event-kinds';
+import { eventBody } from '@pgw/webhooks-domain/event-body';
+import { endpointWants, webhookKindOf, webhookTopics } from './event-kinds';
 
 /**
  * Every topic with webhook kinds: for each event that is one, in the inbox's transaction, the body of
@@ -20,17 +21,21 @@ export function eventsConsumer(clock: Clock, onDeliveries: () => void): Consumer
     async apply(trx, message) {
       const eventType = message.headers[HEADER_EVENT_TYPE];
       // A type this build does not know never gets here: the service parks it before apply (issue 17 item 3).
-      if (!isEventType(eventType)) throw new Error(`event type ${eventType ?? '(none)'} reached the events consumer unknown`);
+      assert(isEventType(eventType), 'webhooks.event-type-known-at-apply', {
+        event_type: eventType ?? null,
+      });
       const event = decodeEvent(eventType, message.value);
       const kind = webhookKindOf(eventType, event);
       if (kind === null) return;
       const { envelope } = event;
       // Events outside any tenant or environment are no integrator's business.
       if (envelope.tenant_id === null || envelope.livemode === null) return;
-      const endpoints = (await endpointsOf(trx, envelope.tenant_id, envelope.livemode)).filter((e) => endpointWants(e.events, kind));
+      const endpoints = (await endpointsOf(trx, envelope.tenant_id, envelope.livemode)).filter(
+        (e) => endpointWants(e.events, kind),
+      );
       if (endpoints.length === 0) return;
       // Every event type with a kind carries the API resource; one without is a bug in the kinds table.
-      if (!('resource_json' in event)) throw new Error(`${eventType} has a webhook kind but no resource_json`);
+      assert('resource_json' in event, 'webhooks.kind-has-resource', { event_type: eventType });
       const now = clock.now();
       await recordEvent(
         trx,

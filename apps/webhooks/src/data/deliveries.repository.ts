@@ -1,8 +1,8 @@
+import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
-import type { Db, Tx } from '@pgw/platform-db';
-import { newDeliveryId } from '../domain/ids';
+import { pagedQuery, type Db, type Tx } from '@pgw/platform-db';
+import { newDeliveryId } from '@pgw/webhooks-domain/ids';
 import { signingSecrets } from './endpoints.repository';
-import { toDate, toDateOrNull, toNumber } from './rows';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -68,14 +68,14 @@ const EVENTS = 'webhook_events';
 
 function toStatus(value: unknown): DeliveryStatus {
   const status = DELIVERY_STATUSES.find((s) => s === value);
-  if (status === undefined) throw new Error(`unknown delivery status ${String(value)}`);
+  assert(status !== undefined, 'delivery.status-known', { value: String(value) });
   return status;
 }
 
 function toDelivery(row: Record<string, unknown>): Delivery {
   return {
     id: String(row.id),
-    seq: toNumber(row.seq),
+    seq: row.seq as number,
     endpointId: String(row.endpoint_id),
     tenantId: String(row.tenant_id),
     livemode: row.livemode === true,
@@ -83,24 +83,24 @@ function toDelivery(row: Record<string, unknown>): Delivery {
     eventType: String(row.event_type),
     resourceKey: String(row.resource_key),
     status: toStatus(row.status),
-    attemptCount: toNumber(row.attempt_count),
-    nextAttemptAt: toDateOrNull(row.next_attempt_at),
-    giveUpAt: toDate(row.give_up_at),
-    lastStatusCode: row.last_status_code === null ? null : toNumber(row.last_status_code),
+    attemptCount: row.attempt_count as number,
+    nextAttemptAt: row.next_attempt_at as Date | null,
+    giveUpAt: row.give_up_at as Date,
+    lastStatusCode: row.last_status_code === null ? null : (row.last_status_code as number),
     lastError: row.last_error === null ? null : String(row.last_error),
-    deliveredAt: toDateOrNull(row.delivered_at),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
+    deliveredAt: row.delivered_at as Date | null,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
   };
 }
 
 function toAttempt(row: Record<string, unknown>): Attempt {
   return {
     deliveryId: String(row.delivery_id),
-    number: toNumber(row.number),
-    startedAt: toDate(row.started_at),
-    latencyMs: toNumber(row.latency_ms),
-    statusCode: row.status_code === null ? null : toNumber(row.status_code),
+    number: row.number as number,
+    startedAt: row.started_at as Date,
+    latencyMs: row.latency_ms as number,
+    statusCode: row.status_code === null ? null : (row.status_code as number),
     responseExcerpt: row.response_excerpt === null ? null : String(row.response_excerpt),
     error: row.error === null ? null : String(row.error),
     succeeded: row.succeeded === true,
@@ -108,7 +108,13 @@ function toAttempt(row: Record<string, unknown>): Attempt {
 }
 
 /** Stores the event's body once and a pending delivery per endpoint, due now, in the consumer's transaction. */
-export async function recordEvent(trx: Tx, event: NewEvent, endpointIds: readonly string[], now: Date, giveUpAt: Date): Promise<void> {
+export async function recordEvent(
+  trx: Tx,
+  event: NewEvent,
+  endpointIds: readonly string[],
+  now: Date,
+  giveUpAt: Date,
+): Promise<void> {
   if (endpointIds.length === 0) return;
   await trx(EVENTS)
     .insert({
@@ -150,7 +156,12 @@ export async function recordEvent(trx: Tx, event: NewEvent, endpointIds: readonl
  * delivery is taken again. A delivery is not due while an earlier delivery of the same endpoint and
  * resource is pending: events of one resource reach an endpoint in order.
  */
-export async function claimDueDeliveries(db: Db, now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Db,
+  now: Date,
+  limit: number,
+  leaseUntil: Date,
+): Promise<ClaimedDelivery[]> {
   return db.tx(async (trx) => {
     const due: Array<{ id: string }> = await trx(`${DELIVERIES} as d`)
       .select('d.id')
@@ -161,7 +172,9 @@ export async function claimDueDeliveries(db: Db, now: Date, limit: number, lease
         q
           .select(trx.raw('1'))
           .from(`${DELIVERIES} as e`)
-          .whereRaw('e.endpoint_id = d.endpoint_id and e.resource_key = d.resource_key and e.seq < d.seq')
+          .whereRaw(
+            'e.endpoint_id = d.endpoint_id and e.resource_key = d.resource_key and e.seq < d.seq',
+          )
           .andWhere('e.status', 'pending'),
       )
       .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.seq' }])
@@ -172,22 +185,42 @@ export async function claimDueDeliveries(db: Db, now: Date, limit: number, lease
     const ids = due.map((r) => r.id);
     await trx(DELIVERIES)
       .whereIn('id', ids)
-      .update({ lease_until: leaseUntil, attempt_count: trx.raw('attempt_count + 1'), round_attempts: trx.raw('round_attempts + 1'), updated_at: now });
+      .update({
+        lease_until: leaseUntil,
+        attempt_count: trx.raw('attempt_count + 1'),
+        round_attempts: trx.raw('round_attempts + 1'),
+        updated_at: now,
+      });
     const rows: Record<string, unknown>[] = await trx(`${DELIVERIES} as d`)
       .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
       .join(`${EVENTS} as ev`, 'ev.event_id', 'd.event_id')
       .whereIn('d.id', ids)
       .orderBy('d.seq')
-      .select('d.id', 'd.endpoint_id', 'd.attempt_count', 'd.round_attempts', 'd.give_up_at', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_expires_at', 'ev.body');
+      .select(
+        'd.id',
+        'd.endpoint_id',
+        'd.attempt_count',
+        'd.round_attempts',
+        'd.give_up_at',
+        'w.url',
+        'w.secret',
+        'w.previous_secret',
+        'w.previous_secret_expires_at',
+        'ev.body',
+      );
     return rows.map((row) => ({
       id: String(row.id),
       endpointId: String(row.endpoint_id),
-      attemptNumber: toNumber(row.attempt_count),
-      roundAttempts: toNumber(row.round_attempts),
-      giveUpAt: toDate(row.give_up_at),
+      attemptNumber: row.attempt_count as number,
+      roundAttempts: row.round_attempts as number,
+      giveUpAt: row.give_up_at as Date,
       url: String(row.url),
       secrets: signingSecrets(
-        { secret: String(row.secret), previousSecret: row.previous_secret === null ? null : String(row.previous_secret), previousSecretExpiresAt: toDateOrNull(row.previous_secret_expires_at) },
+        {
+          secret: String(row.secret),
+          previousSecret: row.previous_secret === null ? null : String(row.previous_secret),
+          previousSecretExpiresAt: row.previous_secret_expires_at as Date | null,
+        },
         now,
       ),
       body: String(row.body),
@@ -226,36 +259,55 @@ export async function recordAttempt(trx: Tx, attempt: AttemptRecord, now: Date):
 }
 
 /** An operator's redelivery: pending and due now, with a fresh back-off and retry window. */
-export async function scheduleRedelivery(trx: Tx, id: string, now: Date, giveUpAt: Date): Promise<Delivery | undefined> {
+export async function scheduleRedelivery(
+  trx: Tx,
+  id: string,
+  now: Date,
+  giveUpAt: Date,
+): Promise<Delivery | undefined> {
   const [row] = await trx(DELIVERIES)
     .where({ id })
-    .update({ status: 'pending', next_attempt_at: now, give_up_at: giveUpAt, round_attempts: 0, updated_at: now })
+    .update({
+      status: 'pending',
+      next_attempt_at: now,
+      give_up_at: giveUpAt,
+      round_attempts: 0,
+      updated_at: now,
+    })
     .returning('*');
   return row === undefined ? undefined : toDelivery(row);
 }
 
-export async function findDelivery(q: Knex | Tx, id: string): Promise<(Delivery & { body: string }) | undefined> {
-  const row: Record<string, unknown> | undefined = await q(`${DELIVERIES} as d`).join(`${EVENTS} as ev`, 'ev.event_id', 'd.event_id').where('d.id', id).first('d.*', 'ev.body');
+export async function findDelivery(
+  q: Knex | Tx,
+  id: string,
+): Promise<(Delivery & { body: string }) | undefined> {
+  const row: Record<string, unknown> | undefined = await q(`${DELIVERIES} as d`)
+    .join(`${EVENTS} as ev`, 'ev.event_id', 'd.event_id')
+    .where('d.id', id)
+    .first('d.*', 'ev.body');
   return row === undefined ? undefined : { ...toDelivery(row), body: String(row.body) };
 }
 
 export async function attemptsOf(q: Knex | Tx, deliveryId: string): Promise<Attempt[]> {
-  const rows: Record<string, unknown>[] = await q(ATTEMPTS).where({ delivery_id: deliveryId }).orderBy('number');
+  const rows: Record<string, unknown>[] = await q(ATTEMPTS)
+    .where({ delivery_id: deliveryId })
+    .orderBy('number');
   return rows.map(toAttempt);
 }
 
 /** One page of an endpoint's deliveries, newest first. */
-export async function listDeliveries(q: Knex | Tx, endpointId: string, filter: { status?: DeliveryStatus }, page: number, limit: number): Promise<{ data: Delivery[]; total: number }> {
-  const base = () => {
-    const query = q(DELIVERIES).where({ endpoint_id: endpointId });
-    return filter.status === undefined ? query : query.andWhere({ status: filter.status });
-  };
-  const [count] = await base().count<Array<{ count: string | number }>>({ count: '*' });
-  const rows: Record<string, unknown>[] = await base()
-    .orderBy('seq', 'desc')
-    .limit(limit)
-    .offset((page - 1) * limit);
-  return { data: rows.map(toDelivery), total: toNumber(count?.count ?? 0) };
+export async function listDeliveries(
+  q: Knex | Tx,
+  endpointId: string,
+  filter: { status?: DeliveryStatus },
+  page: number,
+  limit: number,
+): Promise<{ data: Delivery[]; total: number }> {
+  const query = q(DELIVERIES).where({ endpoint_id: endpointId });
+  if (filter.status !== undefined) query.andWhere({ status: filter.status });
+  const { rows, total } = await pagedQuery<Record<string, unknown>>(query, ['seq'], page, limit);
+  return { data: rows.map(toDelivery), total };
 }
 
 /** Gives back deliveries claimed but not attempted (the worker is stopping), as if never claimed. */
@@ -264,6 +316,11 @@ export async function releaseClaims(db: Db, ids: readonly string[], now: Date): 
   await db.tx((trx) =>
     trx(DELIVERIES)
       .whereIn('id', ids)
-      .update({ lease_until: null, attempt_count: trx.raw('attempt_count - 1'), round_attempts: trx.raw('round_attempts - 1'), updated_at: now }),
+      .update({
+        lease_until: null,
+        attempt_count: trx.raw('attempt_count - 1'),
+        round_attempts: trx.raw('round_attempts - 1'),
+        updated_at: now,
+      }),
   );
 }

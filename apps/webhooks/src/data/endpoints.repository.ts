@@ -1,21 +1,7 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
-import { toDate, toDateOrNull, toNumber, toStringArray } from './rows';
 
-export interface Endpoint {
-  id: string;
-  tenantId: string;
-  url: string;
-  events: string[];
-  livemode: boolean;
-  version: number;
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
+/** An endpoint as a directory event carries it. */
 export interface EndpointChange {
   id: string;
   tenantId: string;
@@ -26,6 +12,14 @@ export interface EndpointChange {
   secret: string;
 }
 
+/** An endpoint's copy: its last change, the secret it replaced while their overlap lasts, and when. */
+export interface Endpoint extends EndpointChange {
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 const TABLE = 'webhook_endpoints';
 
 function toEndpoint(row: Record<string, unknown>): Endpoint {
@@ -33,21 +27,29 @@ function toEndpoint(row: Record<string, unknown>): Endpoint {
     id: String(row.id),
     tenantId: String(row.tenant_id),
     url: String(row.url),
-    events: toStringArray(row.events),
+    events: row.events as string[],
     livemode: row.livemode === true,
-    version: toNumber(row.version),
+    version: row.version as number,
     secret: String(row.secret),
     previousSecret: row.previous_secret === null ? null : String(row.previous_secret),
-    previousSecretExpiresAt: toDateOrNull(row.previous_secret_expires_at),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
+    previousSecretExpiresAt: row.previous_secret_expires_at as Date | null,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
   };
 }
 
 /** The secrets that sign now: the current one, then the previous one while its overlap lasts. */
-export function signingSecrets(endpoint: Pick<Endpoint, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, now: Date): string[] {
-  const previousValid = endpoint.previousSecret !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt.getTime() > now.getTime();
-  return previousValid && endpoint.previousSecret !== null ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+export function signingSecrets(
+  endpoint: Pick<Endpoint, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+  now: Date,
+): string[] {
+  const previousValid =
+    endpoint.previousSecret !== null &&
+    endpoint.previousSecretExpiresAt !== null &&
+    endpoint.previousSecretExpiresAt.getTime() > now.getTime();
+  return previousValid && endpoint.previousSecret !== null
+    ? [endpoint.secret, endpoint.previousSecret]
+    : [endpoint.secret];
 }
 
 /**
@@ -55,7 +57,12 @@ export function signingSecrets(endpoint: Pick<Endpoint, 'secret' | 'previousSecr
  * so a directory event that repeats the secret it announced before keeps the rotated one; a directory
  * event with a different secret is a rotation made by the gateway, with the same overlap.
  */
-export async function applyEndpointChange(trx: Tx, change: EndpointChange, now: Date, overlapMs: number): Promise<void> {
+export async function applyEndpointChange(
+  trx: Tx,
+  change: EndpointChange,
+  now: Date,
+  overlapMs: number,
+): Promise<void> {
   const existing = await trx(TABLE).where({ id: change.id }).forUpdate().first();
   if (existing === undefined) {
     await trx(TABLE)
@@ -75,7 +82,7 @@ export async function applyEndpointChange(trx: Tx, change: EndpointChange, now: 
       .ignore();
     return;
   }
-  if (toNumber(existing.version) >= change.version) return;
+  if ((existing.version as number) >= change.version) return;
   const secretChanged = change.secret !== existing.directory_secret;
   await trx(TABLE)
     .where({ id: change.id })
@@ -97,8 +104,14 @@ export async function applyEndpointChange(trx: Tx, change: EndpointChange, now: 
 }
 
 /** The endpoints of one tenant and environment. */
-export async function endpointsOf(trx: Tx, tenantId: string, livemode: boolean): Promise<Endpoint[]> {
-  const rows: Record<string, unknown>[] = await trx(TABLE).where({ tenant_id: tenantId, livemode }).orderBy('id');
+export async function endpointsOf(
+  trx: Tx,
+  tenantId: string,
+  livemode: boolean,
+): Promise<Endpoint[]> {
+  const rows: Record<string, unknown>[] = await trx(TABLE)
+    .where({ tenant_id: tenantId, livemode })
+    .orderBy('id');
   return rows.map(toEndpoint);
 }
 
@@ -108,12 +121,23 @@ export async function findEndpoint(q: Knex | Tx, id: string): Promise<Endpoint |
 }
 
 /** Makes `newSecret` the signing secret; the current one keeps signing beside it for `overlapMs`. */
-export async function rotateSecret(trx: Tx, id: string, newSecret: string, now: Date, overlapMs: number): Promise<Endpoint | undefined> {
+export async function rotateSecret(
+  trx: Tx,
+  id: string,
+  newSecret: string,
+  now: Date,
+  overlapMs: number,
+): Promise<Endpoint | undefined> {
   const existing = await trx(TABLE).where({ id }).forUpdate().first();
   if (existing === undefined) return undefined;
   const [row] = await trx(TABLE)
     .where({ id })
-    .update({ secret: newSecret, previous_secret: existing.secret, previous_secret_expires_at: new Date(now.getTime() + overlapMs), updated_at: now })
+    .update({
+      secret: newSecret,
+      previous_secret: existing.secret,
+      previous_secret_expires_at: new Date(now.getTime() + overlapMs),
+      updated_at: now,
+    })
     .returning('*');
   return toEndpoint(row);
 }

@@ -1,11 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '@pgw/platform-db';
-import { counter, histogram, WEBHOOK_DELIVERIES, WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_DURATION } from '@pgw/platform-metrics';
+import { startLoop, type Db, type Loop } from '@pgw/platform-db';
+import {
+  counter,
+  histogram,
+  WEBHOOK_DELIVERIES,
+  WEBHOOK_DELIVERY_ATTEMPTS,
+  WEBHOOK_DELIVERY_DURATION,
+} from '@pgw/platform-metrics';
 import type { Clock } from '@pgw/platform-service';
 import { signWebhook } from '@pgw/webhook-signature';
 import type { WebhooksConfig } from '../config';
-import { claimDueDeliveries, recordAttempt, releaseClaims, type ClaimedDelivery } from '../data/deliveries.repository';
-import { afterAttempt } from '../domain/backoff';
+import {
+  claimDueDeliveries,
+  recordAttempt,
+  releaseClaims,
+  type ClaimedDelivery,
+} from '../data/deliveries.repository';
+import { afterAttempt } from '@pgw/webhooks-domain/backoff';
 import { isSuccess, postWebhook, type PostOutcome } from './post-webhook';
 
 const attemptsMetric = counter(WEBHOOK_DELIVERY_ATTEMPTS);
@@ -13,11 +24,20 @@ const deliveriesMetric = counter(WEBHOOK_DELIVERIES);
 const durationMetric = histogram(WEBHOOK_DELIVERY_DURATION);
 
 /** Each attempt by endpoint and reason, and each delivery that ended: delivered, or given up after its window. */
-function recordAttemptMetrics(endpoint: string, outcome: PostOutcome, succeeded: boolean, givenUp: boolean): void {
+function recordAttemptMetrics(
+  endpoint: string,
+  outcome: PostOutcome,
+  succeeded: boolean,
+  givenUp: boolean,
+): void {
   const result = succeeded ? 'success' : 'failure';
   attemptsMetric.add(1, { outcome: result, reason: outcome.reason, endpoint });
   durationMetric.record(outcome.latencyMs / 1000, { outcome: result });
-  if (succeeded || givenUp) deliveriesMetric.add(1, { outcome: succeeded ? 'delivered' : 'given_up', reason: outcome.reason });
+  if (succeeded || givenUp)
+    deliveriesMetric.add(1, {
+      outcome: succeeded ? 'delivered' : 'given_up',
+      reason: outcome.reason,
+    });
 }
 
 // Extra time a claimed delivery stays leased beyond the attempt's timeout, for recording the outcome.
@@ -41,47 +61,34 @@ export interface DeliveryWorkerOptions {
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private tick: Promise<void> | null = null;
-  private rerun = false;
+  private loop: Loop | null = null;
   private stopped = true;
 
   constructor(private readonly options: DeliveryWorkerOptions) {}
 
   start(): void {
+    if (this.loop !== null) return;
     this.stopped = false;
-    this.wake();
+    // A round that fails (the deliveries could not be claimed) is logged and counted by the loop; the next poll tries again.
+    this.loop = startLoop({
+      name: 'webhook delivery',
+      intervalMs: this.options.config.pollIntervalMs,
+      runAtStart: true,
+      round: () => this.claimAndSend(),
+      log: this.options.log,
+    });
   }
 
-  /** Looks for due deliveries now rather than at the next poll. */
+  /** Looks for due deliveries now rather than at the next poll (or, during a round, right after it). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.tick !== null) {
-      this.rerun = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.tick = this.claimAndSend().finally(() => {
-      this.tick = null;
-      if (this.stopped) return;
-      if (this.rerun) {
-        this.rerun = false;
-        this.wake();
-        return;
-      }
-      this.timer = setTimeout(() => this.wake(), this.options.config.pollIntervalMs);
-      this.timer.unref();
-    });
+    if (!this.stopped) this.loop?.kick();
   }
 
   /** Stops claiming, aborts the attempts in flight (each is logged and retried later) and waits for them. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.stopController.abort();
-    await this.tick;
+    await this.loop?.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -89,22 +96,30 @@ export class DeliveryWorker {
     const { db, clock, config, log } = this.options;
     const free = config.concurrencyMax - this.inFlight.size;
     if (free <= 0) return;
-    let claimed: ClaimedDelivery[];
-    try {
-      const now = clock.now();
-      claimed = await claimDueDeliveries(db, now, free, new Date(now.getTime() + config.attemptTimeoutMs + LEASE_MARGIN_MS));
-    } catch (err) {
-      log.error({ err }, 'webhook deliveries could not be claimed; next poll tries again');
-      return;
-    }
+    const now = clock.now();
+    const claimed: ClaimedDelivery[] = await claimDueDeliveries(
+      db,
+      now,
+      free,
+      new Date(now.getTime() + config.attemptTimeoutMs + LEASE_MARGIN_MS),
+    );
     if (this.stopped) {
       // Claimed while stopping: hand them back untried rather than log attempts that never happened.
-      await releaseClaims(db, claimed.map((c) => c.id), clock.now()).catch((err: unknown) => log.error({ err }, 'claims not released; their lease expires'));
+      await releaseClaims(
+        db,
+        claimed.map((c) => c.id),
+        clock.now(),
+      ).catch((err: unknown) => log.error({ err }, 'claims not released; their lease expires'));
       return;
     }
     for (const delivery of claimed) {
       const attempt: Promise<void> = this.attempt(delivery)
-        .catch((err: unknown) => log.error({ err, deliveryId: delivery.id }, 'webhook attempt not recorded; retried when its lease expires'))
+        .catch((err: unknown) =>
+          log.error(
+            { err, deliveryId: delivery.id },
+            'webhook attempt not recorded; retried when its lease expires',
+          ),
+        )
         .finally(() => {
           this.inFlight.delete(attempt);
           this.wake();
@@ -117,8 +132,19 @@ export class DeliveryWorker {
     const { db, clock, config } = this.options;
     const startedAt = clock.now();
     // Signed at each attempt: receivers refuse a t older than 5 minutes, and retries go on for a day.
-    const signature = signWebhook(delivery.secrets, delivery.body, Math.floor(startedAt.getTime() / 1000));
-    const outcome = await postWebhook({ url: delivery.url, body: delivery.body, signature, timeoutMs: config.attemptTimeoutMs, stopSignal: this.stopController.signal, allowPrivateTargets: config.allowPrivateTargets });
+    const signature = signWebhook(
+      delivery.secrets,
+      delivery.body,
+      Math.floor(startedAt.getTime() / 1000),
+    );
+    const outcome = await postWebhook({
+      url: delivery.url,
+      body: delivery.body,
+      signature,
+      timeoutMs: config.attemptTimeoutMs,
+      stopSignal: this.stopController.signal,
+      allowPrivateTargets: config.allowPrivateTargets,
+    });
     const now = clock.now();
     const succeeded = isSuccess(outcome.statusCode);
     const next = afterAttempt(
@@ -145,6 +171,10 @@ export class DeliveryWorker {
       ),
     );
     recordAttemptMetrics(delivery.endpointId, outcome, succeeded, next.status === 'failed');
-    if (next.status === 'failed') this.options.log.warn({ deliveryId: delivery.id, attempts: delivery.attemptNumber }, 'webhook delivery failed for good after its retry window');
+    if (next.status === 'failed')
+      this.options.log.warn(
+        { deliveryId: delivery.id, attempts: delivery.attemptNumber },
+        'webhook delivery failed for good after its retry window',
+      );
   }
 }

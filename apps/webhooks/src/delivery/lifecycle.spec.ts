@@ -3,7 +3,16 @@ import { createPgliteKnex } from '@pgw/platform-db';
 import { ManualClock } from '@pgw/platform-service';
 import { waitFor } from '@pgw/testing';
 import { parseSignatureHeader, verifyWebhook } from '@pgw/webhook-signature';
-import { newCharge, newTenant, operatorHeaders, publishCharge, publishEndpoint, Receiver, startWebhooks, type Harness } from '../testing/harness';
+import {
+  newCharge,
+  newTenant,
+  operatorHeaders,
+  publishCharge,
+  publishEndpoint,
+  Receiver,
+  startWebhooks,
+  type Harness,
+} from '../testing/harness';
 
 // What outlives one attempt: a restart in the middle of retries, the 24-hour retry window with the
 // default back-off (on a clock the test moves), and secret rotation. One embedded PostgreSQL, a schema
@@ -17,14 +26,32 @@ interface DeliveryView {
   status: string;
   next_attempt_at: string | null;
   last_error: string | null;
-  attempts: Array<{ number: number; started_at: string; status_code: number | null; succeeded: boolean; error: string | null }>;
+  attempts: Array<{
+    number: number;
+    started_at: string;
+    status_code: number | null;
+    succeeded: boolean;
+    error: string | null;
+  }>;
 }
 
-async function deliveryOf(h: Harness, endpointId: string, eventId: string): Promise<DeliveryView | undefined> {
-  const list = await h.service.app.inject({ url: `/admin/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`, headers: operatorHeaders() });
+async function deliveryOf(
+  h: Harness,
+  endpointId: string,
+  eventId: string,
+): Promise<DeliveryView | undefined> {
+  const list = await h.service.app.inject({
+    url: `/admin/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`,
+    headers: operatorHeaders(),
+  });
   const summary = list.json().data.find((d: { event_id: string }) => d.event_id === eventId);
   if (summary === undefined) return undefined;
-  return (await h.service.app.inject({ url: `/admin/v1/webhook-deliveries/${summary.id}`, headers: operatorHeaders() })).json();
+  return (
+    await h.service.app.inject({
+      url: `/admin/v1/webhook-deliveries/${summary.id}`,
+      headers: operatorHeaders(),
+    })
+  ).json();
 }
 
 describe('webhook deliveries across restarts, time and rotation', () => {
@@ -46,11 +73,20 @@ describe('webhook deliveries across restarts, time and rotation', () => {
     const endpoint = await publishEndpoint(first.bus, { tenantId, url: receiver.url('/restart') });
     let up = false;
     receiver.on('/restart', () => (up ? { status: 200 } : { status: 500 }));
-    const event = await publishCharge(first.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() });
-    await waitFor(() => (receiver.requestsTo('/restart').length >= 2 ? true : undefined), 5_000, 'two failed attempts');
+    const event = await publishCharge(first.bus, 'charges.charge-paid.v1', {
+      tenantId,
+      chargeId: newCharge(),
+    });
+    await waitFor(
+      () => (receiver.requestsTo('/restart').length >= 2 ? true : undefined),
+      5_000,
+      'two failed attempts',
+    );
     await first.stop();
 
-    const [logged] = await first.db.read((q) => q('webhook_attempts').count<Array<{ n: string | number }>>({ n: '*' }));
+    const [logged] = await first.db.read((q) =>
+      q('webhook_attempts').count<Array<{ n: string | number }>>({ n: '*' }),
+    );
     const attemptsBefore = receiver.requestsTo('/restart').length;
     up = true;
     await sleep(300);
@@ -58,18 +94,30 @@ describe('webhook deliveries across restarts, time and rotation', () => {
 
     const second = await startWebhooks(knex, { schema: 'webhooks_restart' });
     try {
-      const delivery = await waitFor(async () => {
-        const d = await deliveryOf(second, endpoint.id, event.envelope.event_id);
-        return d?.status === 'succeeded' ? d : undefined;
-      }, 5_000, 'the delivery after the restart');
+      const delivery = await waitFor(
+        async () => {
+          const d = await deliveryOf(second, endpoint.id, event.envelope.event_id);
+          return d?.status === 'succeeded' ? d : undefined;
+        },
+        5_000,
+        'the delivery after the restart',
+      );
       expect(receiver.requestsTo('/restart')).toHaveLength(attemptsBefore + 1);
-      expect(delivery.attempts.map((a) => a.number)).toEqual(Array.from({ length: delivery.attempts.length }, (_, i) => i + 1));
+      expect(delivery.attempts.map((a) => a.number)).toEqual(
+        Array.from({ length: delivery.attempts.length }, (_, i) => i + 1),
+      );
       expect(delivery.attempts.length).toBe(Number(logged!.n) + 1);
       expect(delivery.attempts.slice(0, -1).every((a) => !a.succeeded)).toBe(true);
       expect(delivery.attempts.at(-1)).toMatchObject({ status_code: 200, succeeded: true });
       const last = receiver.requestsTo('/restart').at(-1)!;
       expect(last.event.id).toBe(event.envelope.event_id);
-      expect(verifyWebhook({ rawBody: last.rawBody, header: last.headers['x-signature'], secrets: [endpoint.secret] }).ok).toBe(true);
+      expect(
+        verifyWebhook({
+          rawBody: last.rawBody,
+          header: last.headers['x-signature'],
+          secrets: [endpoint.secret],
+        }).ok,
+      ).toBe(true);
     } finally {
       await second.stop();
     }
@@ -81,7 +129,11 @@ describe('webhook deliveries across restarts, time and rotation', () => {
     const clockSeconds = () => Math.floor(clock.now().getTime() / 1000);
 
     beforeAll(async () => {
-      h = await startWebhooks(knex, { schema: 'webhooks_clock', clock, env: { WEBHOOK_POLL_INTERVAL_MS: '10', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' } });
+      h = await startWebhooks(knex, {
+        schema: 'webhooks_clock',
+        clock,
+        env: { WEBHOOK_POLL_INTERVAL_MS: '10', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' },
+      });
     });
     afterAll(() => h.stop());
 
@@ -95,11 +147,15 @@ describe('webhook deliveries across restarts, time and rotation', () => {
       const event = await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId });
 
       let delivery: DeliveryView | undefined;
-      for (let seen = 0; seen < 60; ) {
-        delivery = await waitFor(async () => {
-          const d = await deliveryOf(h, endpoint.id, event.envelope.event_id);
-          return d !== undefined && d.attempts.length > seen ? d : undefined;
-        }, 5_000, `attempt ${seen + 1}`);
+      for (let seen = 0; seen < 60;) {
+        delivery = await waitFor(
+          async () => {
+            const d = await deliveryOf(h, endpoint.id, event.envelope.event_id);
+            return d !== undefined && d.attempts.length > seen ? d : undefined;
+          },
+          5_000,
+          `attempt ${seen + 1}`,
+        );
         seen = delivery.attempts.length;
         if (delivery.status === 'failed') break;
         expect(delivery.status).toBe('pending');
@@ -127,49 +183,125 @@ describe('webhook deliveries across restarts, time and rotation', () => {
       expect(delivery!.attempts.length).toBeGreaterThan(20);
       expect(delivery!.attempts.length).toBeLessThan(45);
       // Each attempt was signed at its own time.
-      const ts = receiver.requestsTo('/down').map((r) => parseSignatureHeader(String(r.headers['x-signature']))!.timestampSeconds * 1000);
+      const ts = receiver
+        .requestsTo('/down')
+        .map(
+          (r) => parseSignatureHeader(String(r.headers['x-signature']))!.timestampSeconds * 1000,
+        );
       expect(ts).toEqual(starts.map((s) => Math.floor(s / 1000) * 1000));
 
       down = false;
-      const next = await publishCharge(h.bus, 'charges.charge-refunded.v1', { tenantId, chargeId, status: 'refunded' });
-      await waitFor(() => (receiver.requestsTo('/down').some((r) => r.event.id === next.envelope.event_id) ? true : undefined), 5_000, 'the later event');
+      const next = await publishCharge(h.bus, 'charges.charge-refunded.v1', {
+        tenantId,
+        chargeId,
+        status: 'refunded',
+      });
+      await waitFor(
+        () =>
+          receiver.requestsTo('/down').some((r) => r.event.id === next.envelope.event_id)
+            ? true
+            : undefined,
+        5_000,
+        'the later event',
+      );
     });
 
     it('rotates a secret: for 24 h both sign (two v1 values), then only the new one; a directory repeat of the old secret does not undo it', async () => {
       const tenantId = newTenant();
-      const endpoint = await publishEndpoint(h.bus, { tenantId, url: receiver.url('/rotating'), version: 1 });
-      const rotated = await h.service.app.inject({ method: 'POST', url: `/admin/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, headers: operatorHeaders() });
+      const endpoint = await publishEndpoint(h.bus, {
+        tenantId,
+        url: receiver.url('/rotating'),
+        version: 1,
+      });
+      const rotated = await h.service.app.inject({
+        method: 'POST',
+        url: `/admin/v1/webhook-endpoints/${endpoint.id}/rotate-secret`,
+        headers: operatorHeaders(),
+      });
       expect(rotated.statusCode).toBe(200);
       const body = rotated.json();
-      expect(body).toMatchObject({ object: 'webhook_endpoint', id: endpoint.id, tenant_id: tenantId, url: receiver.url('/rotating'), livemode: false, events: ['*'] });
+      expect(body).toMatchObject({
+        object: 'webhook_endpoint',
+        id: endpoint.id,
+        tenant_id: tenantId,
+        url: receiver.url('/rotating'),
+        livemode: false,
+        events: ['*'],
+      });
       expect(body.secret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
       expect(body.secret).not.toBe(endpoint.secret);
-      expect(Date.parse(body.previous_secret_expires_at)).toBe(clock.now().getTime() + 24 * 3_600_000);
+      expect(Date.parse(body.previous_secret_expires_at)).toBe(
+        clock.now().getTime() + 24 * 3_600_000,
+      );
 
       const received = async (path: string, eventId: string) =>
-        waitFor(() => receiver.requestsTo(path).find((r) => r.event.id === eventId), 5_000, `event at ${path}`);
-      const verify = (r: { rawBody: Buffer; headers: Record<string, unknown> }, secrets: string[]) =>
-        verifyWebhook({ rawBody: r.rawBody, header: String(r.headers['x-signature']), secrets, nowSeconds: clockSeconds() }).ok;
+        waitFor(
+          () => receiver.requestsTo(path).find((r) => r.event.id === eventId),
+          5_000,
+          `event at ${path}`,
+        );
+      const verify = (
+        r: { rawBody: Buffer; headers: Record<string, unknown> },
+        secrets: string[],
+      ) =>
+        verifyWebhook({
+          rawBody: r.rawBody,
+          header: String(r.headers['x-signature']),
+          secrets,
+          nowSeconds: clockSeconds(),
+        }).ok;
 
-      const during = await received('/rotating', (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() })).envelope.event_id);
-      expect(parseSignatureHeader(String(during.headers['x-signature']))!.signatures).toHaveLength(2);
+      const during = await received(
+        '/rotating',
+        (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() }))
+          .envelope.event_id,
+      );
+      expect(parseSignatureHeader(String(during.headers['x-signature']))!.signatures).toHaveLength(
+        2,
+      );
       expect(verify(during, [body.secret])).toBe(true);
       expect(verify(during, [endpoint.secret])).toBe(true);
 
       clock.set(new Date(clock.now().getTime() + 24 * 3_600_000 + 1_000));
-      const after = await received('/rotating', (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() })).envelope.event_id);
-      expect(parseSignatureHeader(String(after.headers['x-signature']))!.signatures).toHaveLength(1);
+      const after = await received(
+        '/rotating',
+        (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() }))
+          .envelope.event_id,
+      );
+      expect(parseSignatureHeader(String(after.headers['x-signature']))!.signatures).toHaveLength(
+        1,
+      );
       expect(verify(after, [body.secret])).toBe(true);
       expect(verify(after, [endpoint.secret])).toBe(false);
 
-      await publishEndpoint(h.bus, { id: endpoint.id, tenantId, url: receiver.url('/rotating-moved'), secret: endpoint.secret, version: 2 });
-      const moved = await received('/rotating-moved', (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() })).envelope.event_id);
+      await publishEndpoint(h.bus, {
+        id: endpoint.id,
+        tenantId,
+        url: receiver.url('/rotating-moved'),
+        secret: endpoint.secret,
+        version: 2,
+      });
+      const moved = await received(
+        '/rotating-moved',
+        (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() }))
+          .envelope.event_id,
+      );
       expect(verify(moved, [body.secret])).toBe(true);
       expect(verify(moved, [endpoint.secret])).toBe(false);
 
       // A new secret from the directory is a rotation too, with the same overlap.
-      await publishEndpoint(h.bus, { id: endpoint.id, tenantId, url: receiver.url('/rotating-moved'), secret: 'whsec_from_the_gateway_000000000000', version: 3 });
-      const third = await received('/rotating-moved', (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() })).envelope.event_id);
+      await publishEndpoint(h.bus, {
+        id: endpoint.id,
+        tenantId,
+        url: receiver.url('/rotating-moved'),
+        secret: 'whsec_from_the_gateway_000000000000',
+        version: 3,
+      });
+      const third = await received(
+        '/rotating-moved',
+        (await publishCharge(h.bus, 'charges.charge-paid.v1', { tenantId, chargeId: newCharge() }))
+          .envelope.event_id,
+      );
       expect(verify(third, ['whsec_from_the_gateway_000000000000'])).toBe(true);
       expect(verify(third, [body.secret])).toBe(true);
     });

@@ -28,7 +28,8 @@ export interface PostRequest {
 }
 
 /** Why an attempt ended as it did, in few values (the metrics' `reason`): the status class, or what failed. */
-export type AttemptReason = `http_${1 | 2 | 3 | 4 | 5}xx` | 'timeout' | 'connection_error' | 'blocked_address' | 'aborted';
+export type AttemptReason =
+  `http_${1 | 2 | 3 | 4 | 5}xx` | 'timeout' | 'connection_error' | 'blocked_address' | 'aborted';
 
 export interface PostOutcome {
   statusCode: number | null;
@@ -40,23 +41,34 @@ export interface PostOutcome {
 
 function statusReason(statusCode: number): AttemptReason {
   const statusClass = Math.floor(statusCode / 100);
-  return statusClass >= 1 && statusClass <= 5 ? (`http_${statusClass}xx` as AttemptReason) : 'connection_error';
+  return statusClass >= 1 && statusClass <= 5
+    ? (`http_${statusClass}xx` as AttemptReason)
+    : 'connection_error';
 }
 
 /** describeError's verdict, as a reason: the same tests in the same order. */
 function errorReason(error: unknown, stopSignal: AbortSignal): AttemptReason {
   if (stopSignal.aborted) return 'aborted';
-  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  const name =
+    typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
   return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'connection_error';
 }
 
 function describeError(error: unknown, timeoutMs: number, stopSignal: AbortSignal): string {
   if (stopSignal.aborted) return 'aborted: the webhooks service stopped during the attempt';
   // Duck-typed: the abort's DOMException may come from another realm, where instanceof Error fails.
-  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: unknown };
-  if (name === 'TimeoutError' || name === 'AbortError') return `timeout: no answer within ${timeoutMs} ms`;
+  const { name, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return `timeout: no answer within ${timeoutMs} ms`;
   if (typeof message !== 'string') return String(error);
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : null;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause
+      ? String((cause as { code: unknown }).code)
+      : null;
   return code === null ? message : `${message}: ${code}`;
 }
 
@@ -90,13 +102,22 @@ function readExcerpt(response: IncomingMessage): Promise<string | null> {
  * The addresses the connection may use: the URL's host resolved once and every answer checked (contract §7);
  * the connection is pinned to them. A reason instead when the target is refused.
  */
-async function resolveTarget(host: string, allowPrivate: boolean): Promise<Array<{ address: string; family: number }> | { blocked: string }> {
+async function resolveTarget(
+  host: string,
+  allowPrivate: boolean,
+): Promise<Array<{ address: string; family: number }> | { blocked: string }> {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  const answers = isIP(bare) !== 0 ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
+  const answers =
+    isIP(bare) !== 0
+      ? [{ address: bare, family: isIP(bare) }]
+      : await lookup(bare, { all: true, verbatim: true });
   if (answers.length === 0) throw new Error(`no address for ${host}`);
   if (!allowPrivate) {
     const blocked = answers.find((a) => isBlockedAddress(a.address));
-    if (blocked !== undefined) return { blocked: `${BLOCKED_ADDRESS}: ${host} resolves to ${blocked.address}, a loopback, private, link-local or metadata address` };
+    if (blocked !== undefined)
+      return {
+        blocked: `${BLOCKED_ADDRESS}: ${host} resolves to ${blocked.address}, a loopback, private, link-local or metadata address`,
+      };
   }
   return answers;
 }
@@ -104,8 +125,18 @@ async function resolveTarget(host: string, allowPrivate: boolean): Promise<Array
 export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
-  const fail = (error: string, reason: AttemptReason): PostOutcome => ({ statusCode: null, latencyMs: latencyMs(), responseExcerpt: null, error, reason });
-  const failWith = (error: unknown) => fail(describeError(error, request.timeoutMs, request.stopSignal), errorReason(error, request.stopSignal));
+  const fail = (error: string, reason: AttemptReason): PostOutcome => ({
+    statusCode: null,
+    latencyMs: latencyMs(),
+    responseExcerpt: null,
+    error,
+    reason,
+  });
+  const failWith = (error: unknown) =>
+    fail(
+      describeError(error, request.timeoutMs, request.stopSignal),
+      errorReason(error, request.stopSignal),
+    );
   const signal = AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.stopSignal]);
   const url = new URL(request.url);
   let target: Array<{ address: string; family: number }> | { blocked: string };
@@ -118,7 +149,11 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
   const pinned = target;
   // The connection goes to the addresses checked above: no second lookup a rebinding name could answer differently.
   const pin: LookupFunction = (_hostname, options, callback) => {
-    if (options.all === true) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, pinned);
+    if (options.all === true)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
+        null,
+        pinned,
+      );
     else callback(null, pinned[0]!.address, pinned[0]!.family);
   };
   return new Promise<PostOutcome>((resolve) => {
@@ -127,13 +162,26 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body), 'user-agent': USER_AGENT, [SIGNATURE_HEADER]: request.signature },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': USER_AGENT,
+          [SIGNATURE_HEADER]: request.signature,
+        },
         lookup: pin,
         agent: false,
         signal,
       },
       (response) => {
-        void readExcerpt(response).then((responseExcerpt) => resolve({ statusCode: response.statusCode ?? null, latencyMs: latencyMs(), responseExcerpt, error: null, reason: statusReason(response.statusCode ?? 0) }));
+        void readExcerpt(response).then((responseExcerpt) =>
+          resolve({
+            statusCode: response.statusCode ?? null,
+            latencyMs: latencyMs(),
+            responseExcerpt,
+            error: null,
+            reason: statusReason(response.statusCode ?? 0),
+          }),
+        );
       },
     );
     req.on('error', (error) => resolve(failWith(error)));
@@ -141,4 +189,5 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
   });
 }
 
-export const isSuccess = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
+export const isSuccess = (statusCode: number | null): boolean =>
+  statusCode !== null && statusCode >= 200 && statusCode < 300;

@@ -1,5 +1,4 @@
-import { RETRY_WINDOW_MS } from '../config';
-import { afterAttempt, retryDelayMs } from './backoff';
+import { afterAttempt, RETRY_WINDOW_MS, retryDelayMs } from './backoff';
 
 const DEFAULTS = { baseMs: 10_000, capMs: 3_600_000 };
 
@@ -37,8 +36,18 @@ describe('afterAttempt', () => {
   const later = new Date(now.getTime() + 1000);
 
   it('ends a delivery on success, and fails it only once an attempt fails at or after the window', () => {
-    expect(afterAttempt({ succeeded: true, now, giveUpAt: now, failedInARow: 3 }, DEFAULTS)).toEqual({ status: 'succeeded', nextAttemptAt: null });
-    expect(afterAttempt({ succeeded: false, now, giveUpAt: now, failedInARow: 3 }, DEFAULTS)).toEqual({ status: 'failed', nextAttemptAt: null });
-    expect(afterAttempt({ succeeded: false, now, giveUpAt: later, failedInARow: 2 }, DEFAULTS, () => 0.5)).toEqual({ status: 'pending', nextAttemptAt: new Date(now.getTime() + 20_000) });
+    expect(
+      afterAttempt({ succeeded: true, now, giveUpAt: now, failedInARow: 3 }, DEFAULTS),
+    ).toEqual({ status: 'succeeded', nextAttemptAt: null });
+    expect(
+      afterAttempt({ succeeded: false, now, giveUpAt: now, failedInARow: 3 }, DEFAULTS),
+    ).toEqual({ status: 'failed', nextAttemptAt: null });
+    expect(
+      afterAttempt(
+        { succeeded: false, now, giveUpAt: later, failedInARow: 2 },
+        DEFAULTS,
+        () => 0.5,
+      ),
+    ).toEqual({ status: 'pending', nextAttemptAt: new Date(now.getTime() + 20_000) });
   });
 });

@@ -1,11 +1,25 @@
 import { afterCommit, type Db } from '@pgw/platform-db';
-import { ListEnvelope, listPage, notFound, requireOperator, type App } from '@pgw/platform-http';
+import { ListEnvelope, listPage, notFound, type App } from '@pgw/platform-http';
 import type { Clock } from '@pgw/platform-service';
 import { RETRY_WINDOW_MS } from '../config';
-import { attemptsOf, findDelivery, listDeliveries, scheduleRedelivery } from '../data/deliveries.repository';
+import {
+  attemptsOf,
+  findDelivery,
+  listDeliveries,
+  scheduleRedelivery,
+} from '../data/deliveries.repository';
 import { findEndpoint } from '../data/endpoints.repository';
-import { DELIVERY_ID_PATTERN, ENDPOINT_ID_PATTERN } from '../domain/ids';
-import { attemptResource, DeliveriesQuery, DeliveryBody, DeliveryItem, DeliveryWithAttemptsBody, deliveryResource, IdParams } from './schemas';
+import { DELIVERY_ID_PATTERN, ENDPOINT_ID_PATTERN } from '@pgw/webhooks-domain/ids';
+import {
+  attemptResource,
+  DeliveriesQuery,
+  DeliveryBody,
+  DeliveryItem,
+  DeliveryWithAttemptsBody,
+  deliveryResource,
+  IdParams,
+  operatorPathId,
+} from './schemas';
 
 export interface DeliveriesRouteContext {
   db: Db;
@@ -18,49 +32,65 @@ export interface DeliveriesRouteContext {
 export function deliveriesRoutes(app: App, ctx: DeliveriesRouteContext): void {
   app.get(
     '/admin/v1/webhook-endpoints/:id/deliveries',
-    { schema: { params: IdParams, querystring: DeliveriesQuery, response: { 200: ListEnvelope(DeliveryItem) } } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: DeliveriesQuery,
+        response: { 200: ListEnvelope(DeliveryItem) },
+      },
+    },
     async (request) => {
-      requireOperator(request);
-      const { id } = request.params;
+      const id = operatorPathId(request, ENDPOINT_ID_PATTERN, 'webhook endpoint');
       const { page = 1, limit = 50, status } = request.query;
-      if (!ENDPOINT_ID_PATTERN.test(id)) throw notFound('webhook endpoint');
       const result = await ctx.db.read(async (q) => {
         if ((await findEndpoint(q, id)) === undefined) return undefined;
         return listDeliveries(q, id, status === undefined ? {} : { status }, page, limit);
       });
       if (result === undefined) throw notFound('webhook endpoint');
-      return { ...listPage(result.data.map(deliveryResource), page, limit, result.total), request_id: request.id };
+      return {
+        ...listPage(result.data.map(deliveryResource), page, limit, result.total),
+        request_id: request.id,
+      };
     },
   );
 
-  app.get('/admin/v1/webhook-deliveries/:id', { schema: { params: IdParams, response: { 200: DeliveryWithAttemptsBody } } }, async (request) => {
-    requireOperator(request);
-    const { id } = request.params;
-    if (!DELIVERY_ID_PATTERN.test(id)) throw notFound('webhook delivery');
-    const found = await ctx.db.read(async (q) => {
-      const delivery = await findDelivery(q, id);
-      return delivery === undefined ? undefined : { delivery, attempts: await attemptsOf(q, id) };
-    });
-    if (found === undefined) throw notFound('webhook delivery');
-    return {
-      ...deliveryResource(found.delivery),
-      event: JSON.parse(found.delivery.body) as unknown,
-      attempts: found.attempts.map(attemptResource),
-      request_id: request.id,
-    };
-  });
+  app.get(
+    '/admin/v1/webhook-deliveries/:id',
+    { schema: { params: IdParams, response: { 200: DeliveryWithAttemptsBody } } },
+    async (request) => {
+      const id = operatorPathId(request, DELIVERY_ID_PATTERN, 'webhook delivery');
+      const found = await ctx.db.read(async (q) => {
+        const delivery = await findDelivery(q, id);
+        return delivery === undefined ? undefined : { delivery, attempts: await attemptsOf(q, id) };
+      });
+      if (found === undefined) throw notFound('webhook delivery');
+      return {
+        ...deliveryResource(found.delivery),
+        event: JSON.parse(found.delivery.body) as unknown,
+        attempts: found.attempts.map(attemptResource),
+        request_id: request.id,
+      };
+    },
+  );
 
-  app.post('/admin/v1/webhook-deliveries/:id/redeliver', { schema: { params: IdParams, response: { 200: DeliveryBody } } }, async (request) => {
-    requireOperator(request);
-    const { id } = request.params;
-    if (!DELIVERY_ID_PATTERN.test(id)) throw notFound('webhook delivery');
-    const delivery = await ctx.db.tx(async (trx) => {
-      const now = ctx.clock.now();
-      const scheduled = await scheduleRedelivery(trx, id, now, new Date(now.getTime() + RETRY_WINDOW_MS));
-      if (scheduled !== undefined) afterCommit(trx, ctx.wake);
-      return scheduled;
-    });
-    if (delivery === undefined) throw notFound('webhook delivery');
-    return { ...deliveryResource(delivery), request_id: request.id };
-  });
+  app.post(
+    '/admin/v1/webhook-deliveries/:id/redeliver',
+    { schema: { params: IdParams, response: { 200: DeliveryBody } } },
+    async (request) => {
+      const id = operatorPathId(request, DELIVERY_ID_PATTERN, 'webhook delivery');
+      const delivery = await ctx.db.tx(async (trx) => {
+        const now = ctx.clock.now();
+        const scheduled = await scheduleRedelivery(
+          trx,
+          id,
+          now,
+          new Date(now.getTime() + RETRY_WINDOW_MS),
+        );
+        if (scheduled !== undefined) afterCommit(trx, ctx.wake);
+        return scheduled;
+      });
+      if (delivery === undefined) throw notFound('webhook delivery');
+      return { ...deliveryResource(delivery), request_id: request.id };
+    },
+  );
 }

@@ -1,12 +1,35 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { Nullable, PagingQuery, RequestIdSchema } from '@pgw/platform-http';
+import {
+  notFound,
+  Nullable,
+  PagingQuery,
+  RequestIdSchema,
+  requireOperator,
+} from '@pgw/platform-http';
 import type { Attempt, Delivery } from '../data/deliveries.repository';
 
 const Instant = Type.String({ format: 'date-time' });
-const DeliveryStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]);
+const DeliveryStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('succeeded'),
+  Type.Literal('failed'),
+]);
 
 /** Path ids are checked by pattern in the handler, so a malformed id is a 404 like an unknown one. */
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 255 }) });
+
+/** An operator route's path id: the operator is checked first, then the id's pattern (404 for `what`). */
+export function operatorPathId(
+  request: FastifyRequest & { params: { id: string } },
+  pattern: RegExp,
+  what: string,
+): string {
+  requireOperator(request);
+  const { id } = request.params;
+  if (!pattern.test(id)) throw notFound(what);
+  return id;
+}
 
 export const DeliveriesQuery = Type.Object({
   ...PagingQuery,

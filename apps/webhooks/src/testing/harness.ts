@@ -4,12 +4,25 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
-import { encodeEvent, EVENT_TOPICS, newEnvelope, type ChargeEvent, type EventMap } from '@pgw/contracts';
+import {
+  encodeEvent,
+  EVENT_TOPICS,
+  newEnvelope,
+  type ChargeEvent,
+  type EventMap,
+} from '@pgw/contracts';
 import { newId } from '@pgw/domain';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, InProcessBus, type Bus } from '@pgw/platform-bus';
 import { sharedDb, type Db } from '@pgw/platform-db';
 import { PRINCIPAL_HEADER, TestPrincipals } from '@pgw/platform-http';
-import { InjectPeers, startService, systemClock, type Clock, type RunningService, type ServiceDefinition } from '@pgw/platform-service';
+import {
+  InjectPeers,
+  startService,
+  systemClock,
+  type Clock,
+  type RunningService,
+  type ServiceDefinition,
+} from '@pgw/platform-service';
 import { createWebhooksService } from '../service';
 
 /** The specs play the gateway: principals are signed with this pair for each request; the service holds the public key. */
@@ -35,7 +48,14 @@ export interface Harness {
 
 export async function startWebhooks(
   knex: Knex,
-  options: { schema?: string; clock?: Clock; env?: NodeJS.ProcessEnv; bus?: Bus; definition?: ServiceDefinition; db?: Db } = {},
+  options: {
+    schema?: string;
+    clock?: Clock;
+    env?: NodeJS.ProcessEnv;
+    bus?: Bus;
+    definition?: ServiceDefinition;
+    db?: Db;
+  } = {},
 ): Promise<Harness> {
   const db = options.db ?? sharedDb(knex, options.schema ?? 'webhooks');
   const bus = options.bus ?? new InProcessBus();
@@ -56,7 +76,11 @@ export async function startWebhooks(
 /** What the gateway adds to a forwarded operator request. */
 export const operatorHeaders = (): Record<string, string> => ({
   'x-request-id': 'req_webhooks_test',
-  [PRINCIPAL_HEADER]: PRINCIPALS.header({ kind: 'operator', requestId: 'req_webhooks_test', expiresAtMs: Date.now() + 60_000 }),
+  [PRINCIPAL_HEADER]: PRINCIPALS.header({
+    kind: 'operator',
+    requestId: 'req_webhooks_test',
+    expiresAtMs: Date.now() + 60_000,
+  }),
 });
 
 export interface ReceivedRequest {
@@ -64,12 +88,23 @@ export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
   /** The parsed body: contract §7's event. */
-  event: { id: string; object: string; type: string; created_at: string; livemode: boolean; data: { object: Record<string, unknown> }; request_id: string | null };
+  event: {
+    id: string;
+    object: string;
+    type: string;
+    created_at: string;
+    livemode: boolean;
+    data: { object: Record<string, unknown> };
+    request_id: string | null;
+  };
   receivedAtMs: number;
 }
 
 /** What a path answers to its n-th request (0-based): a status and body, or 'hang' (never answers). */
-export type Behaviour = (index: number, request: ReceivedRequest) => { status: number; body?: string } | 'hang';
+export type Behaviour = (
+  index: number,
+  request: ReceivedRequest,
+) => { status: number; body?: string } | 'hang';
 
 /** A real HTTP receiver on 127.0.0.1 (port 0): records every request; each path answers as told (200 by default). */
 export class Receiver {
@@ -87,7 +122,13 @@ export class Receiver {
         req.on('end', () => {
           const rawBody = Buffer.concat(chunks);
           const path = req.url ?? '/';
-          const request: ReceivedRequest = { path, headers: req.headers, rawBody, event: JSON.parse(rawBody.toString('utf8')), receivedAtMs: Date.now() };
+          const request: ReceivedRequest = {
+            path,
+            headers: req.headers,
+            rawBody,
+            event: JSON.parse(rawBody.toString('utf8')),
+            receivedAtMs: Date.now(),
+          };
           const index = receiver.requestsTo(path).length;
           receiver.requests.push(request);
           const behaviour: Behaviour = receiver.behaviours.get(path) ?? (() => ({ status: 200 }));
@@ -125,20 +166,35 @@ export interface TopicOptions {
   topicSuffix?: string;
 }
 
-const topicOf = (topic: string, options: TopicOptions) => (options.topicSuffix ? `${topic}.${options.topicSuffix}` : topic);
+const topicOf = (topic: string, options: TopicOptions) =>
+  options.topicSuffix ? `${topic}.${options.topicSuffix}` : topic;
 
 /** The service with every consumer on the suffixed topics, so a shared broker's other traffic never reaches it. */
-export function onTopicsOfThisRun(definition: ServiceDefinition, options: TopicOptions): ServiceDefinition {
+export function onTopicsOfThisRun(
+  definition: ServiceDefinition,
+  options: TopicOptions,
+): ServiceDefinition {
   return {
     ...definition,
     async build(app, context) {
       const parts = await definition.build(app, context);
-      return { ...parts, consumers: (parts.consumers ?? []).map((c) => ({ ...c, topics: c.topics.map((t) => topicOf(t, options)) })) };
+      return {
+        ...parts,
+        consumers: (parts.consumers ?? []).map((c) => ({
+          ...c,
+          topics: c.topics.map((t) => topicOf(t, options)),
+        })),
+      };
     },
   };
 }
 
-const message = <K extends keyof EventMap>(type: K, key: string, event: EventMap[K], options: TopicOptions = {}) => ({
+const message = <K extends keyof EventMap>(
+  type: K,
+  key: string,
+  event: EventMap[K],
+  options: TopicOptions = {},
+) => ({
   topic: topicOf(EVENT_TOPICS[type], options),
   key,
   value: encodeEvent(type, event),
@@ -163,27 +219,42 @@ export async function publishEndpoint(
   bus: Bus,
   input: EndpointInput,
   options: TopicOptions = {},
-  type: 'gateway.webhook-endpoint-changed.v1' | 'gateway.webhook-endpoint-changed.v2' = 'gateway.webhook-endpoint-changed.v2',
+  type:
+    | 'gateway.webhook-endpoint-changed.v1'
+    | 'gateway.webhook-endpoint-changed.v2' = 'gateway.webhook-endpoint-changed.v2',
 ): Promise<{ id: string; secret: string }> {
   const id = input.id ?? newId('we_');
   const secret = input.secret ?? `whsec_${newId('we_').slice(3)}`;
   await bus.publish([
-    message(type, input.tenantId, {
-      envelope: newEnvelope(type, { producer: 'gateway', tenantId: input.tenantId, livemode: null }),
-      webhook_endpoint_id: id,
-      tenant_id: input.tenantId,
-      url: input.url,
-      events: input.events ?? ['*'],
-      secret,
-      livemode: input.livemode ?? false,
-      version: input.version ?? 1,
-    }, options),
+    message(
+      type,
+      input.tenantId,
+      {
+        envelope: newEnvelope(type, {
+          producer: 'gateway',
+          tenantId: input.tenantId,
+          livemode: null,
+        }),
+        webhook_endpoint_id: id,
+        tenant_id: input.tenantId,
+        url: input.url,
+        events: input.events ?? ['*'],
+        secret,
+        livemode: input.livemode ?? false,
+        version: input.version ?? 1,
+      },
+      options,
+    ),
   ]);
   return { id, secret };
 }
 
 export type ChargeEventType = {
-  [K in keyof EventMap]: EventMap[K] extends ChargeEvent ? (ChargeEvent extends EventMap[K] ? K : never) : never;
+  [K in keyof EventMap]: EventMap[K] extends ChargeEvent
+    ? ChargeEvent extends EventMap[K]
+      ? K
+      : never
+    : never;
 }[keyof EventMap];
 
 export interface ChargeEventInput {
@@ -200,7 +271,13 @@ export function chargeEvent(type: ChargeEventType, input: ChargeEventInput): Cha
   const occurredAtMs = input.occurredAtMs ?? Date.now();
   const status = input.status ?? 'paid';
   return {
-    envelope: newEnvelope(type, { producer: 'charges', tenantId: input.tenantId, livemode: input.livemode ?? false, requestId: input.requestId ?? 'req_charge1', occurredAtMs }),
+    envelope: newEnvelope(type, {
+      producer: 'charges',
+      tenantId: input.tenantId,
+      livemode: input.livemode ?? false,
+      requestId: input.requestId ?? 'req_charge1',
+      occurredAtMs,
+    }),
     charge: {
       charge_id: input.chargeId,
       seller_id: 'seller_1',
@@ -218,11 +295,24 @@ export function chargeEvent(type: ChargeEventType, input: ChargeEventInput): Cha
       created_at: occurredAtMs,
       updated_at: occurredAtMs,
     },
-    resource_json: JSON.stringify({ id: input.chargeId, object: 'charge', status, amount_cents: 10_000, currency: 'BRL', payment_method: 'pix', livemode: input.livemode ?? false }),
+    resource_json: JSON.stringify({
+      id: input.chargeId,
+      object: 'charge',
+      status,
+      amount_cents: 10_000,
+      currency: 'BRL',
+      payment_method: 'pix',
+      livemode: input.livemode ?? false,
+    }),
   };
 }
 
-export async function publishCharge(bus: Bus, type: ChargeEventType, input: ChargeEventInput, options: TopicOptions = {}): Promise<ChargeEvent> {
+export async function publishCharge(
+  bus: Bus,
+  type: ChargeEventType,
+  input: ChargeEventInput,
+  options: TopicOptions = {},
+): Promise<ChargeEvent> {
   const event = chargeEvent(type, input);
   await bus.publish([message(type, input.chargeId, event, options)]);
   return event;

@@ -13,7 +13,11 @@ interface KindRule {
 
 const field = (record: object, path: string[]): unknown => {
   let value: unknown = record;
-  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    value =
+      typeof value === 'object' && value !== null
+        ? (value as Record<string, unknown>)[key]
+        : undefined;
   return value;
 };
 
@@ -42,14 +46,19 @@ export const EVENT_KIND_RULES: Readonly<Record<string, KindRule>> = {
   // Every settlement change is one event type; only the change to paid is a webhook.
   'receivables.settlement-changed': {
     kind: 'settlement.paid',
-    when: (record) => field(record, ['settlement', 'status']) === 'paid' && field(record, ['previous_status']) !== 'paid',
+    when: (record) =>
+      field(record, ['settlement', 'status']) === 'paid' &&
+      field(record, ['previous_status']) !== 'paid',
   },
 };
 
 /** The webhook kind of a decoded event, or null when it is not one. */
 export function webhookKindOf(eventType: string, record: object): WebhookKind | null {
   const event = eventVersion(eventType)?.event;
-  const rule = event !== undefined && Object.prototype.hasOwnProperty.call(EVENT_KIND_RULES, event) ? EVENT_KIND_RULES[event] : undefined;
+  const rule =
+    event !== undefined && Object.prototype.hasOwnProperty.call(EVENT_KIND_RULES, event)
+      ? EVENT_KIND_RULES[event]
+      : undefined;
   if (rule === undefined) return null;
   if (rule.when !== undefined && !rule.when(record)) return null;
   return rule.kind;
@@ -60,7 +69,8 @@ export function webhookTopics(): string[] {
   const topics = new Set<string>();
   for (const [eventType, topic] of Object.entries(EVENT_TOPICS)) {
     const event = eventVersion(eventType)?.event;
-    if (event !== undefined && Object.prototype.hasOwnProperty.call(EVENT_KIND_RULES, event)) topics.add(topic);
+    if (event !== undefined && Object.prototype.hasOwnProperty.call(EVENT_KIND_RULES, event))
+      topics.add(topic);
   }
   return [...topics].sort();
 }

@@ -1,5 +1,5 @@
+import { assert, Redacted } from '@pgw/domain';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { Secret } from './secret';
 
 // Envelope encryption of what the vault keeps besides the card's public facts (billing address,
 // metadata). Each row gets its own random 256-bit data key (DEK); the data is sealed with AES-256-GCM
@@ -19,7 +19,7 @@ export const KEK_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export interface Kek {
   id: string;
-  key: Secret<Buffer>;
+  key: Redacted<Buffer>;
 }
 
 export interface Sealed {
@@ -37,14 +37,18 @@ function encrypt(key: Buffer, plaintext: Buffer, aad: string): Buffer {
 }
 
 function decrypt(key: Buffer, blob: Buffer, aad: string): Buffer {
-  if (blob.length < 1 + IV_BYTES + TAG_BYTES || blob[0] !== FORMAT_V1) throw new Error('sealed blob has an unknown format');
+  const known = blob.length >= 1 + IV_BYTES + TAG_BYTES && blob[0] === FORMAT_V1;
+  assert(known, 'vault.sealed-blob-format-known', { length: blob.length });
   const iv = blob.subarray(1, 1 + IV_BYTES);
   const tag = blob.subarray(blob.length - TAG_BYTES);
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAAD(Buffer.from(aad, 'utf8'));
   decipher.setAuthTag(tag);
   // A wrong key, AAD or a flipped bit fails the tag check here: final() throws.
-  return Buffer.concat([decipher.update(blob.subarray(1 + IV_BYTES, blob.length - TAG_BYTES)), decipher.final()]);
+  return Buffer.concat([
+    decipher.update(blob.subarray(1 + IV_BYTES, blob.length - TAG_BYTES)),
+    decipher.final(),
+  ]);
 }
 
 const wrapAad = (kekId: string, aad: string) => `dek|${kekId}|${aad}`;
@@ -58,8 +62,10 @@ export class Keyring {
     retired: Kek[] = [],
   ) {
     for (const kek of [active, ...retired]) {
-      if (!KEK_ID_PATTERN.test(kek.id)) throw new RangeError(`KEK id ${kek.id} must match ${KEK_ID_PATTERN}`);
-      if (kek.key.expose().length !== KEY_BYTES) throw new RangeError(`KEK ${kek.id} must be ${KEY_BYTES} bytes`);
+      if (!KEK_ID_PATTERN.test(kek.id))
+        throw new RangeError(`KEK id ${kek.id} must match ${KEK_ID_PATTERN}`);
+      if (kek.key.expose().length !== KEY_BYTES)
+        throw new RangeError(`KEK ${kek.id} must be ${KEY_BYTES} bytes`);
       if (this.keys.has(kek.id)) throw new RangeError(`KEK id ${kek.id} is listed twice`);
       this.keys.set(kek.id, kek.key.expose());
     }
@@ -96,7 +102,11 @@ export class Keyring {
     if (sealed.kekId === this.active.id) return sealed;
     const dek = this.unwrap(sealed, aad);
     try {
-      return { kekId: this.active.id, wrappedKey: encrypt(this.active.key.expose(), dek, wrapAad(this.active.id, aad)), ciphertext: sealed.ciphertext };
+      return {
+        kekId: this.active.id,
+        wrappedKey: encrypt(this.active.key.expose(), dek, wrapAad(this.active.id, aad)),
+        ciphertext: sealed.ciphertext,
+      };
     } finally {
       dek.fill(0);
     }
@@ -104,7 +114,10 @@ export class Keyring {
 
   private unwrap(sealed: Sealed, aad: string): Buffer {
     const kek = this.keys.get(sealed.kekId);
-    if (kek === undefined) throw new Error(`no KEK with id ${sealed.kekId} is configured (add it to VAULT_KEKS_RETIRED)`);
+    if (kek === undefined)
+      throw new Error(
+        `no KEK with id ${sealed.kekId} is configured (add it to VAULT_KEKS_RETIRED)`,
+      );
     return decrypt(kek, sealed.wrappedKey, wrapAad(sealed.kekId, aad));
   }
 }

@@ -7,7 +7,9 @@ describe('the event kind table', () => {
     // Every version of an event is its kind: a newer producer's version as an older one's.
     expect(webhookKindOf('charges.charge-paid.v2', {})).toBe('charge.paid');
     expect(webhookKindOf('charges.charge-charged-back.v1', {})).toBe('charge.chargeback');
-    expect(webhookKindOf('charges.charge-partially-refunded.v1', {})).toBe('charge.partially_refunded');
+    expect(webhookKindOf('charges.charge-partially-refunded.v1', {})).toBe(
+      'charge.partially_refunded',
+    );
     expect(webhookKindOf('charges.refund-succeeded.v1', {})).toBe('refund.succeeded');
     expect(webhookKindOf('charges.chargeback-opened.v1', {})).toBe('chargeback.opened');
     for (const rule of Object.values(EVENT_KIND_RULES)) expect(WEBHOOK_KINDS).toContain(rule.kind);
@@ -22,9 +24,15 @@ describe('the event kind table', () => {
 
   it('makes settlement.paid only of a settlement change to paid', () => {
     const type = 'receivables.settlement-changed.v1';
-    expect(webhookKindOf(type, { settlement: { status: 'paid' }, previous_status: 'processing' })).toBe('settlement.paid');
-    expect(webhookKindOf(type, { settlement: { status: 'processing' }, previous_status: 'pending' })).toBeNull();
-    expect(webhookKindOf(type, { settlement: { status: 'paid' }, previous_status: 'paid' })).toBeNull();
+    expect(
+      webhookKindOf(type, { settlement: { status: 'paid' }, previous_status: 'processing' }),
+    ).toBe('settlement.paid');
+    expect(
+      webhookKindOf(type, { settlement: { status: 'processing' }, previous_status: 'pending' }),
+    ).toBeNull();
+    expect(
+      webhookKindOf(type, { settlement: { status: 'paid' }, previous_status: 'paid' }),
+    ).toBeNull();
   });
 
   it('subscribes to the charges topic, and never to the directory through this table', () => {
