@@ -6,7 +6,14 @@ import { EmbeddedSchemaRegistry, EventWire } from '@pgw/contracts';
 import { InProcessBus, SchemaRegistryBus } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { generatePrincipalKeys, type App, type AppOptions } from '@pgw/platform-http';
-import { InjectPeers, startService, systemClock, type Clock, type RunningService, type ServiceDefinition } from '@pgw/platform-service';
+import {
+  InjectPeers,
+  startService,
+  systemClock,
+  type Clock,
+  type RunningService,
+  type ServiceDefinition,
+} from '@pgw/platform-service';
 import { SERVICES } from './services';
 
 export interface AllInOneOptions {
@@ -50,7 +57,10 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(options.env ?? process.env) };
   if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true });
   const knex = createPgliteKnex(options.dataDir === null ? null : join(options.dataDir, 'pg'));
-  const bus = new SchemaRegistryBus(new InProcessBus(), new EventWire(new EmbeddedSchemaRegistry()));
+  const bus = new SchemaRegistryBus(
+    new InProcessBus(),
+    new EventWire(new EmbeddedSchemaRegistry()),
+  );
   const clock = options.clock ?? systemClock;
   // The principal never leaves this process, so a fresh key pair per start is enough (nothing to
   // configure); as in the distributed mode, the gateway signs and the services hold the public key only.
@@ -62,15 +72,19 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
   const running: RunningService[] = [];
   try {
     for (const definition of options.services ?? SERVICES) {
-      const service = await startService(definition, {
-        db: sharedDb(knex, schemaOf(definition.name)),
-        bus,
-        clock,
-        principalPublicKey: principalKeys.publicKey,
-        peers,
-        env,
-        ...(options.log ? { log: options.log } : {}),
-      }, { deferRelay: true });
+      const service = await startService(
+        definition,
+        {
+          db: sharedDb(knex, schemaOf(definition.name)),
+          bus,
+          clock,
+          principalPublicKey: principalKeys.publicKey,
+          peers,
+          env,
+          ...(options.log ? { log: options.log } : {}),
+        },
+        { deferRelay: true },
+      );
       running.push(service);
       peers.register(definition.name, service.app);
       apps.set(definition.name as ServiceName, service.app);
@@ -127,9 +141,13 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
 
 // The demo key's secret is stored only as a hash in the database; the all-in-one keeps the plain secret
 // in DATA_DIR so that a restart can print it again. A demo convenience for a local test key only.
-async function demoCredentials(dataDir: string | null, provision: () => Promise<DemoCredentials>): Promise<DemoCredentials> {
+async function demoCredentials(
+  dataDir: string | null,
+  provision: () => Promise<DemoCredentials>,
+): Promise<DemoCredentials> {
   const file = dataDir === null ? null : join(dataDir, 'demo.json');
-  if (file !== null && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+  if (file !== null && existsSync(file))
+    return JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
   const demo = await provision();
   if (file !== null) writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;

@@ -8,7 +8,13 @@ jest.setTimeout(60_000);
 let system: AllInOne;
 
 beforeAll(async () => {
-  system = await startAllInOne({ dataDir: null, port: 0, demo: true, log: { level: 'silent' }, env: { ...process.env, WEBHOOK_POLL_INTERVAL_MS: '50' } });
+  system = await startAllInOne({
+    dataDir: null,
+    port: 0,
+    demo: true,
+    log: { level: 'silent' },
+    env: { ...process.env, WEBHOOK_POLL_INTERVAL_MS: '50' },
+  });
   if (system.demo === null) throw new Error('the demo was not provisioned');
 }, 120_000);
 
@@ -16,9 +22,16 @@ afterAll(async () => {
   await system?.stop();
 });
 
-const target = (): Target => ({ url: system.url, adminToken: system.adminToken, tenantId: system.demo!.tenantId, apiKey: system.demo!.apiKey });
-const call = (...args: Parameters<ReturnType<typeof client>['call']>) => client(target()).call(...args);
-const admin = (...args: Parameters<ReturnType<typeof client>['admin']>) => client(target()).admin(...args);
+const target = (): Target => ({
+  url: system.url,
+  adminToken: system.adminToken,
+  tenantId: system.demo!.tenantId,
+  apiKey: system.demo!.apiKey,
+});
+const call = (...args: Parameters<ReturnType<typeof client>['call']>) =>
+  client(target()).call(...args);
+const admin = (...args: Parameters<ReturnType<typeof client>['admin']>) =>
+  client(target()).admin(...args);
 
 describe('anticipation end to end through the gateway (demo key)', () => {
   it('tokenize → 3x credit charge → simulate → execute → receivables anticipated and available → balance moved → webhook', async () => {
@@ -29,7 +42,11 @@ describe('anticipation end to end through the gateway (demo key)', () => {
 
   it('refuses a key without a seller at the gateway (403 seller_scope_required) on every anticipation route', async () => {
     // Proves the seller scope of api-v1 §5 holds through the gateway.
-    const key = await admin('POST', '/admin/v1/api-keys', { tenant_id: system.demo!.tenantId, environment: 'test', permissions: ['anticipations:read', 'anticipations:create'] });
+    const key = await admin('POST', '/admin/v1/api-keys', {
+      tenant_id: system.demo!.tenantId,
+      environment: 'test',
+      permissions: ['anticipations:read', 'anticipations:create'],
+    });
     expect(key.status).toBe(201);
     for (const [method, path] of [
       ['POST', '/api/v1/anticipations/simulate'],
@@ -38,7 +55,12 @@ describe('anticipation end to end through the gateway (demo key)', () => {
       ['GET', '/api/v1/anticipations/ant_abc'],
     ] as const) {
       const res = await call(method, path, { bearer: key.body.secret });
-      expect([method, path, res.status, res.body.error.code]).toEqual([method, path, 403, 'seller_scope_required']);
+      expect([method, path, res.status, res.body.error.code]).toEqual([
+        method,
+        path,
+        403,
+        'seller_scope_required',
+      ]);
     }
   });
 });

@@ -1,8 +1,11 @@
 import { resolve } from 'node:path';
 import { envInt, envOptionalSecret, envString } from '@pgw/platform-http';
+import { reportBrokenInvariants } from '@pgw/platform-service';
 import { startAllInOne } from './all-in-one';
 
 async function main(): Promise<void> {
+  // Every broken invariant of the seven services is logged and counted, under this process's name.
+  reportBrokenInvariants('all-in-one');
   const env = process.env;
   const port = envInt(env, 'PORT', 8080);
   const dataDir = resolve(envString(env, 'DATA_DIR', './.data'));
@@ -24,7 +27,9 @@ async function main(): Promise<void> {
     `  API        ${system.url}/api/v1   (health: ${system.url}/api/v1/health)`,
     `  Operator   ${system.url}/admin/v1`,
     `  Data       ${dataDir}`,
-    system.adminTokenGenerated ? `  ADMIN_TOKEN (generated) ${system.adminToken}` : '  ADMIN_TOKEN from the environment',
+    system.adminTokenGenerated
+      ? `  ADMIN_TOKEN (generated) ${system.adminToken}`
+      : '  ADMIN_TOKEN from the environment',
   ];
   if (system.demo !== null) {
     lines.push(`  Demo tenant ${system.demo.tenantId}, seller ${system.demo.sellerId}`);
@@ -51,6 +56,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`all-in-one failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    `all-in-one failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(1);
 });

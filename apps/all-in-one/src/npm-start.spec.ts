@@ -12,7 +12,11 @@ async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -40,7 +44,8 @@ async function npmStart(dataDir: string, port: number): Promise<Started> {
   while (Date.now() < deadline) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
-      if (res.status === 200) return { child, output: () => out, healthyAfterMs: Date.now() - startedAt };
+      if (res.status === 200)
+        return { child, output: () => out, healthyAfterMs: Date.now() - startedAt };
     } catch {
       // not listening yet
     }
@@ -71,7 +76,13 @@ describe('npm start (all-in-one)', () => {
       expect(first.healthyAfterMs).toBeLessThan(15_000);
       const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
       const body = (await health.json()) as Record<string, unknown>;
-      expect(body).toEqual({ object: 'health', service: 'service-gateway', status: 'ok', version: 'v1', request_id: expect.stringMatching(/^req_/) });
+      expect(body).toEqual({
+        object: 'health',
+        service: 'service-gateway',
+        status: 'ok',
+        version: 'v1',
+        request_id: expect.stringMatching(/^req_/),
+      });
       expect(health.headers.get('x-request-id')).toBe(body.request_id);
       const banner = first.output();
       expect(banner).toMatch(/ADMIN_TOKEN \(generated\) adm_/);
@@ -79,7 +90,9 @@ describe('npm start (all-in-one)', () => {
       expect(match).not.toBeNull();
       demoKey = match![1]!;
       // The demo key authenticates: an unknown charge is a 404, not a 401.
-      const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, { headers: { authorization: `Bearer ${demoKey}` } });
+      const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
+        headers: { authorization: `Bearer ${demoKey}` },
+      });
       expect(probe.status).not.toBe(401);
     } finally {
       await stop(first.child);
@@ -88,9 +101,13 @@ describe('npm start (all-in-one)', () => {
     const second = await npmStart(dataDir, port);
     try {
       // The key was stored (as a hash) in the first run's database: it still authenticates after the restart.
-      const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, { headers: { authorization: `Bearer ${demoKey}` } });
+      const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
+        headers: { authorization: `Bearer ${demoKey}` },
+      });
       expect(probe.status).not.toBe(401);
-      const unknownKey = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, { headers: { authorization: 'Bearer sk_test_00000000000000000000000000000000' } });
+      const unknownKey = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
+        headers: { authorization: 'Bearer sk_test_00000000000000000000000000000000' },
+      });
       expect(unknownKey.status).toBe(401);
       expect(second.output()).toContain(demoKey);
     } finally {
@@ -102,7 +119,12 @@ describe('npm start (all-in-one)', () => {
   it('refuses to start with an ADMIN_TOKEN shorter than 16 characters, saying why', () => {
     const run = spawnSync('npm', ['start', '--silent'], {
       cwd: ROOT,
-      env: childEnv({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: 'short-token', LOG_LEVEL: 'warn' }),
+      env: childEnv({
+        PORT: '0',
+        DATA_DIR: dataDir,
+        ADMIN_TOKEN: 'short-token',
+        LOG_LEVEL: 'warn',
+      }),
       encoding: 'utf8',
       timeout: 30_000,
     });

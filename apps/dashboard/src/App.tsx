@@ -11,6 +11,7 @@ import { Charges } from './pages/Charges';
 import { Home } from './pages/Home';
 import { Receivables } from './pages/Receivables';
 import { loadSession, saveSession, type Session } from './session';
+import { Choice } from './form';
 import { LocaleContext, useT } from './ui';
 
 /** The page in the address after '#': `charges`, `charges/ch_…`, `operator/sellers`… */
@@ -26,10 +27,20 @@ function useRoute(): string {
 }
 
 const SELLER_PAGES = ['home', 'charges', 'receivables', 'anticipation', 'balance'] as const;
-const OPERATOR_PAGES = ['tenants', 'sellers', 'api-keys', 'pricing-plans', 'webhooks', 'jobs'] as const;
+const OPERATOR_PAGES = [
+  'tenants',
+  'sellers',
+  'api-keys',
+  'pricing-plans',
+  'webhooks',
+  'jobs',
+  'dead-letters',
+] as const;
 
 export function App() {
-  const [locale, setLocale] = useState<Locale>(() => (sessionStorage.getItem('pgw.dashboard.locale') === 'en' ? 'en' : 'pt-BR'));
+  const [locale, setLocale] = useState<Locale>(() =>
+    sessionStorage.getItem('pgw.dashboard.locale') === 'en' ? 'en' : 'pt-BR',
+  );
   const [session, setSession] = useState<Session | null>(loadSession);
   const route = useRoute();
   const t = MESSAGES[locale];
@@ -39,8 +50,21 @@ export function App() {
     sessionStorage.setItem('pgw.dashboard.locale', locale);
   }, [locale]);
 
-  const gateway = useMemo(() => (session?.mode === 'seller' ? new Gateway({ apiKey: session.apiKey, baseUrl: window.location.origin, retry: { retriesMax: 1 } }) : null), [session]);
-  const admin = useMemo(() => (session?.mode === 'operator' ? new Admin(session.adminToken) : null), [session]);
+  const gateway = useMemo(
+    () =>
+      session?.mode === 'seller'
+        ? new Gateway({
+            apiKey: session.apiKey,
+            baseUrl: window.location.origin,
+            retry: { retriesMax: 1 },
+          })
+        : null,
+    [session],
+  );
+  const admin = useMemo(
+    () => (session?.mode === 'operator' ? new Admin(session.adminToken) : null),
+    [session],
+  );
 
   const signOut = () => {
     saveSession(null);
@@ -63,13 +87,19 @@ export function App() {
     'pricing-plans': t.pricingPlans,
     webhooks: t.webhooks,
     jobs: t.jobs,
+    'dead-letters': t.deadLetters,
   };
 
   return (
     <LocaleContext.Provider value={locale}>
       <header className="top">
         <span className="brand">{t.appName}</span>
-        <button type="button" onClick={() => setLocale(locale === 'pt-BR' ? 'en' : 'pt-BR')} aria-label={`${t.language}: ${t.switchTo}`} lang={locale === 'pt-BR' ? 'en' : 'pt-BR'}>
+        <button
+          type="button"
+          onClick={() => setLocale(locale === 'pt-BR' ? 'en' : 'pt-BR')}
+          aria-label={`${t.language}: ${t.switchTo}`}
+          lang={locale === 'pt-BR' ? 'en' : 'pt-BR'}
+        >
           {t.switchTo}
         </button>
         {session !== null && (
@@ -79,7 +109,10 @@ export function App() {
         )}
       </header>
       {session !== null && (
-        <nav className="tabs" aria-label={session.mode === 'operator' ? t.operatorMode : t.sellerMode}>
+        <nav
+          className="tabs"
+          aria-label={session.mode === 'operator' ? t.operatorMode : t.sellerMode}
+        >
           {pages.map((p) => (
             <a key={p} href={`#/${p}`} aria-current={p === current ? 'page' : undefined}>
               {label[p]}
@@ -90,7 +123,13 @@ export function App() {
       <main>
         {session === null && <SignIn onSignIn={(s) => (saveSession(s), setSession(s))} />}
         {gateway !== null && current === 'home' && <Home gateway={gateway} />}
-        {gateway !== null && current === 'charges' && (rest[0] ? <ChargeDetail gateway={gateway} id={rest[0]} /> : <Charges gateway={gateway} />)}
+        {gateway !== null &&
+          current === 'charges' &&
+          (rest[0] ? (
+            <ChargeDetail gateway={gateway} id={rest[0]} />
+          ) : (
+            <Charges gateway={gateway} />
+          ))}
         {gateway !== null && current === 'receivables' && <Receivables gateway={gateway} />}
         {gateway !== null && current === 'anticipation' && <Anticipation gateway={gateway} />}
         {gateway !== null && current === 'balance' && <BalanceHistory gateway={gateway} />}
@@ -119,17 +158,27 @@ function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
   return (
     <form className="card signin" onSubmit={submit}>
       <h1>{t.signIn}</h1>
-      <fieldset>
-        <legend>{t.sellerMode} / {t.operatorMode}</legend>
-        <label>
-          <input type="radio" name="mode" checked={mode === 'seller'} onChange={() => setMode('seller')} /> {t.sellerMode}
-        </label>
-        <label>
-          <input type="radio" name="mode" checked={mode === 'operator'} onChange={() => setMode('operator')} /> {t.operatorMode}
-        </label>
-      </fieldset>
+      <Choice
+        legend={`${t.sellerMode} / ${t.operatorMode}`}
+        name="mode"
+        options={[
+          { value: 'seller', label: t.sellerMode },
+          { value: 'operator', label: t.operatorMode },
+        ]}
+        value={mode}
+        onChange={setMode}
+      />
       <label htmlFor="secret">{mode === 'seller' ? t.apiKey : t.adminToken}</label>
-      <input id="secret" type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} aria-invalid={problem !== null} aria-describedby="secret-help" required />
+      <input
+        id="secret"
+        type="password"
+        autoComplete="off"
+        value={secret}
+        onChange={(e) => setSecret(e.target.value)}
+        aria-invalid={problem !== null}
+        aria-describedby="secret-help"
+        required
+      />
       <p id="secret-help" className="help">
         {problem ?? t.keptInSession}
       </p>

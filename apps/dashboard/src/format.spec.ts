@@ -1,5 +1,39 @@
 import fc from 'fast-check';
-import { addDays, brl, calendarDate, dailyTotals, dateTime, saoPauloDay, startOfSaoPauloDay, toCsv } from './format';
+import {
+  addDays,
+  brl,
+  calendarDate,
+  centsFromReais,
+  dailyTotals,
+  dateTime,
+  saoPauloDay,
+  startOfSaoPauloDay,
+  toCsv,
+} from './format';
+
+describe('centsFromReais', () => {
+  it('reads reais as a Brazilian types them, and refuses what is not a positive amount', () => {
+    // Proves the amount fields: thousands dots and a decimal comma, whole reais, nothing typed, and nonsense.
+    expect(centsFromReais('1.234,56')).toBe(123_456);
+    expect(centsFromReais(' 50,00 ')).toBe(5_000);
+    expect(centsFromReais('50')).toBe(5_000);
+    expect(centsFromReais('0,05')).toBe(5);
+    expect(centsFromReais('')).toBeNull();
+    expect(centsFromReais('0')).toBeNaN();
+    expect(centsFromReais('-3')).toBeNaN();
+    expect(centsFromReais('abc')).toBeNaN();
+  });
+
+  it('reads back what brl writes', () => {
+    // Proves a shown amount typed back is the same cents.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10 ** 12 }),
+        (cents) => centsFromReais(brl(cents).replace('R$ ', '')) === cents,
+      ),
+    );
+  });
+});
 
 describe('brl', () => {
   it('writes cents as pt-BR reais: R$ 1.234,56', () => {
@@ -13,7 +47,12 @@ describe('brl', () => {
 
   it('reads back as the same cents for any amount', () => {
     // Proves no cent is lost or rounded by formatting: the digits of the text are the cents.
-    fc.assert(fc.property(fc.integer({ min: 0, max: 10 ** 12 }), (cents) => Number(brl(cents).replace(/\D/g, '')) === cents));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10 ** 12 }),
+        (cents) => Number(brl(cents).replace(/\D/g, '')) === cents,
+      ),
+    );
   });
 });
 
@@ -58,6 +97,14 @@ describe('dates in America/Sao_Paulo', () => {
 describe('toCsv', () => {
   it('quotes what RFC 4180 requires', () => {
     // Proves a description with a comma or a quote stays one field when opened in a spreadsheet.
-    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], [1, null]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n1,\r\n');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x,y', 'say "hi"'],
+          [1, null],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n1,\r\n');
   });
 });

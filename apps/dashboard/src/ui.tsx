@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, type ReactNode } from 'react';
 import { GatewayError } from '@pgw/sdk';
 import { AdminError } from './admin';
 import type { Locale } from './format';
@@ -18,7 +18,8 @@ export function useLocale(): Locale {
 export function ErrorBox({ error }: { error: unknown }) {
   const t = useT();
   if (error === null || error === undefined) return null;
-  const requestId = error instanceof GatewayError || error instanceof AdminError ? error.requestId : null;
+  const requestId =
+    error instanceof GatewayError || error instanceof AdminError ? error.requestId : null;
   const code = error instanceof GatewayError || error instanceof AdminError ? error.code : null;
   return (
     <div role="alert" className="error">
@@ -33,34 +34,43 @@ export function ErrorBox({ error }: { error: unknown }) {
   );
 }
 
-/** Runs `load` when `deps` change; the value, the error, and a way to run it again. */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): { value: T | undefined; error: unknown; reload: () => void } {
-  const [state, setState] = useState<{ value: T | undefined; error: unknown }>({ value: undefined, error: null });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (value) => current && setState({ value, error: null }),
-      (error: unknown) => current && setState({ value: undefined, error }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [...deps, round]);
-  return { ...state, reload: () => setRound((n) => n + 1) };
+/** What an action did, announced politely; nothing while there is none. */
+export function Notice({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <p role="status" className="notice">
+      {text}
+    </p>
+  );
 }
 
 /**
  * An action that moves money or changes access asks first: the question, then Confirm or Cancel. Focus
  * goes to Cancel (the safe choice) and Escape cancels, so it is usable from the keyboard.
  */
-export function Confirm({ question, onConfirm, onCancel, busy }: { question: string; onConfirm: () => void; onCancel: () => void; busy: boolean }) {
+export function Confirm({
+  question,
+  onConfirm,
+  onCancel,
+  busy,
+}: {
+  question: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy: boolean;
+}) {
   const t = useT();
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   useEffect(() => cancel.current?.focus(), []);
   return (
-    <div role="alertdialog" aria-modal="false" aria-labelledby={titleId} className="confirm" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+    <div
+      role="alertdialog"
+      aria-modal="false"
+      aria-labelledby={titleId}
+      className="confirm"
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
       <p id={titleId}>{question}</p>
       <button type="button" className="primary" onClick={onConfirm} disabled={busy}>
         {t.confirm}
@@ -69,21 +79,6 @@ export function Confirm({ question, onConfirm, onCancel, busy }: { question: str
         {t.cancel}
       </button>
     </div>
-  );
-}
-
-export function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
-  const t = useT();
-  return (
-    <nav className="pager" aria-label={t.pageOf(page, pages)}>
-      <button type="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
-        {t.previous}
-      </button>
-      <span aria-live="polite">{t.pageOf(page, pages)}</span>
-      <button type="button" onClick={() => onPage(page + 1)} disabled={page >= pages}>
-        {t.next}
-      </button>
-    </nav>
   );
 }
 

@@ -29,26 +29,44 @@ describe('the published package', () => {
     // Proves exports, bundles and declarations together, the way npm publish would ship them.
     const packed = await installPackedSdk(dir);
     expect([packed.name, packed.version]).toEqual(['@pgw/sdk', '0.1.0']);
-    expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'package.json', 'dist/index.cjs', 'dist/index.mjs', 'dist/index.d.ts', 'dist/generated/api.d.ts']));
+    expect(packed.files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/index.cjs',
+        'dist/index.mjs',
+        'dist/index.d.ts',
+        'dist/generated/api.d.ts',
+      ]),
+    );
     expect(packed.files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     const app = packed.appDir;
 
-    writeFileSync(join(app, 'check.cjs'), `${SIGNED}
+    writeFileSync(
+      join(app, 'check.cjs'),
+      `${SIGNED}
 const { Gateway, constructEvent, NotFoundError, GatewayError } = require('@pgw/sdk');
 const gateway = new Gateway({ apiKey: 'sk_test_x' });
 console.log(JSON.stringify([typeof gateway.charges.create, constructEvent(body, header, 'whsec_x').data.object.id, new NotFoundError({ type: 'not_found_error', code: 'resource_not_found', message: 'm', param: null, status: 404, requestId: null, idempotencyKey: null }) instanceof GatewayError]));
-`);
-    writeFileSync(join(app, 'check.mjs'), `import { createRequire } from 'node:module';
+`,
+    );
+    writeFileSync(
+      join(app, 'check.mjs'),
+      `import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 ${SIGNED}
 const { Gateway, constructEvent } = await import('@pgw/sdk');
 console.log(JSON.stringify([typeof new Gateway({ apiKey: 'sk_test_x' }).receivables.list, constructEvent(body, header, 'whsec_x').type]));
-`);
-    const run = (file: string) => JSON.parse(execFileSync(process.execPath, [file], { cwd: app, encoding: 'utf8' }));
+`,
+    );
+    const run = (file: string) =>
+      JSON.parse(execFileSync(process.execPath, [file], { cwd: app, encoding: 'utf8' }));
     expect(run('check.cjs')).toEqual(['function', 'ch_1', true]);
     expect(run('check.mjs')).toEqual(['function', 'charge.paid']);
 
-    writeFileSync(join(app, 'check.mts'), `import { Gateway, type Charge, type GatewayError } from '@pgw/sdk';
+    writeFileSync(
+      join(app, 'check.mts'),
+      `import { Gateway, type Charge, type GatewayError } from '@pgw/sdk';
 const gateway = new Gateway({ apiKey: 'sk_test_x', retry: { retriesMax: 3 } });
 export async function sale(token: string): Promise<Charge['status']> {
   const charge = await gateway.charges.create({ amount: 100, payment_method: 'CREDIT_CARD', installments: 1, card_token: token,
@@ -59,9 +77,20 @@ export async function sale(token: string): Promise<Charge['status']> {
   return charge.status;
 }
 export const code = (e: GatewayError) => e.code;
-`);
-    const program = ts.createProgram([join(app, 'check.mts')], { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: ['node'], typeRoots: [join(app, 'node_modules', '@types')] });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+`,
+    );
+    const program = ts.createProgram([join(app, 'check.mts')], {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      types: ['node'],
+      typeRoots: [join(app, 'node_modules', '@types')],
+    });
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
   }, 120_000);
 });

@@ -12,7 +12,9 @@ describe('the SDK types generated from docs/openapi.json', () => {
 
   it('type every public route of the document', async () => {
     // Proves the generator reads the document rather than a copy: each of its paths is a key of `paths`.
-    const document = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as { paths: Record<string, unknown> };
+    const document = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as {
+      paths: Record<string, unknown>;
+    };
     const rendered = await renderTypes();
     for (const path of Object.keys(document.paths)) expect(rendered).toContain(`"${path}": {`);
   });

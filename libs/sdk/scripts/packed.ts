@@ -25,15 +25,31 @@ export async function installPackedSdk(dir: string): Promise<Packed> {
   copyFileSync(join(ROOT, 'libs', 'sdk', 'package.json'), join(pkg, 'package.json'));
   copyFileSync(join(ROOT, 'libs', 'sdk', 'README.md'), join(pkg, 'README.md'));
   await buildPackage(join(pkg, 'dist'));
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: pkg, encoding: 'utf8' })) as Array<{ name: string; version: string; filename: string; files: Array<{ path: string }> }>;
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: pkg,
+      encoding: 'utf8',
+    }),
+  ) as Array<{ name: string; version: string; filename: string; files: Array<{ path: string }> }>;
   if (packed === undefined) throw new Error('npm pack made no tarball');
   const appDir = join(dir, 'app');
   const installed = join(appDir, 'node_modules', '@pgw', 'sdk');
   mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', join(dir, packed.filename), '-C', installed, '--strip-components=1']);
+  execFileSync('tar', [
+    '-xzf',
+    join(dir, packed.filename),
+    '-C',
+    installed,
+    '--strip-components=1',
+  ]);
   for (const dependency of LINKED) {
     mkdirSync(join(appDir, 'node_modules', dependency, '..'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', dependency), join(appDir, 'node_modules', dependency));
   }
-  return { name: packed.name, version: packed.version, files: packed.files.map((f) => f.path), appDir };
+  return {
+    name: packed.name,
+    version: packed.version,
+    files: packed.files.map((f) => f.path),
+    appDir,
+  };
 }

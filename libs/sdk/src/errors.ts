@@ -109,18 +109,41 @@ const TYPE_BY_STATUS: Record<number, ErrorType> = {
   502: 'provider_error',
 };
 
-const isErrorType = (value: unknown): value is ErrorType => typeof value === 'string' && Object.hasOwn(CLASS_BY_TYPE, value);
+const isErrorType = (value: unknown): value is ErrorType =>
+  typeof value === 'string' && Object.hasOwn(CLASS_BY_TYPE, value);
 
 /** The error of a non-2xx answer, from its parsed body (or its text when it was not JSON). */
-export function errorFromResponse(response: Response, body: unknown, idempotencyKey: string | null): GatewayError {
-  const error = typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null ? (body.error as Record<string, unknown>) : null;
-  const type = isErrorType(error?.['type']) ? error['type'] : (TYPE_BY_STATUS[response.status] ?? 'api_error');
-  const requestId = typeof body === 'object' && body !== null && 'request_id' in body && typeof body.request_id === 'string' ? body.request_id : response.headers.get('x-request-id');
+export function errorFromResponse(
+  response: Response,
+  body: unknown,
+  idempotencyKey: string | null,
+): GatewayError {
+  const error =
+    typeof body === 'object' &&
+    body !== null &&
+    'error' in body &&
+    typeof body.error === 'object' &&
+    body.error !== null
+      ? (body.error as Record<string, unknown>)
+      : null;
+  const type = isErrorType(error?.['type'])
+    ? error['type']
+    : (TYPE_BY_STATUS[response.status] ?? 'api_error');
+  const requestId =
+    typeof body === 'object' &&
+    body !== null &&
+    'request_id' in body &&
+    typeof body.request_id === 'string'
+      ? body.request_id
+      : response.headers.get('x-request-id');
   const ErrorClass = CLASS_BY_TYPE[type];
   return new ErrorClass({
     type,
     code: typeof error?.['code'] === 'string' ? error['code'] : `http_${response.status}`,
-    message: typeof error?.['message'] === 'string' ? error['message'] : `HTTP ${response.status} ${response.statusText}`.trim(),
+    message:
+      typeof error?.['message'] === 'string'
+        ? error['message']
+        : `HTTP ${response.status} ${response.statusText}`.trim(),
     param: typeof error?.['param'] === 'string' ? error['param'] : null,
     status: response.status,
     requestId,

@@ -19,6 +19,7 @@ import type {
   ChargebackListParams,
   ChargeCaptured,
   ChargeCreateParams,
+  ChargeEvent,
   ChargeListParams,
   ChargeRetrieved,
   Health,
@@ -74,7 +75,8 @@ export class Gateway {
   private readonly retried: FetchFn;
 
   constructor(options: GatewayOptions) {
-    if (!/^sk_(test|live)_/.test(options.apiKey)) throw new Error('Gateway: apiKey must be a secret key, sk_test_… or sk_live_…');
+    if (!/^sk_(test|live)_/.test(options.apiKey))
+      throw new Error('Gateway: apiKey must be a secret key, sk_test_… or sk_live_…');
     const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     const fetchImpl: FetchFn = options.fetch ?? ((request) => globalThis.fetch(request));
     this.retried = retryingFetch(fetchImpl, policy);
@@ -86,13 +88,16 @@ export class Gateway {
 
   readonly health = {
     /** GET /health: no key needed. */
-    retrieve: (options: RequestOptions = {}) => this.untyped<Health>(this.client.GET('/api/v1/health', this.init(options))),
+    retrieve: (options: RequestOptions = {}) =>
+      this.untyped<Health>(this.client.GET('/api/v1/health', this.init(options))),
   };
 
   /** The gateway's own documents: the OpenAPI of this API, the AsyncAPI of its events. */
   readonly documents = {
-    openapi: (options: RequestOptions = {}) => this.untyped<OpenApiDocument>(this.client.GET('/api/v1/openapi.json', this.init(options))),
-    asyncapi: (options: RequestOptions = {}) => this.untyped<AsyncApiDocument>(this.client.GET('/api/v1/asyncapi.json', this.init(options))),
+    openapi: (options: RequestOptions = {}) =>
+      this.untyped<OpenApiDocument>(this.client.GET('/api/v1/openapi.json', this.init(options))),
+    asyncapi: (options: RequestOptions = {}) =>
+      this.untyped<AsyncApiDocument>(this.client.GET('/api/v1/asyncapi.json', this.init(options))),
   };
 
   readonly tokens = {
@@ -100,65 +105,191 @@ export class Gateway {
      * POST /payment-methods/tokenize: the card, once, for a reusable `tok_`. Retried like a read: a second
      * token of the same card moves no money.
      */
-    create: (params: TokenCreateParams, options: RequestOptions = {}): Promise<PaymentMethodToken> =>
-      this.result(this.client.POST('/api/v1/payment-methods/tokenize', { body: params, ...this.init(options) }), null),
+    create: (
+      params: TokenCreateParams,
+      options: RequestOptions = {},
+    ): Promise<PaymentMethodToken> =>
+      this.result(
+        this.client.POST('/api/v1/payment-methods/tokenize', {
+          body: params,
+          ...this.init(options),
+        }),
+        null,
+      ),
   };
 
   readonly charges = {
     /** POST /charges, with an Idempotency-Key. */
     create: (params: ChargeCreateParams, options: RequestOptions = {}): Promise<Charge> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/charges', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options) }), key);
+      return this.result(
+        this.client.POST('/api/v1/charges', {
+          body: params,
+          params: { header: { 'Idempotency-Key': key } },
+          ...this.init(options),
+        }),
+        key,
+      );
     },
     /** GET /charges: newest first, narrowed by status, payment method and creation instant; await it for one page, iterate it for all. */
-    list: (params: ChargeListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/charges'>, ListPage<'/api/v1/charges'>> => this.list('/api/v1/charges', params, options),
+    list: (
+      params: ChargeListParams = {},
+      options: RequestOptions = {},
+    ): PagedList<ListItem<'/api/v1/charges'>, ListPage<'/api/v1/charges'>> =>
+      this.list('/api/v1/charges', params, options),
+    /** GET /charges/{id}/refunds: every refund of the charge, newest first; await it for one page, iterate it for all. */
+    refunds: (
+      id: string,
+      params: { page?: number; limit?: number } = {},
+      options: RequestOptions = {},
+    ): PagedList<
+      ListItem<'/api/v1/charges/{id}/refunds'>,
+      ListPage<'/api/v1/charges/{id}/refunds'>
+    > => this.list('/api/v1/charges/{id}/refunds', params, options, { id }),
+    /** GET /charges/{id}/events: each change of the charge, its refunds and chargebacks, newest first, under its webhook event's id. */
+    events: (
+      id: string,
+      params: { page?: number; limit?: number } = {},
+      options: RequestOptions = {},
+    ): PagedList<ChargeEvent, ListPage<'/api/v1/charges/{id}/events'>> =>
+      this.list('/api/v1/charges/{id}/events', params, options, { id }),
     /** GET /charges/{id}. */
-    retrieve: (id: string, options: RequestOptions = {}): Promise<ChargeRetrieved> => this.result(this.client.GET('/api/v1/charges/{id}', { params: { path: { id } }, ...this.init(options) }), null),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<ChargeRetrieved> =>
+      this.result(
+        this.client.GET('/api/v1/charges/{id}', {
+          params: { path: { id } },
+          ...this.init(options),
+        }),
+        null,
+      ),
     /** POST /charges/{id}/capture (a manual card charge), with an Idempotency-Key. */
     capture: (id: string, options: RequestOptions = {}): Promise<ChargeCaptured> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/charges/{id}/capture', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: {}, ...this.init(options) }), key);
+      return this.result(
+        this.client.POST('/api/v1/charges/{id}/capture', {
+          params: { path: { id }, header: { 'Idempotency-Key': key } },
+          body: {},
+          ...this.init(options),
+        }),
+        key,
+      );
     },
     /** POST /charges/{id}/refund: all that remains, or `amount_cents` of it; with an Idempotency-Key. */
-    refund: (id: string, params: RefundCreateParams = {}, options: RequestOptions = {}): Promise<Refund> => {
+    refund: (
+      id: string,
+      params: RefundCreateParams = {},
+      options: RequestOptions = {},
+    ): Promise<Refund> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/charges/{id}/refund', { params: { path: { id }, header: { 'Idempotency-Key': key } }, body: params, ...this.init(options) }), key);
+      return this.result(
+        this.client.POST('/api/v1/charges/{id}/refund', {
+          params: { path: { id }, header: { 'Idempotency-Key': key } },
+          body: params,
+          ...this.init(options),
+        }),
+        key,
+      );
     },
   };
 
   readonly balance = {
     /** GET /balance (a seller-scoped key). */
-    retrieve: (options: RequestOptions = {}): Promise<Balance> => this.result(this.client.GET('/api/v1/balance', this.init(options)), null),
+    retrieve: (options: RequestOptions = {}): Promise<Balance> =>
+      this.result(this.client.GET('/api/v1/balance', this.init(options)), null),
     /** GET /balance/history: the ledger entries, newest first; await it for one page, iterate it for all. */
-    history: (params: BalanceHistoryParams = {}, options: RequestOptions = {}): PagedList<BalanceTransaction, ListPage<'/api/v1/balance/history'>> => this.list('/api/v1/balance/history', params, options),
+    history: (
+      params: BalanceHistoryParams = {},
+      options: RequestOptions = {},
+    ): PagedList<BalanceTransaction, ListPage<'/api/v1/balance/history'>> =>
+      this.list('/api/v1/balance/history', params, options),
   };
 
   readonly receivables = {
-    list: (params: ReceivableListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/receivables'>, ListPage<'/api/v1/receivables'>> => this.list('/api/v1/receivables', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<Receivable> => this.result(this.client.GET('/api/v1/receivables/{id}', { params: { path: { id } }, ...this.init(options) }), null),
+    list: (
+      params: ReceivableListParams = {},
+      options: RequestOptions = {},
+    ): PagedList<ListItem<'/api/v1/receivables'>, ListPage<'/api/v1/receivables'>> =>
+      this.list('/api/v1/receivables', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Receivable> =>
+      this.result(
+        this.client.GET('/api/v1/receivables/{id}', {
+          params: { path: { id } },
+          ...this.init(options),
+        }),
+        null,
+      ),
   };
 
   readonly settlements = {
-    list: (params: SettlementListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/settlements'>, ListPage<'/api/v1/settlements'>> => this.list('/api/v1/settlements', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<Settlement> => this.result(this.client.GET('/api/v1/settlements/{id}', { params: { path: { id } }, ...this.init(options) }), null),
+    list: (
+      params: SettlementListParams = {},
+      options: RequestOptions = {},
+    ): PagedList<ListItem<'/api/v1/settlements'>, ListPage<'/api/v1/settlements'>> =>
+      this.list('/api/v1/settlements', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Settlement> =>
+      this.result(
+        this.client.GET('/api/v1/settlements/{id}', {
+          params: { path: { id } },
+          ...this.init(options),
+        }),
+        null,
+      ),
   };
 
   readonly chargebacks = {
-    list: (params: ChargebackListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/chargebacks'>, ListPage<'/api/v1/chargebacks'>> => this.list('/api/v1/chargebacks', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<Chargeback> => this.result(this.client.GET('/api/v1/chargebacks/{id}', { params: { path: { id } }, ...this.init(options) }), null),
+    list: (
+      params: ChargebackListParams = {},
+      options: RequestOptions = {},
+    ): PagedList<ListItem<'/api/v1/chargebacks'>, ListPage<'/api/v1/chargebacks'>> =>
+      this.list('/api/v1/chargebacks', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Chargeback> =>
+      this.result(
+        this.client.GET('/api/v1/chargebacks/{id}', {
+          params: { path: { id } },
+          ...this.init(options),
+        }),
+        null,
+      ),
   };
 
   readonly anticipations = {
     /** POST /anticipations/simulate: a preview with no effect, so it is retried like a read. */
-    simulate: (params: AnticipationSimulateParams = {}, options: RequestOptions = {}): Promise<AnticipationSimulation> =>
-      this.result(this.client.POST('/api/v1/anticipations/simulate', { body: params, ...this.init(options) }), null),
+    simulate: (
+      params: AnticipationSimulateParams = {},
+      options: RequestOptions = {},
+    ): Promise<AnticipationSimulation> =>
+      this.result(
+        this.client.POST('/api/v1/anticipations/simulate', { body: params, ...this.init(options) }),
+        null,
+      ),
     /** POST /anticipations, with an Idempotency-Key. */
-    create: (params: AnticipationCreateParams = {}, options: RequestOptions = {}): Promise<Anticipation> => {
+    create: (
+      params: AnticipationCreateParams = {},
+      options: RequestOptions = {},
+    ): Promise<Anticipation> => {
       const key = options.idempotencyKey ?? newIdempotencyKey();
-      return this.result(this.client.POST('/api/v1/anticipations', { body: params, params: { header: { 'Idempotency-Key': key } }, ...this.init(options) }), key);
+      return this.result(
+        this.client.POST('/api/v1/anticipations', {
+          body: params,
+          params: { header: { 'Idempotency-Key': key } },
+          ...this.init(options),
+        }),
+        key,
+      );
     },
-    list: (params: AnticipationListParams = {}, options: RequestOptions = {}): PagedList<ListItem<'/api/v1/anticipations'>, ListPage<'/api/v1/anticipations'>> => this.list('/api/v1/anticipations', params, options),
-    retrieve: (id: string, options: RequestOptions = {}): Promise<AnticipationRetrieved> => this.result(this.client.GET('/api/v1/anticipations/{id}', { params: { path: { id } }, ...this.init(options) }), null),
+    list: (
+      params: AnticipationListParams = {},
+      options: RequestOptions = {},
+    ): PagedList<ListItem<'/api/v1/anticipations'>, ListPage<'/api/v1/anticipations'>> =>
+      this.list('/api/v1/anticipations', params, options),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<AnticipationRetrieved> =>
+      this.result(
+        this.client.GET('/api/v1/anticipations/{id}', {
+          params: { path: { id } },
+          ...this.init(options),
+        }),
+        null,
+      ),
   };
 
   /** Verifying deliveries needs no key: the endpoint's `whsec_` secret. */
@@ -179,11 +310,22 @@ export class Gateway {
     return (await this.result(call, null)) as T;
   }
 
-  private list<P extends ListPath>(path: P, params: { page?: number; limit?: number }, options: RequestOptions) {
+  private list<P extends ListPath>(
+    path: P,
+    params: { page?: number; limit?: number },
+    options: RequestOptions,
+    pathParams?: { id: string },
+  ) {
     const fetchPage = (page: number) =>
       this.result(
         // Each list path takes `page`, `limit` and its own filters: the caller's params were typed by path.
-        (this.client.GET as (path: ListPath, init: object) => Promise<Answer<ListPage<P>>>)(path, { params: { query: { ...params, page } }, ...this.init(options) }),
+        (this.client.GET as (path: ListPath, init: object) => Promise<Answer<ListPage<P>>>)(path, {
+          params: {
+            query: { ...params, page },
+            ...(pathParams === undefined ? {} : { path: pathParams }),
+          },
+          ...this.init(options),
+        }),
         null,
       );
     return new PagedList<ListItem<P>, ListPage<P>>(fetchPage, params.page ?? 1);

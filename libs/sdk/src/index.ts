@@ -14,11 +14,18 @@ export {
 } from './errors';
 export type { ErrorCode, ErrorType, GatewayErrorFields, KnownErrorCode } from './errors';
 export { PagedList } from './pagination';
+export { CHARGE_STATUSES, PAYMENT_METHODS, PERMISSIONS } from './names';
+export type { Permission } from './names';
 export type { Page } from './pagination';
 export { DEFAULT_RETRY_POLICY } from './transport';
 export type { FetchFn, RetryPolicy } from './transport';
 export { constructEvent, SignatureVerificationError } from './webhooks';
-export type { ConstructEventOptions, SignatureFailure, WebhookEvent, WebhookEventType } from './webhooks';
+export type {
+  ConstructEventOptions,
+  SignatureFailure,
+  WebhookEvent,
+  WebhookEventType,
+} from './webhooks';
 export type {
   Anticipation,
   AnticipationCreateParams,
@@ -33,6 +40,7 @@ export type {
   Charge,
   ChargeCaptured,
   ChargeCreateParams,
+  ChargeEvent,
   ChargeListParams,
   Chargeback,
   ChargebackListParams,

@@ -35,7 +35,10 @@ export class PagedList<T, P = Page<T>> implements PromiseLike<P>, AsyncIterable<
     return this.first;
   }
 
-  then<R1 = P, R2 = never>(onfulfilled?: ((value: P) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
+  then<R1 = P, R2 = never>(
+    onfulfilled?: ((value: P) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): PromiseLike<R1 | R2> {
     return this.firstPage().then(onfulfilled, onrejected);
   }
 
@@ -46,7 +49,10 @@ export class PagedList<T, P = Page<T>> implements PromiseLike<P>, AsyncIterable<
     let page = envelope<T>(await this.firstPage());
     for (let pages = 1; ; pages += 1) {
       for (const item of page.data) {
-        const id = typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'string' ? item.id : null;
+        const id =
+          typeof item === 'object' && item !== null && 'id' in item && typeof item.id === 'string'
+            ? item.id
+            : null;
         if (id !== null) {
           if (seen.has(id)) continue;
           seen.add(id);
@@ -54,7 +60,10 @@ export class PagedList<T, P = Page<T>> implements PromiseLike<P>, AsyncIterable<
         yield item;
       }
       if (page.data.length === 0 || page.page >= page.total_pages) return;
-      if (pages >= PAGES_MAX) throw new Error(`a list longer than ${PAGES_MAX} pages: the server never reported its last page`);
+      if (pages >= PAGES_MAX)
+        throw new Error(
+          `a list longer than ${PAGES_MAX} pages: the server never reported its last page`,
+        );
       page = envelope<T>(await this.fetchPage(page.page + 1));
     }
   }

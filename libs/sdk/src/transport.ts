@@ -50,7 +50,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Exponential back-off with jitter: between half and all of min(max, base × 2^retry), so that clients spread out. */
-export function backoffMs(policy: RetryPolicy, retry: number, random: () => number = Math.random): number {
+export function backoffMs(
+  policy: RetryPolicy,
+  retry: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.delayMaxMs, policy.delayBaseMs * 2 ** retry);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
@@ -67,8 +71,16 @@ export function retryAfterMs(header: string | null, nowMs: number = Date.now()):
 async function answerSaysRetry(response: Response): Promise<boolean> {
   if (response.status === 503 || response.status === 429) return true;
   if (response.status !== 409) return false;
-  const body: unknown = await response.clone().json().catch(() => null);
-  return typeof body === 'object' && body !== null && 'error' in body && (body.error as { code?: unknown } | null)?.code === 'idempotency_key_in_use';
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    'error' in body &&
+    (body.error as { code?: unknown } | null)?.code === 'idempotency_key_in_use'
+  );
 }
 
 /**
@@ -84,12 +96,27 @@ export function retryingFetch(fetchImpl: FetchFn, policy: RetryPolicy): FetchFn 
       const last = retry >= retriesMax;
       let response: Response;
       try {
-        response = await fetchImpl(new Request(request.clone(), { signal: AbortSignal.any([request.signal, AbortSignal.timeout(policy.timeoutMs)]) }));
+        response = await fetchImpl(
+          new Request(request.clone(), {
+            signal: AbortSignal.any([request.signal, AbortSignal.timeout(policy.timeoutMs)]),
+          }),
+        );
       } catch (error) {
         if (request.signal.aborted) throw error;
         if (last) {
           const message = `${request.method} ${new URL(request.url).pathname}: no answer after ${retry + 1} attempt(s)`;
-          throw new ConnectionError({ type: 'connection_error', code: 'connection_failed', message, param: null, status: null, requestId: null, idempotencyKey }, { cause: error });
+          throw new ConnectionError(
+            {
+              type: 'connection_error',
+              code: 'connection_failed',
+              message,
+              param: null,
+              status: null,
+              requestId: null,
+              idempotencyKey,
+            },
+            { cause: error },
+          );
         }
         await sleep(backoffMs(policy, retry), request.signal);
         continue;

@@ -28,7 +28,8 @@ export interface ConstructEventOptions {
 }
 
 /** Why a delivery was refused: no usable header, a `t` out of tolerance (maybe a replay), or no matching v1. */
-export type SignatureFailure = 'header_missing_or_malformed' | 'timestamp_outside_tolerance' | 'signature_mismatch';
+export type SignatureFailure =
+  'header_missing_or_malformed' | 'timestamp_outside_tolerance' | 'signature_mismatch';
 
 export class SignatureVerificationError extends Error {
   constructor(readonly reason: SignatureFailure) {
@@ -43,14 +44,23 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * The event of a delivery, once its X-Signature header is verified against `secret` (or any of the
  * secrets, during a rotation) within the tolerance. Throws SignatureVerificationError otherwise.
  */
-export function constructEvent(rawBody: string | Uint8Array, header: string | string[] | null | undefined, secret: string | readonly string[], options: ConstructEventOptions = {}): WebhookEvent {
+export function constructEvent(
+  rawBody: string | Uint8Array,
+  header: string | string[] | null | undefined,
+  secret: string | readonly string[],
+  options: ConstructEventOptions = {},
+): WebhookEvent {
   const result = verifyWebhook({
     rawBody,
     header,
     secrets: typeof secret === 'string' ? [secret] : secret,
-    ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
+    ...(options.toleranceSeconds !== undefined
+      ? { toleranceSeconds: options.toleranceSeconds }
+      : {}),
     ...(options.nowSeconds !== undefined ? { nowSeconds: options.nowSeconds } : {}),
   });
   if (!result.ok) throw new SignatureVerificationError(result.reason);
-  return JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(rawBody)) as WebhookEvent;
+  return JSON.parse(
+    typeof rawBody === 'string' ? rawBody : decoder.decode(rawBody),
+  ) as WebhookEvent;
 }

@@ -38,29 +38,50 @@ export class AdminClient {
   ) {}
 
   createWebhookEndpoint(tenantId: string, body: { url: string; events?: string[] }) {
-    return this.call<WebhookEndpoint>('POST', `/admin/v1/tenants/${encodeURIComponent(tenantId)}/webhook-endpoints`, { ...body, environment: 'test' });
+    return this.call<WebhookEndpoint>(
+      'POST',
+      `/admin/v1/tenants/${encodeURIComponent(tenantId)}/webhook-endpoints`,
+      { ...body, environment: 'test' },
+    );
   }
 
   deleteWebhookEndpoint(id: string) {
-    return this.call<{ id: string; deleted: true }>('DELETE', `/admin/v1/webhook-endpoints/${encodeURIComponent(id)}`);
+    return this.call<{ id: string; deleted: true }>(
+      'DELETE',
+      `/admin/v1/webhook-endpoints/${encodeURIComponent(id)}`,
+    );
   }
 
   /** The newest deliveries of an endpoint, newest first. */
   deliveries(endpointId: string, limit: number) {
-    return this.call<Page<WebhookDelivery>>('GET', `/admin/v1/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries?limit=${limit}`);
+    return this.call<Page<WebhookDelivery>>(
+      'GET',
+      `/admin/v1/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries?limit=${limit}`,
+    );
   }
 
   /** A pending Pix or boleto charge, paid by the simulated PSP or bank. */
   payCharge(chargeId: string) {
-    return this.call<Record<string, unknown>>('POST', `/admin/v1/simulations/charges/${encodeURIComponent(chargeId)}/pay`);
+    return this.call<Record<string, unknown>>(
+      'POST',
+      `/admin/v1/simulations/charges/${encodeURIComponent(chargeId)}/pay`,
+    );
   }
 
   openChargeback(body: { charge_id: string; amount_cents?: number; reason_code?: string }) {
-    return this.call<Record<string, unknown> & { id: string }>('POST', '/admin/v1/simulations/chargebacks', body);
+    return this.call<Record<string, unknown> & { id: string }>(
+      'POST',
+      '/admin/v1/simulations/chargebacks',
+      body,
+    );
   }
 
   resolveChargeback(id: string, outcome: 'won' | 'lost') {
-    return this.call<Record<string, unknown>>('POST', `/admin/v1/simulations/chargebacks/${encodeURIComponent(id)}/resolve`, { outcome });
+    return this.call<Record<string, unknown>>(
+      'POST',
+      `/admin/v1/simulations/chargebacks/${encodeURIComponent(id)}/resolve`,
+      { outcome },
+    );
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -68,13 +89,24 @@ export class AdminClient {
     try {
       response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (cause) {
       throw new ConnectionError(
-        { type: 'connection_error', code: 'connection_failed', message: `no answer from ${this.baseUrl}: ${cause instanceof Error ? cause.message : String(cause)}`, param: null, status: null, requestId: null, idempotencyKey: null },
+        {
+          type: 'connection_error',
+          code: 'connection_failed',
+          message: `no answer from ${this.baseUrl}: ${cause instanceof Error ? cause.message : String(cause)}`,
+          param: null,
+          status: null,
+          requestId: null,
+          idempotencyKey: null,
+        },
         { cause },
       );
     }
@@ -86,7 +118,10 @@ export class AdminClient {
       // Not JSON (a proxy's page): the status says what happened.
     }
     if (response.ok) return parsed as T;
-    const answer = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { error?: { type?: string; code?: string; message?: string; param?: string | null }; request_id?: string };
+    const answer = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+      error?: { type?: string; code?: string; message?: string; param?: string | null };
+      request_id?: string;
+    };
     throw new GatewayError({
       type: (answer.error?.type ?? 'api_error') as ErrorType,
       code: answer.error?.code ?? `http_${response.status}`,

@@ -21,8 +21,14 @@ describe('the CLI config file', () => {
     writeConfig(path, { api_key: 'sk_test_abcdefghijklmnop1234', base_url: 'http://127.0.0.1:9' });
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'pgw')).mode & 0o077).toBe(0);
-    expect(readConfig(path)).toEqual({ api_key: 'sk_test_abcdefghijklmnop1234', base_url: 'http://127.0.0.1:9' });
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ api_key: 'sk_test_abcdefghijklmnop1234', base_url: 'http://127.0.0.1:9' });
+    expect(readConfig(path)).toEqual({
+      api_key: 'sk_test_abcdefghijklmnop1234',
+      base_url: 'http://127.0.0.1:9',
+    });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      api_key: 'sk_test_abcdefghijklmnop1234',
+      base_url: 'http://127.0.0.1:9',
+    });
   });
 
   it('reads a missing file as empty, and says which file is broken', () => {

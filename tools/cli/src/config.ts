@@ -1,7 +1,17 @@
 // The CLI's one file of state: the test key and where the gateway is, and for the operator commands
 // (trigger, listen, logs) the admin token and tenant id that `npm start` prints. It holds secrets, so it
 // is written readable by its owner only (0600, in a 0700 directory), and a key is never printed whole.
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -19,7 +29,10 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 
 /** `$XDG_CONFIG_HOME/pgw/config.json`, or `~/.config/pgw/config.json`. */
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env['XDG_CONFIG_HOME'] !== undefined && env['XDG_CONFIG_HOME'] !== '' ? env['XDG_CONFIG_HOME'] : join(homedir(), '.config');
+  const base =
+    env['XDG_CONFIG_HOME'] !== undefined && env['XDG_CONFIG_HOME'] !== ''
+      ? env['XDG_CONFIG_HOME']
+      : join(homedir(), '.config');
   return join(base, 'pgw', 'config.json');
 }
 
@@ -31,7 +44,8 @@ export function readConfig(path: string): Config {
   } catch {
     throw new Error(`${path} is not JSON: run pgw login again`);
   }
-  if (typeof parsed !== 'object' || parsed === null) throw new Error(`${path} is not a JSON object: run pgw login again`);
+  if (typeof parsed !== 'object' || parsed === null)
+    throw new Error(`${path} is not a JSON object: run pgw login again`);
   const config: Config = {};
   for (const field of FIELDS) {
     const value = (parsed as Record<string, unknown>)[field];

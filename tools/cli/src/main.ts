@@ -7,10 +7,27 @@ import { charges } from './commands/charges';
 import { listen } from './commands/listen';
 import { login } from './commands/login';
 import { logs } from './commands/logs';
-import { anticipations, balance, chargebacks, receivables, settlements } from './commands/resources';
+import {
+  anticipations,
+  balance,
+  chargebacks,
+  receivables,
+  settlements,
+} from './commands/resources';
 import { trigger } from './commands/trigger';
 
-const COMMANDS: Readonly<Record<string, Command>> = { login, charges, balance, receivables, settlements, chargebacks, anticipations, trigger, listen, logs };
+const COMMANDS: Readonly<Record<string, Command>> = {
+  login,
+  charges,
+  balance,
+  receivables,
+  settlements,
+  chargebacks,
+  anticipations,
+  trigger,
+  listen,
+  logs,
+};
 
 const HELP = `pgw: the payment gateway's sandbox from the command line
 
@@ -26,7 +43,12 @@ Start the sandbox with npm start; then pgw login --api-key <its Demo key> --admi
 /** What a failure prints: never a stack trace for an operating error. */
 export function describeError(error: unknown): string {
   if (error instanceof GatewayError) {
-    const where = [error.status === null ? null : `HTTP ${error.status}`, `${error.type}/${error.code}`, error.param === null ? null : `param ${error.param}`, error.requestId === null ? null : `request_id ${error.requestId}`];
+    const where = [
+      error.status === null ? null : `HTTP ${error.status}`,
+      `${error.type}/${error.code}`,
+      error.param === null ? null : `param ${error.param}`,
+      error.requestId === null ? null : `request_id ${error.requestId}`,
+    ];
     return `error: ${error.message} (${where.filter((part) => part !== null).join(', ')})\n`;
   }
   return `error: ${error instanceof Error ? error.message : String(error)}\n`;
@@ -59,5 +81,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 /** bin/pgw.js: the process's arguments and streams; exits once the command is done (a keep-alive socket to the gateway must not hold the terminal). */
 export function runFromProcess(): void {
-  void main(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), env: process.env }).then((code) => process.exit(code));
+  void main(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    env: process.env,
+  }).then((code) => process.exit(code));
 }

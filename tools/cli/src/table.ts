@@ -17,11 +17,25 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const cell = (value: unknown): string =>
+  value === null || value === undefined
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
 
 function grid(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((value, column) => value.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((value, column) => value.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 export function renderTable(value: unknown): string {
@@ -32,7 +46,10 @@ export function renderTable(value: unknown): string {
     const columns = COLUMNS.filter((column) => items.some((item) => item[column] !== undefined));
     const footer = `page ${cell(record['page'])} of ${cell(record['total_pages'])}, ${cell(record['total'])} in all\n`;
     if (items.length === 0 || columns.length === 0) return footer;
-    return grid([[...columns], ...items.map((item) => columns.map((column) => cell(item[column])))]) + footer;
+    return (
+      grid([[...columns], ...items.map((item) => columns.map((column) => cell(item[column])))]) +
+      footer
+    );
   }
   const scalars = Object.entries(record).filter(([, v]) => v === null || typeof v !== 'object');
   return grid(scalars.map(([k, v]) => [k, cell(v)]));

@@ -36,7 +36,8 @@ interface Exchange {
 const exchanges: Exchange[] = [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const retryable = (a: Answer) => a.status >= 500 || (a.status === 409 && a.body?.error?.code === 'idempotency_key_in_use');
+const retryable = (a: Answer) =>
+  a.status >= 500 || (a.status === 409 && a.body?.error?.code === 'idempotency_key_in_use');
 const normalized = (a: Answer) => `${a.status} ${a.text.replace(/req_[A-Za-z0-9_-]+/g, 'req')}`;
 
 /** The client of contract §3: the same key and body until an answer that is not 5xx, then one replay. */
@@ -44,11 +45,19 @@ async function idempotently(path: string, key: string, body: unknown): Promise<E
   const exchange: Exchange = { key, path, answers: [], final: null, replay: null };
   exchanges.push(exchange);
   for (let attempt = 0; attempt < ATTEMPTS_MAX; attempt += 1) {
-    const answer = await client.call('POST', path, { bearer: party.testKey, headers: { 'idempotency-key': key }, ...(body !== undefined ? { body } : {}) });
+    const answer = await client.call('POST', path, {
+      bearer: party.testKey,
+      headers: { 'idempotency-key': key },
+      ...(body !== undefined ? { body } : {}),
+    });
     exchange.answers.push(answer);
     if (!retryable(answer)) {
       exchange.final = answer;
-      exchange.replay = await client.call('POST', path, { bearer: party.testKey, headers: { 'idempotency-key': key }, ...(body !== undefined ? { body } : {}) });
+      exchange.replay = await client.call('POST', path, {
+        bearer: party.testKey,
+        headers: { 'idempotency-key': key },
+        ...(body !== undefined ? { body } : {}),
+      });
       return exchange;
     }
     await sleep(RETRY_DELAY_MS);
@@ -72,15 +81,24 @@ async function worker(n: number, until: () => boolean): Promise<void> {
     if (charge?.status === 'paid') backlog.push(charge.id);
     const refundOf = backlog.shift();
     if (refundOf !== undefined) {
-      const partial = await idempotently(`/api/v1/charges/${refundOf}/refund`, `rf-${refundOf}-1`, { amount_cents: 300 });
+      const partial = await idempotently(`/api/v1/charges/${refundOf}/refund`, `rf-${refundOf}-1`, {
+        amount_cents: 300,
+      });
       if (partial.final?.status === 201 && i % 2 === 0) backlog.push(refundOf);
-      else if (partial.final?.status === 201) await idempotently(`/api/v1/charges/${refundOf}/refund`, `rf-${refundOf}-2`, undefined);
+      else if (partial.final?.status === 201)
+        await idempotently(`/api/v1/charges/${refundOf}/refund`, `rf-${refundOf}-2`, undefined);
     }
   }
 }
 
 let rows: {
-  charges: { id: string; status: string; amount_cents: string; refunded_cents: string; acquirer_transaction_id: string | null }[];
+  charges: {
+    id: string;
+    status: string;
+    amount_cents: string;
+    refunded_cents: string;
+    acquirer_transaction_id: string | null;
+  }[];
   authorizations: { reference: string; transaction_id: string }[];
   acquirerRefunds: { transaction_id: string; amount_cents: string; status: string }[];
   chargeRefunds: { charge_id: string; amount_cents: string; status: string }[];
@@ -95,12 +113,29 @@ beforeAll(async () => {
     log: { level: 'silent' },
     // Short deadlines so the timeout mode is quick; the background recovery stays off and the test runs
     // the reconciliation job itself, after the load.
-    env: { ...process.env, RATE_LIMIT_PER_SECOND: '100000', ACQUIRER_TIMEOUT_MS: '500', ACQUIRER_SIM_TIMEOUT_DELAY_MS: '1500', CHARGES_RECOVERY_INTERVAL_MS: '0' },
+    env: {
+      ...process.env,
+      RATE_LIMIT_PER_SECOND: '100000',
+      ACQUIRER_TIMEOUT_MS: '500',
+      ACQUIRER_SIM_TIMEOUT_DELAY_MS: '1500',
+      CHARGES_RECOVERY_INTERVAL_MS: '0',
+    },
   });
   client = new Client(system, '');
   party = await provisionParty(client, 'Faults', 404);
   for (const number of ['4111111111111111', '5555555555554444', '378282246310005']) {
-    const token = await client.call('POST', '/api/v1/payment-methods/tokenize', { bearer: party.testKey, body: { card: { number, exp_month: 12, exp_year: 2031, cvv: number.startsWith('3') ? '1234' : '123', holder_name: 'MARIA' } } });
+    const token = await client.call('POST', '/api/v1/payment-methods/tokenize', {
+      bearer: party.testKey,
+      body: {
+        card: {
+          number,
+          exp_month: 12,
+          exp_year: 2031,
+          cvv: number.startsWith('3') ? '1234' : '123',
+          holder_name: 'MARIA',
+        },
+      },
+    });
     tokens.push(token.body.id);
   }
 
@@ -126,9 +161,15 @@ beforeAll(async () => {
   try {
     const all = async (sql: string) => (await knex.raw(sql)).rows;
     rows = {
-      charges: await all('select id, status, amount_cents, refunded_cents, acquirer_transaction_id from charges.charges'),
-      authorizations: await all('select reference, transaction_id from acquirer_sim.authorizations'),
-      acquirerRefunds: await all('select transaction_id, amount_cents, status from acquirer_sim.refunds'),
+      charges: await all(
+        'select id, status, amount_cents, refunded_cents, acquirer_transaction_id from charges.charges',
+      ),
+      authorizations: await all(
+        'select reference, transaction_id from acquirer_sim.authorizations',
+      ),
+      acquirerRefunds: await all(
+        'select transaction_id, amount_cents, status from acquirer_sim.refunds',
+      ),
       chargeRefunds: await all('select charge_id, amount_cents, status from charges.refunds'),
     };
   } finally {
@@ -146,28 +187,58 @@ describe('acquirer faults under a steady load of idempotent charges and refunds'
     const charges = exchanges.filter((e) => e.path === '/api/v1/charges');
     expect(charges.length).toBeGreaterThan(10);
     // The faults showed: 502s retried, charges failed while unavailable, pending after a timeout.
-    const outcomes = exchanges.flatMap((e) => e.answers).map((a) => (a.status === 201 ? `${a.body.object} ${a.body.status}` : `${a.status} ${a.body?.error?.code}`));
-    const counts = Object.fromEntries([...new Set(outcomes)].map((o) => [o, outcomes.filter((x) => x === o).length]));
-    process.stdout.write(`faults: ${exchanges.length} exchanges, ${outcomes.length} answers: ${JSON.stringify(counts)}\n`);
+    const outcomes = exchanges
+      .flatMap((e) => e.answers)
+      .map((a) =>
+        a.status === 201
+          ? `${a.body.object} ${a.body.status}`
+          : `${a.status} ${a.body?.error?.code}`,
+      );
+    const counts = Object.fromEntries(
+      [...new Set(outcomes)].map((o) => [o, outcomes.filter((x) => x === o).length]),
+    );
+    process.stdout.write(
+      `faults: ${exchanges.length} exchanges, ${outcomes.length} answers: ${JSON.stringify(counts)}\n`,
+    );
     expect(outcomes.some((o) => o.startsWith('502') || o === 'charge failed')).toBe(true);
     expect(outcomes.some((o) => o === 'charge pending' || o === 'refund processing')).toBe(true);
     expect(exchanges.filter((e) => e.final === null).map((e) => e.key)).toEqual([]);
-    expect(exchanges.flatMap((e) => e.answers).filter((a) => a.status === 500).map((a) => a.text)).toEqual([]);
+    expect(
+      exchanges
+        .flatMap((e) => e.answers)
+        .filter((a) => a.status === 500)
+        .map((a) => a.text),
+    ).toEqual([]);
   });
 
   it('every retry of one key after its first answer, and the replay, are answered the same', () => {
     // Proves contract §3 under faults: the stored answer is replayed, with its status and body.
     const differing = exchanges.flatMap((e) => {
-      const kept = [...e.answers.filter((a) => !retryable(a)), ...(e.replay ? [e.replay] : [])].map(normalized);
-      return new Set(kept).size > 1 ? [{ key: e.key, answers: [...new Set(kept)].map((a) => a.slice(0, 200)) }] : [];
+      const kept = [...e.answers.filter((a) => !retryable(a)), ...(e.replay ? [e.replay] : [])].map(
+        normalized,
+      );
+      return new Set(kept).size > 1
+        ? [{ key: e.key, answers: [...new Set(kept)].map((a) => a.slice(0, 200)) }]
+        : [];
     });
     expect(differing).toEqual([]);
-    expect(exchanges.filter((e) => e.replay !== null && e.replay.headers.get('idempotent-replayed') !== 'true' && e.final!.status < 300).map((e) => e.key)).toEqual([]);
+    expect(
+      exchanges
+        .filter(
+          (e) =>
+            e.replay !== null &&
+            e.replay.headers.get('idempotent-replayed') !== 'true' &&
+            e.final!.status < 300,
+        )
+        .map((e) => e.key),
+    ).toEqual([]);
   });
 
   it('no charge lost, none made twice: the rows are exactly the charges the client was told of', () => {
     // Proves one charge per Idempotency-Key, and no charge the client does not know of.
-    const told = exchanges.filter((e) => e.path === '/api/v1/charges' && e.final?.status === 201).map((e) => e.final!.body.id as string);
+    const told = exchanges
+      .filter((e) => e.path === '/api/v1/charges' && e.final?.status === 201)
+      .map((e) => e.final!.body.id as string);
     expect(new Set(told).size).toBe(told.length);
     expect(rows.charges.map((c) => c.id).sort()).toEqual([...told].sort());
     // Every acquirer authorization is of one of them (reference = charge id; unique at the acquirer).
@@ -180,10 +251,16 @@ describe('acquirer faults under a steady load of idempotent charges and refunds'
   it("every charge's refunded amount is what the acquirer refunded, and never above the amount", () => {
     // Proves refunds under faults: none lost, none doubled, nothing half-done.
     const problems = rows.charges.flatMap((c) => {
-      const acquirer = rows.acquirerRefunds.filter((r) => r.transaction_id === c.acquirer_transaction_id && r.status === 'succeeded').reduce((s, r) => s + Number(r.amount_cents), 0);
-      const ours = rows.chargeRefunds.filter((r) => r.charge_id === c.id && r.status === 'succeeded').reduce((s, r) => s + Number(r.amount_cents), 0);
+      const acquirer = rows.acquirerRefunds
+        .filter((r) => r.transaction_id === c.acquirer_transaction_id && r.status === 'succeeded')
+        .reduce((s, r) => s + Number(r.amount_cents), 0);
+      const ours = rows.chargeRefunds
+        .filter((r) => r.charge_id === c.id && r.status === 'succeeded')
+        .reduce((s, r) => s + Number(r.amount_cents), 0);
       const refunded = Number(c.refunded_cents);
-      return refunded === acquirer && refunded === ours && refunded <= Number(c.amount_cents) ? [] : [{ id: c.id, refunded, acquirer, ours, amount: c.amount_cents }];
+      return refunded === acquirer && refunded === ours && refunded <= Number(c.amount_cents)
+        ? []
+        : [{ id: c.id, refunded, acquirer, ours, amount: c.amount_cents }];
     });
     expect(problems).toEqual([]);
     expect(rows.chargeRefunds.filter((r) => r.status === 'processing')).toEqual([]);

@@ -35,7 +35,9 @@ export class Client {
     const res = await fetch(`${this.system.url}${path}`, {
       method,
       headers,
-      ...(options.body !== undefined ? { body: raw ? (options.body as string) : JSON.stringify(options.body) } : {}),
+      ...(options.body !== undefined
+        ? { body: raw ? (options.body as string) : JSON.stringify(options.body) }
+        : {}),
     });
     const text = await res.text();
     let body: unknown = null;
@@ -48,7 +50,10 @@ export class Client {
   }
 
   admin(method: string, path: string, body?: unknown): Promise<Answer> {
-    return this.call(method, path, { bearer: this.system.adminToken, ...(body !== undefined ? { body } : {}) });
+    return this.call(method, path, {
+      bearer: this.system.adminToken,
+      ...(body !== undefined ? { body } : {}),
+    });
   }
 }
 
@@ -64,20 +69,32 @@ const LEAK_PATTERNS: RegExp[] = [
 
 /** Why the answer is not a contract error body with a 4xx, or null when it is one. */
 export function contractErrorProblem(answer: Answer): string | null {
-  if (answer.status < 400 || answer.status >= 500) return `status ${answer.status}: ${answer.text.slice(0, 300)}`;
-  for (const pattern of LEAK_PATTERNS) if (pattern.test(answer.text)) return `leak ${pattern}: ${answer.text.slice(0, 300)}`;
+  if (answer.status < 400 || answer.status >= 500)
+    return `status ${answer.status}: ${answer.text.slice(0, 300)}`;
+  for (const pattern of LEAK_PATTERNS)
+    if (pattern.test(answer.text)) return `leak ${pattern}: ${answer.text.slice(0, 300)}`;
   const body = answer.body as { error?: Record<string, unknown>; request_id?: unknown } | null;
   const error = body?.error;
-  if (typeof error !== 'object' || error === null) return `no error object: ${answer.text.slice(0, 300)}`;
-  if (typeof error.type !== 'string' || typeof error.code !== 'string' || typeof error.message !== 'string') return `error fields: ${answer.text.slice(0, 300)}`;
-  if (!(error.param === null || typeof error.param === 'string')) return `param: ${answer.text.slice(0, 300)}`;
-  if (typeof body?.request_id !== 'string' || !/^req_/.test(body.request_id)) return `request_id: ${answer.text.slice(0, 300)}`;
-  if (answer.headers.get('x-request-id') !== body.request_id) return `X-Request-Id ${answer.headers.get('x-request-id')} ≠ ${String(body.request_id)}`;
+  if (typeof error !== 'object' || error === null)
+    return `no error object: ${answer.text.slice(0, 300)}`;
+  if (
+    typeof error.type !== 'string' ||
+    typeof error.code !== 'string' ||
+    typeof error.message !== 'string'
+  )
+    return `error fields: ${answer.text.slice(0, 300)}`;
+  if (!(error.param === null || typeof error.param === 'string'))
+    return `param: ${answer.text.slice(0, 300)}`;
+  if (typeof body?.request_id !== 'string' || !/^req_/.test(body.request_id))
+    return `request_id: ${answer.text.slice(0, 300)}`;
+  if (answer.headers.get('x-request-id') !== body.request_id)
+    return `X-Request-Id ${answer.headers.get('x-request-id')} ≠ ${String(body.request_id)}`;
   return null;
 }
 
 /** A concrete path of a PUBLIC_ROUTES entry, with `id` in place of its one parameter. */
-export const pathOf = (route: PublicRoute, id: string): string => route.url.replace(/:[A-Za-z_]+/, id);
+export const pathOf = (route: PublicRoute, id: string): string =>
+  route.url.replace(/:[A-Za-z_]+/, id);
 
 export const hasIdParam = (route: PublicRoute): boolean => /:[A-Za-z_]+/.test(route.url);
 
@@ -103,7 +120,10 @@ async function created(answer: Promise<Answer>, what: string): Promise<any> {
 
 /** A tenant with cash in treasury, two approved sellers with an anticipation limit, and their keys. */
 export async function provisionParty(client: Client, name: string, seed: number): Promise<Party> {
-  const tenant = await created(client.admin('POST', '/admin/v1/tenants', { name, treasury_available_cash_cents: 100_000_000 }), 'tenant');
+  const tenant = await created(
+    client.admin('POST', '/admin/v1/tenants', { name, treasury_available_cash_cents: 100_000_000 }),
+    'tenant',
+  );
   const seller = (n: number) =>
     created(
       client.admin('POST', `/admin/v1/tenants/${tenant.id}/sellers`, {
@@ -117,7 +137,17 @@ export async function provisionParty(client: Client, name: string, seed: number)
   const s1 = await seller(1);
   const s2 = await seller(2);
   const key = async (sellerId: string | null, environment: 'test' | 'live') =>
-    (await created(client.admin('POST', '/admin/v1/api-keys', { tenant_id: tenant.id, seller_id: sellerId, environment, permissions: [...PERMISSIONS] }), 'key')).secret as string;
+    (
+      await created(
+        client.admin('POST', '/admin/v1/api-keys', {
+          tenant_id: tenant.id,
+          seller_id: sellerId,
+          environment,
+          permissions: [...PERMISSIONS],
+        }),
+        'key',
+      )
+    ).secret as string;
   return {
     tenantId: tenant.id,
     sellerId: s1.id,
@@ -134,15 +164,24 @@ export const buyer = (seed: number) => ({
   email: 'maria@example.com',
   phone: '(21) 99876-5432',
   document: cpf(seed),
-  address: { line_1: 'Rua do Ouvidor, 50', zip_code: '20040-030', city: 'Rio de Janeiro', state: 'RJ' },
+  address: {
+    line_1: 'Rua do Ouvidor, 50',
+    zip_code: '20040-030',
+    city: 'Rio de Janeiro',
+    state: 'RJ',
+  },
 });
 
 export const today = (): string => new Date().toISOString().slice(0, 10);
-export const daysFromToday = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export const daysFromToday = (days: number): string =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A valid CPF from a seed (check digits of Receita Federal's rule); @pgw/domain is lazy-loaded elsewhere. */
 export function cpf(seed: number): string {
-  const digits = String(100_000_000 + ((seed * 7_919) % 899_999_999)).slice(0, 9).split('').map(Number);
+  const digits = String(100_000_000 + ((seed * 7_919) % 899_999_999))
+    .slice(0, 9)
+    .split('')
+    .map(Number);
   for (const length of [9, 10]) {
     const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
     const rest = (sum * 10) % 11;

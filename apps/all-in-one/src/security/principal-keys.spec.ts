@@ -25,7 +25,8 @@ function observedServices(): ServiceDefinition[] {
         // Runs after the principal check (registered before build): only principals charges accepted.
         app.addHook('onRequest', async (request) => {
           const header = request.headers[PRINCIPAL_HEADER];
-          if (typeof header === 'string') reachedCharges.set(`${request.method} ${request.url}`, header);
+          if (typeof header === 'string')
+            reachedCharges.set(`${request.method} ${request.url}`, header);
         });
       }
       return definition.build(app, context);
@@ -45,7 +46,14 @@ let system: AllInOne;
 let client: Client;
 
 beforeAll(async () => {
-  system = await startAllInOne({ dataDir: null, port: 0, demo: true, log: { level: 'silent' }, services: observedServices(), env: { ...process.env, RATE_LIMIT_PER_SECOND: '100000' } });
+  system = await startAllInOne({
+    dataDir: null,
+    port: 0,
+    demo: true,
+    log: { level: 'silent' },
+    services: observedServices(),
+    env: { ...process.env, RATE_LIMIT_PER_SECOND: '100000' },
+  });
   client = new Client(system, system.demo!.apiKey);
 });
 
@@ -54,21 +62,45 @@ afterAll(async () => {
 });
 
 describe('the principal in the all-in-one', () => {
-  it('gives every service the gateway\'s Ed25519 public key and nothing that can sign', () => {
+  it("gives every service the gateway's Ed25519 public key and nothing that can sign", () => {
     // Proves a service that is broken into cannot mint principals for the others.
     expect([...contexts.keys()].sort()).toEqual(SERVICES.map((s) => s.name).sort());
     for (const [name, context] of contexts) {
       const key = context.principalPublicKey;
-      expect([name, key instanceof KeyObject ? [key.type, key.asymmetricKeyType] : typeof key]).toEqual([name, ['public', 'ed25519']]);
-      expect([name, signingMaterial({ ...context, db: null, bus: null, peers: null })]).toEqual([name, false]);
+      expect([
+        name,
+        key instanceof KeyObject ? [key.type, key.asymmetricKeyType] : typeof key,
+      ]).toEqual([name, ['public', 'ed25519']]);
+      expect([name, signingMaterial({ ...context, db: null, bus: null, peers: null })]).toEqual([
+        name,
+        false,
+      ]);
     }
   });
 
   it('charges a card through the gateway (charges asks the vault with the principal of POST /api/v1/charges), and refuses that principal elsewhere', async () => {
     // Proves the delegated token lookup works end to end, and that a principal taken off one request is 401 on another route.
-    const token = await client.call('POST', '/api/v1/payment-methods/tokenize', { body: { card: { number: '4111111111111111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'MARIA OLIVEIRA' } } });
+    const token = await client.call('POST', '/api/v1/payment-methods/tokenize', {
+      body: {
+        card: {
+          number: '4111111111111111',
+          exp_month: 12,
+          exp_year: 2031,
+          cvv: '123',
+          holder_name: 'MARIA OLIVEIRA',
+        },
+      },
+    });
     expect(token.status).toBe(201);
-    const charge = await client.call('POST', '/api/v1/charges', { body: { buyer: buyer(1), amount: 10_000, payment_method: 'CREDIT_CARD', installments: 1, card_token: token.body.id } });
+    const charge = await client.call('POST', '/api/v1/charges', {
+      body: {
+        buyer: buyer(1),
+        amount: 10_000,
+        payment_method: 'CREDIT_CARD',
+        installments: 1,
+        card_token: token.body.id,
+      },
+    });
     expect([charge.status, charge.body.status]).toEqual([201, 'paid']);
     const read = await client.call('GET', `/api/v1/charges/${charge.body.id}`);
     expect(read.status).toBe(200);
@@ -76,12 +108,28 @@ describe('the principal in the all-in-one', () => {
     const captured = reachedCharges.get(`GET /api/v1/charges/${charge.body.id}`);
     expect(captured).toEqual(expect.any(String));
     const charges = system.services.find((s) => s.name === 'charges')!.app;
-    const replayed = await charges.inject({ method: 'POST', url: `/api/v1/charges/${charge.body.id}/refund`, headers: { [PRINCIPAL_HEADER]: captured!, 'idempotency-key': 'replay-1' }, payload: {} });
-    expect([replayed.statusCode, replayed.json().error]).toEqual([401, expect.objectContaining({ type: 'authentication_error', code: 'principal_invalid' })]);
+    const replayed = await charges.inject({
+      method: 'POST',
+      url: `/api/v1/charges/${charge.body.id}/refund`,
+      headers: { [PRINCIPAL_HEADER]: captured!, 'idempotency-key': 'replay-1' },
+      payload: {},
+    });
+    expect([replayed.statusCode, replayed.json().error]).toEqual([
+      401,
+      expect.objectContaining({ type: 'authentication_error', code: 'principal_invalid' }),
+    ]);
     const vault = system.services.find((s) => s.name === 'vault')!.app;
-    const lookup = await vault.inject({ method: 'GET', url: `/internal/v1/tokens/${token.body.id}`, headers: { [PRINCIPAL_HEADER]: captured! } });
+    const lookup = await vault.inject({
+      method: 'GET',
+      url: `/internal/v1/tokens/${token.body.id}`,
+      headers: { [PRINCIPAL_HEADER]: captured! },
+    });
     expect([lookup.statusCode, lookup.json().error?.code]).toEqual([401, 'principal_invalid']);
-    const same = await charges.inject({ method: 'GET', url: `/api/v1/charges/${charge.body.id}`, headers: { [PRINCIPAL_HEADER]: captured! } });
+    const same = await charges.inject({
+      method: 'GET',
+      url: `/api/v1/charges/${charge.body.id}`,
+      headers: { [PRINCIPAL_HEADER]: captured! },
+    });
     expect(same.statusCode).toBe(200);
   });
 });

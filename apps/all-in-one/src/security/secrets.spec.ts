@@ -62,7 +62,11 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pgw-secrets-'));
   const stream = new Writable({
     write(chunk, _encoding, done) {
-      logLines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      logLines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       done();
     },
   });
@@ -76,7 +80,11 @@ beforeAll(async () => {
   });
   client = new Client(system, '');
   party = await provisionParty(client, 'Secrets', 303);
-  const endpoint = await client.admin('POST', `/admin/v1/tenants/${party.tenantId}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hooks' });
+  const endpoint = await client.admin(
+    'POST',
+    `/admin/v1/tenants/${party.tenantId}/webhook-endpoints`,
+    { url: 'http://127.0.0.1:9/hooks' },
+  );
   if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.text}`);
   webhookSecret = endpoint.body.secret as string;
   secrets = [
@@ -87,12 +95,25 @@ beforeAll(async () => {
     { name: 'other seller key', value: party.otherSellerKey },
     { name: 'tenant key', value: party.tenantKey },
   ];
-  const as = (key: string) => (method: string, path: string, body?: unknown) => client.call(method, path, { bearer: key, ...(body !== undefined ? { body } : {}) });
+  const as = (key: string) => (method: string, path: string, body?: unknown) =>
+    client.call(method, path, { bearer: key, ...(body !== undefined ? { body } : {}) });
   const seller = as(party.testKey);
 
   for (const [n, card] of CARDS.entries()) {
-    for (const [key, number] of [[party.testKey, card.spelled], [party.liveKey, card.pan], [system.demo!.apiKey, card.pan]] as const) {
-      const token = await as(key)('POST', '/api/v1/payment-methods/tokenize', { card: { number, exp_month: 12, exp_year: 2031, cvv: card.cvv, holder_name: 'MARIA OLIVEIRA' } });
+    for (const [key, number] of [
+      [party.testKey, card.spelled],
+      [party.liveKey, card.pan],
+      [system.demo!.apiKey, card.pan],
+    ] as const) {
+      const token = await as(key)('POST', '/api/v1/payment-methods/tokenize', {
+        card: {
+          number,
+          exp_month: 12,
+          exp_year: 2031,
+          cvv: card.cvv,
+          holder_name: 'MARIA OLIVEIRA',
+        },
+      });
       if (token.status !== 201) throw new Error(`tokenize ${number}: ${token.text}`);
       const charged = await as(key)('POST', '/api/v1/charges', {
         buyer: buyer(n + 1),
@@ -104,25 +125,73 @@ beforeAll(async () => {
       });
       if (charged.status !== 201) throw new Error(`charge: ${charged.text}`);
       if (charged.body.status === 'paid') {
-        await as(key)('POST', `/api/v1/charges/${charged.body.id}/refund`, { amount_cents: 1_000, reason: `refund of card ${card.cvv}` });
+        await as(key)('POST', `/api/v1/charges/${charged.body.id}/refund`, {
+          amount_cents: 1_000,
+          reason: `refund of card ${card.cvv}`,
+        });
         await as(key)('POST', `/api/v1/charges/${charged.body.id}/refund`);
       }
     }
   }
-  const token = (await seller('POST', '/api/v1/payment-methods/tokenize', { card: { number: CARDS[0]!.pan, exp_month: 1, exp_year: 2030, cvv: '123', holder_name: 'ANA' } })).body.id;
-  const held = (await seller('POST', '/api/v1/charges', { buyer: buyer(50), amount: 5_000, payment_method: 'CREDIT_CARD', installments: 1, card_token: token, security_code: '123', capture_method: 'manual' })).body;
-  await client.call('POST', `/api/v1/charges/${held.id}/capture`, { bearer: party.testKey, headers: { 'idempotency-key': `cap-${held.id}` } });
-  const credit = (await seller('POST', '/api/v1/charges', { buyer: buyer(51), amount: 60_000, payment_method: 'CREDIT_CARD', installments: 3, card_token: token })).body;
-  const disputed = (await seller('POST', '/api/v1/charges', { buyer: buyer(52), amount: 7_000, payment_method: 'CREDIT_CARD', installments: 1, card_token: token })).body;
+  const token = (
+    await seller('POST', '/api/v1/payment-methods/tokenize', {
+      card: { number: CARDS[0]!.pan, exp_month: 1, exp_year: 2030, cvv: '123', holder_name: 'ANA' },
+    })
+  ).body.id;
+  const held = (
+    await seller('POST', '/api/v1/charges', {
+      buyer: buyer(50),
+      amount: 5_000,
+      payment_method: 'CREDIT_CARD',
+      installments: 1,
+      card_token: token,
+      security_code: '123',
+      capture_method: 'manual',
+    })
+  ).body;
+  await client.call('POST', `/api/v1/charges/${held.id}/capture`, {
+    bearer: party.testKey,
+    headers: { 'idempotency-key': `cap-${held.id}` },
+  });
+  const credit = (
+    await seller('POST', '/api/v1/charges', {
+      buyer: buyer(51),
+      amount: 60_000,
+      payment_method: 'CREDIT_CARD',
+      installments: 3,
+      card_token: token,
+    })
+  ).body;
+  const disputed = (
+    await seller('POST', '/api/v1/charges', {
+      buyer: buyer(52),
+      amount: 7_000,
+      payment_method: 'CREDIT_CARD',
+      installments: 1,
+      card_token: token,
+    })
+  ).body;
   await client.admin('POST', '/admin/v1/simulations/chargebacks', { charge_id: disputed.id });
-  const pix = (await seller('POST', '/api/v1/charges', { buyer: buyer(53), amount: 2_500, payment_method: 'PIX' })).body;
+  const pix = (
+    await seller('POST', '/api/v1/charges', {
+      buyer: buyer(53),
+      amount: 2_500,
+      payment_method: 'PIX',
+    })
+  ).body;
   await client.admin('POST', `/admin/v1/simulations/charges/${pix.id}/pay`);
-  await seller('POST', '/api/v1/charges', { buyer: buyer(54), amount: 15_000, payment_method: 'BOLETO' });
+  await seller('POST', '/api/v1/charges', {
+    buyer: buyer(54),
+    amount: 15_000,
+    payment_method: 'BOLETO',
+  });
   await sleep(1_000);
   if (system.services.some((s) => s.name === 'anticipation')) {
-    const receivables = (await seller('GET', '/api/v1/receivables?status=pending&limit=100')).body.data as { id: string; charge_id: string }[];
+    const receivables = (await seller('GET', '/api/v1/receivables?status=pending&limit=100')).body
+      .data as { id: string; charge_id: string }[];
     const ids = receivables.filter((r) => r.charge_id === credit.id).map((r) => r.id);
-    if (ids.length > 0) await seller('POST', '/api/v1/anticipations', { receivable_ids: ids.slice(0, 1) });
+    if (ids.length > 0)
+      await seller('POST', '/api/v1/anticipations', { receivable_ids: ids.slice(0, 1) });
   }
   await client.admin('POST', '/admin/v1/jobs/receivables-release', { as_of_date: today() });
   await client.admin('POST', '/admin/v1/jobs/settlement-run', { as_of_date: today() });
@@ -148,11 +217,16 @@ function scan(where: string, text: string): Hit[] {
   const hits: Hit[] = [];
   const compact = digitsOnly(text);
   for (const card of CARDS) {
-    if (text.includes(card.pan) || compact.includes(card.pan) || text.includes(card.spelled)) hits.push({ where, what: `PAN ${card.pan}` });
-    const cvvInContext = new RegExp(`(cvv|cvc|cvv2|security[_ ]?code|securityCode|card[_ ]?code)["'\\\\]*\\s*[:=]\\s*["'\\\\]*${card.cvv}(?!\\d)`, 'i');
+    if (text.includes(card.pan) || compact.includes(card.pan) || text.includes(card.spelled))
+      hits.push({ where, what: `PAN ${card.pan}` });
+    const cvvInContext = new RegExp(
+      `(cvv|cvc|cvv2|security[_ ]?code|securityCode|card[_ ]?code)["'\\\\]*\\s*[:=]\\s*["'\\\\]*${card.cvv}(?!\\d)`,
+      'i',
+    );
     if (cvvInContext.test(text)) hits.push({ where, what: `CVV ${card.cvv}` });
   }
-  for (const secret of secrets) if (text.includes(secret.value)) hits.push({ where, what: secret.name });
+  for (const secret of secrets)
+    if (text.includes(secret.value)) hits.push({ where, what: secret.name });
   return hits;
 }
 
@@ -177,7 +251,9 @@ describe('secrets scan after a full run', () => {
 
   it('the webhook signing secret was published only on gateway.webhook-endpoints, which only the webhooks service consumes', () => {
     // Proves no other service receives it: every other consumer reads gateway.directory, where it never goes.
-    const carrying = published.filter((m) => Buffer.from(m.value).includes(webhookSecret)).map((m) => m.topic);
+    const carrying = published
+      .filter((m) => Buffer.from(m.value).includes(webhookSecret))
+      .map((m) => m.topic);
     expect(webhookSecret).toMatch(/^whsec_/);
     expect(carrying.length).toBeGreaterThan(0);
     expect(new Set(carrying)).toEqual(new Set(['gateway.webhook-endpoints']));
@@ -185,7 +261,9 @@ describe('secrets scan after a full run', () => {
 
   it('live keys were served by the simulator as a sandbox, and the vault and charges said so at start (contract §6)', () => {
     // Proves the all-in-one, not marked production, routes live keys to the simulator: the run above tokenized and charged with one.
-    const said = logLines.filter((l) => l.includes('the live acquirer is the acquirer simulator: live keys reach it as a sandbox'));
+    const said = logLines.filter((l) =>
+      l.includes('the live acquirer is the acquirer simulator: live keys reach it as a sandbox'),
+    );
     expect(said.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -194,25 +272,37 @@ describe('secrets scan after a full run', () => {
     // Imported lazily: the all-in-one project loads @pgw/platform-db lazily elsewhere (module boundaries).
     const knex = createPgliteKnex(join(dataDir, 'pg'));
     try {
-      const tables = (await knex.raw(`select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`)).rows as { table_schema: string; table_name: string }[];
+      const tables = (
+        await knex.raw(
+          `select table_schema, table_name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`,
+        )
+      ).rows as { table_schema: string; table_name: string }[];
       const scanned = tables;
-      expect(scanned.map((t) => `${t.table_schema}.${t.table_name}`)).toEqual(expect.arrayContaining(['acquirer_sim.cards', 'vault.tokens']));
+      expect(scanned.map((t) => `${t.table_schema}.${t.table_name}`)).toEqual(
+        expect.arrayContaining(['acquirer_sim.cards', 'vault.tokens']),
+      );
       const hits: Hit[] = [];
       let rowCount = 0;
       for (const table of scanned) {
-        const rows = (await knex.raw(`select * from "${table.table_schema}"."${table.table_name}"`)).rows as Record<string, unknown>[];
+        const rows = (await knex.raw(`select * from "${table.table_schema}"."${table.table_name}"`))
+          .rows as Record<string, unknown>[];
         rowCount += rows.length;
         for (const row of rows) {
           for (const [column, value] of Object.entries(row)) {
-            for (const text of texts(value)) hits.push(...scan(`${table.table_schema}.${table.table_name}.${column}`, text));
+            for (const text of texts(value))
+              hits.push(...scan(`${table.table_schema}.${table.table_name}.${column}`, text));
           }
         }
       }
       expect(rowCount).toBeGreaterThan(100);
       expect(hits).toEqual([]);
       // Positive control: the card store holds every card tokenized above, so the scan read real card rows.
-      const stored = (await knex.raw('select last4 from "acquirer_sim"."cards"')).rows as { last4: string }[];
-      expect(new Set(stored.map((row) => row.last4))).toEqual(new Set(CARDS.map((c) => c.pan.slice(-4))));
+      const stored = (await knex.raw('select last4 from "acquirer_sim"."cards"')).rows as {
+        last4: string;
+      }[];
+      expect(new Set(stored.map((row) => row.last4))).toEqual(
+        new Set(CARDS.map((c) => c.pan.slice(-4))),
+      );
     } finally {
       await knex.destroy();
     }
@@ -221,7 +311,9 @@ describe('secrets scan after a full run', () => {
   it('no file under DATA_DIR holds a test PAN, WAL and every other file of the embedded database included', () => {
     // Proves what stays on disk after a run (contract §6: the simulator keeps no PAN either): every file's
     // bytes, read as Latin-1, searched for each PAN as digits and as it was typed.
-    const files = (readdirSync(dataDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    const files = (
+      readdirSync(dataDir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[]
+    )
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath, entry.name));
     expect(files.some((f) => f.includes('pg_wal'))).toBe(true);
@@ -230,7 +322,9 @@ describe('secrets scan after a full run', () => {
     for (const file of files) {
       const text = readFileSync(file).toString('latin1');
       bytes += text.length;
-      for (const card of CARDS) if (text.includes(card.pan) || text.includes(card.spelled)) hits.push({ where: file, what: `PAN ${card.pan}` });
+      for (const card of CARDS)
+        if (text.includes(card.pan) || text.includes(card.spelled))
+          hits.push({ where: file, what: `PAN ${card.pan}` });
     }
     expect(bytes).toBeGreaterThan(1_000_000);
     expect(hits).toEqual([]);
@@ -248,8 +342,19 @@ describe('secrets scan after a full run', () => {
     for (const message of published) {
       const where = `${message.topic} ${message.headers[HEADER_EVENT_TYPE] ?? '?'}`;
       const type = message.headers[HEADER_EVENT_TYPE];
-      const decoded = isEventType(type) ? JSON.stringify(decodeEvent(type, message.value), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) : '';
-      for (const text of [message.value.toString('utf8'), message.value.toString('latin1'), decoded, message.key, JSON.stringify(message.headers)]) hits.push(...scan(where, text));
+      const decoded = isEventType(type)
+        ? JSON.stringify(decodeEvent(type, message.value), (_k, v: unknown) =>
+            typeof v === 'bigint' ? String(v) : v,
+          )
+        : '';
+      for (const text of [
+        message.value.toString('utf8'),
+        message.value.toString('latin1'),
+        decoded,
+        message.key,
+        JSON.stringify(message.headers),
+      ])
+        hits.push(...scan(where, text));
     }
     expect(hits).toEqual([]);
   });

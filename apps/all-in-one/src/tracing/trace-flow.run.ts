@@ -5,19 +5,14 @@ import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { HttpPeers, startService, systemClock } from '@pgw/platform-service';
 import { EventWire, HttpSchemaRegistry } from '@pgw/contracts';
 import { KafkaBus, SchemaRegistryBus } from '@pgw/platform-bus';
-import { acquirerSimService } from '@pgw/acquirer-sim';
-import { chargesService } from '@pgw/charges';
 import { createPgDb } from '@pgw/platform-db';
 import { generatePrincipalKeys } from '@pgw/platform-http';
 import { generateCpf } from '@pgw/domain';
-import { ledgerService } from '@pgw/ledger';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { receivablesService } from '@pgw/receivables';
 import { startGateway } from '@pgw/gateway';
 import { schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
-import { vaultService } from '@pgw/vault';
-import { webhooksService } from '@pgw/webhooks';
+import { SERVICES } from '../services';
 import type { FlowResult, FlowSpan } from './trace-flow';
 
 /**
@@ -33,7 +28,12 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
   const principalKeys = generatePrincipalKeys();
   const adminToken = randomBytes(24).toString('hex');
   const run = uniqueName('trace');
-  const env = { ...process.env, ACQUIRER_TIMEOUT_MS: '5000', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', CHARGES_RECOVERY_INTERVAL_MS: '0' };
+  const env = {
+    ...process.env,
+    ACQUIRER_TIMEOUT_MS: '5000',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    CHARGES_RECOVERY_INTERVAL_MS: '0',
+  };
   const urls: Record<string, string> = {};
   const ports: Record<string, number> = {};
   const peers = new HttpPeers(urls);
@@ -43,10 +43,25 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
   const wire = new EventWire(new HttpSchemaRegistry(schemaRegistryUrl()));
 
   try {
-    for (const definition of [acquirerSimService, vaultService, chargesService, receivablesService, ledgerService, webhooksService]) {
-      const db = createPgDb({ url: databaseUrl, schema: `${run}_${definition.name.replace(/-/g, '_')}` });
-      const bus = new SchemaRegistryBus(new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-${definition.name}` }), wire);
-      const service = await startService(definition, { db, bus, clock: systemClock, principalPublicKey: principalKeys.publicKey, peers, env, log: { level: 'silent' } });
+    // Every service but anticipation: the payment followed here does not reach it.
+    for (const definition of SERVICES.filter((d) => d.name !== 'anticipation')) {
+      const db = createPgDb({
+        url: databaseUrl,
+        schema: `${run}_${definition.name.replace(/-/g, '_')}`,
+      });
+      const bus = new SchemaRegistryBus(
+        new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-${definition.name}` }),
+        wire,
+      );
+      const service = await startService(definition, {
+        db,
+        bus,
+        clock: systemClock,
+        principalPublicKey: principalKeys.publicKey,
+        peers,
+        env,
+        log: { level: 'silent' },
+      });
       const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
       urls[definition.name] = address;
       ports[definition.name] = Number(new URL(address).port);
@@ -57,7 +72,10 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
       });
     }
     const gatewayDb = createPgDb({ url: databaseUrl, schema: `${run}_gateway` });
-    const gatewayBus = new SchemaRegistryBus(new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-gateway` }), wire);
+    const gatewayBus = new SchemaRegistryBus(
+      new KafkaBus({ brokers: brokers.split(','), clientId: `${run}-gateway` }),
+      wire,
+    );
     const gateway = await startGateway({
       db: gatewayDb,
       bus: gatewayBus,
@@ -77,22 +95,39 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
     });
 
     // The answers are read field by field as an integrator would; their shapes are the API's own.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const call = async (method: string, path: string, bearer: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> => {
+    const call = async (
+      method: string,
+      path: string,
+      bearer: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    ): Promise<any> => {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const json = (await res.json()) as any;
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      if (res.status >= 300)
+        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
 
     const tenant = await call('POST', '/admin/v1/tenants', adminToken, { name: 'Trace' });
-    const seller = await call('POST', `/admin/v1/tenants/${tenant.id}/sellers`, adminToken, { name: 'Loja', document: generateCpf(77), kyc_status: 'approved' });
-    await call('POST', `/admin/v1/tenants/${tenant.id}/webhook-endpoints`, adminToken, { url: 'http://127.0.0.1:9/hook' });
+    const seller = await call('POST', `/admin/v1/tenants/${tenant.id}/sellers`, adminToken, {
+      name: 'Loja',
+      document: generateCpf(77),
+      kyc_status: 'approved',
+    });
+    await call('POST', `/admin/v1/tenants/${tenant.id}/webhook-endpoints`, adminToken, {
+      url: 'http://127.0.0.1:9/hook',
+    });
     const key = await call('POST', '/admin/v1/api-keys', adminToken, {
       tenant_id: tenant.id,
       seller_id: seller.id,
@@ -102,38 +137,107 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
     // The directory reaches receivables through Kafka, on a topic not ordered with the charges': a charge
     // that came first would wait for its seller and be scheduled by the seller's event, in the seller's
     // trace, not the charge's. Wait for receivables' copy of the seller (on a fresh broker this took seconds).
-    await waitFor(async () => ((await sellerKnownTo(databaseUrl, `${run}_receivables`, seller.id)) ? true : undefined), 60_000, 'the seller to reach receivables');
-    const token = await waitFor(async () => {
-      try {
-        return await call('POST', '/api/v1/payment-methods/tokenize', key.secret, { card: { number: '4111111111111111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'ANA' } });
-      } catch {
-        return undefined;
-      }
-    }, 60_000, 'the tokenize');
+    await waitFor(
+      async () =>
+        (await sellerKnownTo(databaseUrl, `${run}_receivables`, seller.id)) ? true : undefined,
+      60_000,
+      'the seller to reach receivables',
+    );
+    const token = await waitFor(
+      async () => {
+        try {
+          return await call('POST', '/api/v1/payment-methods/tokenize', key.secret, {
+            card: {
+              number: '4111111111111111',
+              exp_month: 12,
+              exp_year: 2031,
+              cvv: '123',
+              holder_name: 'ANA',
+            },
+          });
+        } catch {
+          return undefined;
+        }
+      },
+      60_000,
+      'the tokenize',
+    );
     exporter.reset();
 
-    const charge = await waitFor(async () => {
-      try {
-        return await call('POST', '/api/v1/charges', key.secret, {
-          amount: 12_345,
-          payment_method: 'CREDIT_CARD',
-          installments: 1,
-          card_token: token.id,
-          buyer: { name: 'Ana Souza', email: 'ana@example.com', phone: '11987654321', document: generateCpf(78), address: { line_1: 'Rua A, 1', zip_code: '01001000', city: 'São Paulo', state: 'SP' } },
-        }, { traceparent: CLIENT_TRACEPARENT });
-      } catch {
-        return undefined;
-      }
-    }, 60_000, 'the charge');
+    const charge = await waitFor(
+      async () => {
+        try {
+          return await call(
+            'POST',
+            '/api/v1/charges',
+            key.secret,
+            {
+              amount: 12_345,
+              payment_method: 'CREDIT_CARD',
+              installments: 1,
+              card_token: token.id,
+              buyer: {
+                name: 'Ana Souza',
+                email: 'ana@example.com',
+                phone: '11987654321',
+                document: generateCpf(78),
+                address: {
+                  line_1: 'Rua A, 1',
+                  zip_code: '01001000',
+                  city: 'São Paulo',
+                  state: 'SP',
+                },
+              },
+            },
+            { traceparent: CLIENT_TRACEPARENT },
+          );
+        } catch {
+          return undefined;
+        }
+      },
+      60_000,
+      'the charge',
+    );
     // The balance shows the charge once receivables and the ledger applied its events; a failed wait says
     // what each of them applied and parked.
-    await waitFor(async () => ((await call('GET', '/api/v1/balance', key.secret)).pending_cents > 0 ? true : undefined), 60_000, 'the balance').catch(async (error: unknown) => {
+    await waitFor(
+      async () =>
+        (await call('GET', '/api/v1/balance', key.secret)).pending_cents > 0 ? true : undefined,
+      60_000,
+      'the balance',
+    ).catch(async (error: unknown) => {
       throw new Error(`${String(error)}; ${await consumerProgress(databaseUrl, run)}`);
     });
     // The topics hold every earlier run's events too, which these fresh consumer groups read from the
     // beginning: wait for this charge's own trace to reach the webhooks consumer.
-    const chargeTraceId = await waitFor(() => exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER && s.name === 'POST /api/v1/charges' && s.attributes['server.port'] === ports.gateway)?.spanContext().traceId, 60_000, 'the gateway span');
-    await waitFor(() => (exporter.getFinishedSpans().some((s) => s.spanContext().traceId === chargeTraceId && String(s.attributes['messaging.consumer.group.name']).startsWith(`${run}_webhooks.`)) ? true : undefined), 120_000, 'the webhooks consumer of this charge');
+    const chargeTraceId = await waitFor(
+      () =>
+        exporter
+          .getFinishedSpans()
+          .find(
+            (s) =>
+              s.kind === SpanKind.SERVER &&
+              s.name === 'POST /api/v1/charges' &&
+              s.attributes['server.port'] === ports.gateway,
+          )
+          ?.spanContext().traceId,
+      60_000,
+      'the gateway span',
+    );
+    await waitFor(
+      () =>
+        exporter
+          .getFinishedSpans()
+          .some(
+            (s) =>
+              s.spanContext().traceId === chargeTraceId &&
+              String(s.attributes['messaging.consumer.group.name']).startsWith(`${run}_webhooks.`),
+          )
+          ? true
+          : undefined,
+      120_000,
+      'the webhooks consumer of this charge',
+    );
 
     const spans: FlowSpan[] = exporter.getFinishedSpans().map((s) => ({
       name: s.name,
@@ -151,11 +255,18 @@ export async function runFlow(exporter: InMemorySpanExporter): Promise<FlowResul
 }
 
 /** Whether a service's copy of the directory (its `sellers` table) has the seller. */
-async function sellerKnownTo(databaseUrl: string, schema: string, sellerId: string): Promise<boolean> {
+async function sellerKnownTo(
+  databaseUrl: string,
+  schema: string,
+  sellerId: string,
+): Promise<boolean> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return (await client.query(`select 1 from "${schema}".sellers where seller_id = $1`, [sellerId])).rowCount === 1;
+    return (
+      (await client.query(`select 1 from "${schema}".sellers where seller_id = $1`, [sellerId]))
+        .rowCount === 1
+    );
   } finally {
     await client.end();
   }
@@ -169,9 +280,15 @@ async function consumerProgress(databaseUrl: string, run: string): Promise<strin
     const parts: string[] = [];
     for (const service of ['receivables', 'ledger']) {
       const schema = `${run}_${service}`;
-      const inbox = await client.query(`select consumer, count(*)::int as n from "${schema}".inbox group by consumer order by consumer`);
-      const parked = await client.query(`select reason, count(*)::int as n from "${schema}".dead_letters group by reason order by reason`);
-      parts.push(`${service}: applied ${JSON.stringify(inbox.rows)}, parked ${JSON.stringify(parked.rows)}`);
+      const inbox = await client.query(
+        `select consumer, count(*)::int as n from "${schema}".inbox group by consumer order by consumer`,
+      );
+      const parked = await client.query(
+        `select reason, count(*)::int as n from "${schema}".dead_letters group by reason order by reason`,
+      );
+      parts.push(
+        `${service}: applied ${JSON.stringify(inbox.rows)}, parked ${JSON.stringify(parked.rows)}`,
+      );
     }
     return parts.join('; ');
   } catch (error) {

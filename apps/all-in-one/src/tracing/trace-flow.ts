@@ -6,6 +6,7 @@
 //   DATABASE_URL=… KAFKA_BROKERS=… SCHEMA_REGISTRY_URL=… node node_modules/tsx/dist/cli.mjs apps/all-in-one/src/tracing/trace-flow.ts
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { startTelemetry } from '@pgw/platform-telemetry';
+import { runFlowScript } from '../flow-script';
 
 const exporter = new InMemorySpanExporter();
 const telemetry = startTelemetry({ serviceName: 'trace-flow', spanExporter: exporter, env: {} });
@@ -26,23 +27,9 @@ export interface FlowResult {
   spans: FlowSpan[];
 }
 
-async function main(): Promise<void> {
-  // Loaded only now, after telemetry started, so that the instrumentation patches what it loads.
+// The flow is loaded only now, after telemetry started, so that the instrumentation patches what it loads.
+runFlowScript('trace flow', 'TRACE_FLOW_RESULT', telemetry, () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { runFlow } = require('./trace-flow.run') as typeof import('./trace-flow.run');
-  try {
-    const result = await runFlow(exporter);
-    // Wait for the pipe to take it all: process.exit right after a large write would cut it short.
-    await new Promise<void>((resolve) => process.stdout.write(`TRACE_FLOW_RESULT ${JSON.stringify(result)}\n`, () => resolve()));
-  } finally {
-    await telemetry.shutdown();
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`trace flow failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+  const flow = require('./trace-flow.run') as typeof import('./trace-flow.run');
+  return flow.runFlow(exporter);
+});

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { ChargeListParams, Gateway } from '@pgw/sdk';
+import { CHARGE_STATUSES, PAYMENT_METHODS, type ChargeListParams, type Gateway } from '@pgw/sdk';
 import { addDays, brl, dateTime, startOfSaoPauloDay } from '../format';
-import { ErrorBox, Pager, useLoad, useLocale, useT } from '../ui';
-
-const STATUSES = ['pending', 'authorized', 'paid', 'refused', 'canceled', 'refunded', 'partially_refunded', 'chargeback', 'failed'] as const;
-const METHODS = ['credit_card', 'debit_card', 'pix', 'boleto'] as const;
+import { type FieldProps } from '../form';
+import { usePagedLoad } from '../load';
+import { PagedTable } from '../table';
+import { ErrorBox, useLocale, useT } from '../ui';
 
 interface Filters {
   status: string;
@@ -19,10 +19,40 @@ function query(filters: Filters, page: number): ChargeListParams {
     page,
     limit: 20,
     ...(filters.status ? { status: filters.status as ChargeListParams['status'] } : {}),
-    ...(filters.method ? { payment_method: filters.method as ChargeListParams['payment_method'] } : {}),
+    ...(filters.method
+      ? { payment_method: filters.method as ChargeListParams['payment_method'] }
+      : {}),
     ...(filters.from ? { created_from: startOfSaoPauloDay(filters.from) } : {}),
     ...(filters.to ? { created_to: startOfSaoPauloDay(addDays(filters.to, 1)) } : {}),
   };
+}
+
+/** A filter that is one of `values`, or any ("" stands for all). */
+function AnyOf({ label, values, value, onChange }: FieldProps & { values: readonly string[] }) {
+  const t = useT();
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{t.all}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A São Paulo day that bounds the list ("" for no bound). */
+function DateFilter({ label, value, onChange }: FieldProps) {
+  return (
+    <label>
+      {label}
+      <input type="date" value={value} onChange={(e) => onChange(e.target.value)} />
+    </label>
+  );
 }
 
 export function Charges({ gateway }: { gateway: Gateway }) {
@@ -30,86 +60,56 @@ export function Charges({ gateway }: { gateway: Gateway }) {
   const locale = useLocale();
   const [draft, setDraft] = useState<Filters>({ status: '', method: '', from: '', to: '' });
   const [filters, setFilters] = useState(draft);
-  const [page, setPage] = useState(1);
-  const list = useLoad(() => Promise.resolve(gateway.charges.list(query(filters, page))), [gateway, filters, page]);
+  const list = usePagedLoad(
+    (page) => Promise.resolve(gateway.charges.list(query(filters, page))),
+    [gateway, filters],
+  );
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setFilters(draft);
-    setPage(1);
+    list.setPage(1);
   };
   return (
     <>
       <h1>{t.charges}</h1>
       <form className="filters" onSubmit={apply}>
-        <label>
-          {t.status}
-          <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
-            <option value="">{t.all}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t.method}
-          <select value={draft.method} onChange={(e) => setDraft({ ...draft, method: e.target.value })}>
-            <option value="">{t.all}</option>
-            {METHODS.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t.from}
-          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label>
-          {t.to}
-          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
+        <AnyOf
+          label={t.status}
+          values={CHARGE_STATUSES}
+          value={draft.status}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <AnyOf
+          label={t.method}
+          values={PAYMENT_METHODS}
+          value={draft.method}
+          onChange={(method) => setDraft({ ...draft, method })}
+        />
+        <DateFilter
+          label={t.from}
+          value={draft.from}
+          onChange={(from) => setDraft({ ...draft, from })}
+        />
+        <DateFilter label={t.to} value={draft.to} onChange={(to) => setDraft({ ...draft, to })} />
         <button type="submit">{t.filter}</button>
       </form>
       <ErrorBox error={list.error} />
       {list.value && (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption className="sr-only">{t.charges}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.id}</th>
-                  <th scope="col">{t.status}</th>
-                  <th scope="col">{t.method}</th>
-                  <th scope="col" className="num">
-                    {t.amount}
-                  </th>
-                  <th scope="col">{t.created}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.value.data.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <a href={`#/charges/${c.id}`}>{c.id}</a>
-                    </td>
-                    <td>
-                      <span className={`status status-${c.status}`}>{c.status}</span>
-                    </td>
-                    <td>{c.payment_method}</td>
-                    <td className="num">{brl(c.amount_cents)}</td>
-                    <td>{dateTime(c.created_at, locale)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {list.value.data.length === 0 && <p>{t.noCharges}</p>}
-          <Pager page={list.value.page} pages={list.value.total_pages} onPage={setPage} />
-        </>
+        <PagedTable
+          list={list}
+          empty={t.noCharges}
+          caption={t.charges}
+          columns={[
+            { header: t.id, cell: (c) => <a href={`#/charges/${c.id}`}>{c.id}</a> },
+            {
+              header: t.status,
+              cell: (c) => <span className={`status status-${c.status}`}>{c.status}</span>,
+            },
+            { header: t.method, cell: (c) => c.payment_method },
+            { header: t.amount, num: true, cell: (c) => brl(c.amount_cents) },
+            { header: t.created, cell: (c) => dateTime(c.created_at, locale) },
+          ]}
+        />
       )}
     </>
   );

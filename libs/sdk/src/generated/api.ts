@@ -229,6 +229,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/charges/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a charge’s events
+         * @description The history of the charge: each change of the charge, of its refunds and of its chargebacks, as the event the change announced — its `id` is the `id` of the webhook event sent for it, its `type` the webhook's kind, `charge_status` the charge's status right after. Charges made before the history was kept list only later changes. Needs `charges:read`. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.
+         */
+        get: operations["listChargeEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/charges/{id}/refund": {
         parameters: {
             query?: never;
@@ -243,6 +263,26 @@ export interface paths {
          * @description Refunds a paid charge in full (no body) or in part (`amount_cents`), as many times as its remaining amount allows. The charge becomes `partially_refunded` or `refunded`; the webhooks `refund.succeeded` and `charge.refunded` or `charge.partially_refunded` follow.
          */
         post: operations["refundCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charges/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a charge’s refunds
+         * @description Every refund of the charge, whoever made it, with its status: `succeeded`, `failed`, or `processing` while the acquirer's answer is unknown. Needs `charges:read`, like the charge. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.
+         */
+        get: operations["listChargeRefunds"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -318,7 +358,7 @@ export interface paths {
         };
         /**
          * List receivables
-         * @description The receivable schedule: one receivable per installment of each paid charge, net of the MDR, due D+N. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.
+         * @description The receivable schedule: one receivable per installment of each paid charge, net of the MDR, due D+N; narrowed by `status`, and to one charge's by `charge_id`. A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.
          */
         get: operations["listReceivables"];
         put?: never;
@@ -897,6 +937,29 @@ export interface components {
             total: number;
             total_pages: number;
         };
+        ChargeEvent: {
+            amount_cents: number;
+            charge_id: string;
+            charge_status: "pending" | "authorized" | "paid" | "refused" | "canceled" | "refunded" | "partially_refunded" | "chargeback" | "failed";
+            chargeback_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** @constant */
+            object: "charge_event";
+            refund_id: string | null;
+            type: "charge.created" | "charge.authorized" | "charge.paid" | "charge.refused" | "charge.failed" | "charge.canceled" | "charge.refunded" | "charge.partially_refunded" | "charge.chargeback" | "refund.succeeded" | "refund.failed" | "chargeback.opened" | "chargeback.won" | "chargeback.lost";
+        };
+        ChargeEventList: {
+            data: components["schemas"]["ChargeEvent"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
         ChargeList: {
             data: components["schemas"]["Charge"][];
             limit: number;
@@ -980,6 +1043,16 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        RefundList: {
+            data: components["schemas"]["Refund"][];
+            limit: number;
+            /** @constant */
+            object: "list";
+            page: number;
+            request_id: string;
+            total: number;
+            total_pages: number;
+        };
         Settlement: {
             amount_cents: number;
             /** Format: date-time */
@@ -1024,7 +1097,7 @@ export interface components {
     parameters: {
         /**
          * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-         * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+         * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
          */
         Signature: string;
     };
@@ -2190,6 +2263,102 @@ export interface operations {
             };
         };
     };
+    listChargeEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ChargeEventList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChargeEventList"];
+                };
+            };
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     refundCharge: {
         parameters: {
             query?: never;
@@ -2294,6 +2463,102 @@ export interface operations {
             };
             /** @description Payment provider unavailable: `provider_unavailable` */
             502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds, with the same Idempotency-Key: `service_unavailable` */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChargeRefunds: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RefundList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundList"];
+                };
+            };
+            /** @description Not authenticated: `api_key_missing`, `api_key_invalid`, `api_key_revoked` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not permitted: `permission_denied` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid request: `parameter_missing`, `parameter_invalid`, `parameter_unknown` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error: `internal_error` */
+            500: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2464,6 +2729,7 @@ export interface operations {
     listReceivables: {
         parameters: {
             query?: {
+                charge_id?: string;
                 limit?: number;
                 page?: number;
                 status?: "pending" | "available" | "paid" | "canceled" | "anticipated";
@@ -2807,7 +3073,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2818,7 +3084,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000003",
+                 *       "id": "evt_000000000000000000000007",
                  *       "object": "event",
                  *       "type": "anticipation.succeeded",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -2866,7 +3132,7 @@ export interface operations {
                  *           "created_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000055"
+                 *       "request_id": "req_000000000000000000000057"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2894,7 +3160,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2905,7 +3171,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000004",
+                 *       "id": "evt_000000000000000000000008",
                  *       "object": "event",
                  *       "type": "charge.authorized",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -2949,7 +3215,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000059"
+                 *       "request_id": "req_000000000000000000000061"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -2977,7 +3243,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -2988,7 +3254,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000005",
+                 *       "id": "evt_000000000000000000000009",
                  *       "object": "event",
                  *       "type": "charge.canceled",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3064,7 +3330,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3119,7 +3385,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000045"
+                 *       "request_id": "req_000000000000000000000047"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3147,7 +3413,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3158,7 +3424,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000006",
+                 *       "id": "evt_000000000000000000000010",
                  *       "object": "event",
                  *       "type": "charge.created",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3202,7 +3468,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000059"
+                 *       "request_id": "req_000000000000000000000061"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3230,7 +3496,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3241,7 +3507,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000007",
+                 *       "id": "evt_000000000000000000000011",
                  *       "object": "event",
                  *       "type": "charge.failed",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3285,7 +3551,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000070"
+                 *       "request_id": "req_000000000000000000000072"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3313,7 +3579,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3324,7 +3590,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000008",
+                 *       "id": "evt_000000000000000000000012",
                  *       "object": "event",
                  *       "type": "charge.paid",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3368,7 +3634,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000062"
+                 *       "request_id": "req_000000000000000000000064"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3396,7 +3662,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3407,7 +3673,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000009",
+                 *       "id": "evt_000000000000000000000003",
                  *       "object": "event",
                  *       "type": "charge.partially_refunded",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3451,7 +3717,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000064"
+                 *       "request_id": "req_000000000000000000000066"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3479,7 +3745,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3490,7 +3756,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000010",
+                 *       "id": "evt_000000000000000000000013",
                  *       "object": "event",
                  *       "type": "charge.refunded",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3534,7 +3800,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000066"
+                 *       "request_id": "req_000000000000000000000068"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3562,7 +3828,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3573,7 +3839,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000011",
+                 *       "id": "evt_000000000000000000000014",
                  *       "object": "event",
                  *       "type": "charge.refused",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3617,7 +3883,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000061"
+                 *       "request_id": "req_000000000000000000000063"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3645,7 +3911,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3656,7 +3922,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000012",
+                 *       "id": "evt_000000000000000000000015",
                  *       "object": "event",
                  *       "type": "chargeback.lost",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3677,7 +3943,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000046"
+                 *       "request_id": "req_000000000000000000000048"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3705,7 +3971,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3716,7 +3982,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000013",
+                 *       "id": "evt_000000000000000000000016",
                  *       "object": "event",
                  *       "type": "chargeback.opened",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3737,7 +4003,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000045"
+                 *       "request_id": "req_000000000000000000000047"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3765,7 +4031,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3825,7 +4091,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3836,7 +4102,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000014",
+                 *       "id": "evt_000000000000000000000017",
                  *       "object": "event",
                  *       "type": "refund.failed",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3856,7 +4122,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000067"
+                 *       "request_id": "req_000000000000000000000069"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3884,7 +4150,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3895,7 +4161,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000015",
+                 *       "id": "evt_000000000000000000000004",
                  *       "object": "event",
                  *       "type": "refund.succeeded",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3915,7 +4181,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000064"
+                 *       "request_id": "req_000000000000000000000066"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {
@@ -3943,7 +4209,7 @@ export interface operations {
             header: {
                 /**
                  * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, the secret being the endpoint's `whsec_…`. Compute the HMAC over the raw bytes received (before any JSON parsing), compare in constant time, and refuse a `t` older than a few minutes.
-                 * @example t=1772452800,v1=b31f9c6f25c2b29f689426b813a72a2e9d6bacba482082f2959586113eb22632
+                 * @example t=1772452800,v1=667aa1522dca387debe8e5b285b6e4dee324c1fe5b1f6c88a8f3dc6d68feaf4a
                  */
                 "X-Signature": components["parameters"]["Signature"];
             };
@@ -3954,7 +4220,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_000000000000000000000016",
+                 *       "id": "evt_000000000000000000000018",
                  *       "object": "event",
                  *       "type": "settlement.paid",
                  *       "created_at": "2026-03-02T12:00:00.000Z",
@@ -3973,7 +4239,7 @@ export interface operations {
                  *           "updated_at": "2026-03-02T12:00:00.000Z"
                  *         }
                  *       },
-                 *       "request_id": "req_000000000000000000000039"
+                 *       "request_id": "req_000000000000000000000041"
                  *     }
                  */
                 "application/json": components["schemas"]["Event"] & {

@@ -1,5 +1,6 @@
 import type { ChargeCreateParams, Gateway } from '@pgw/sdk';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, formatOf, gatewayOf, integerFlag, parse, positional, print, UsageError, type Command, type Io } from '../cli';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, integerFlag, invocation, stringFlags } from '../cli';
+import { UsageError, type Command, type Io } from '../cli';
 
 // A buyer the sandbox accepts (the CPF is a generated one with valid check digits): a charge needs one,
 // and a developer trying the API should not have to invent a CPF first.
@@ -8,27 +9,29 @@ export const SANDBOX_BUYER = {
   email: 'maria@example.com',
   phone: '21998765432',
   document: '58267283021',
-  address: { line_1: 'Rua do Ouvidor, 50', zip_code: '20040030', city: 'Rio de Janeiro', state: 'RJ' },
+  address: {
+    line_1: 'Rua do Ouvidor, 50',
+    zip_code: '20040030',
+    city: 'Rio de Janeiro',
+    state: 'RJ',
+  },
 } as const;
 
-const METHODS = { credit_card: 'CREDIT_CARD', debit_card: 'DEBIT_CARD', pix: 'PIX', boleto: 'BOLETO' } as const;
+const METHODS = {
+  credit_card: 'CREDIT_CARD',
+  debit_card: 'DEBIT_CARD',
+  pix: 'PIX',
+  boleto: 'BOLETO',
+} as const;
 type Method = keyof typeof METHODS;
 
 const CREATE_OPTIONS = {
   ...CONNECTION_OPTIONS,
-  amount: { type: 'string' },
-  method: { type: 'string' },
-  card: { type: 'string' },
-  exp: { type: 'string' },
-  cvv: { type: 'string' },
-  holder: { type: 'string' },
-  installments: { type: 'string' },
-  capture: { type: 'string' },
-  'buyer-document': { type: 'string' },
-  'buyer-email': { type: 'string' },
-} as const;
+  ...stringFlags('amount', 'method', 'card', 'exp', 'cvv', 'holder', 'installments', 'capture'),
+  ...stringFlags('buyer-document', 'buyer-email'),
+};
 
-const REFUND_OPTIONS = { ...CONNECTION_OPTIONS, amount: { type: 'string' }, reason: { type: 'string' } } as const;
+const REFUND_OPTIONS = { ...CONNECTION_OPTIONS, ...stringFlags('amount', 'reason') };
 
 export interface CardInput {
   number: string;
@@ -45,13 +48,33 @@ export async function tokenize(gateway: Gateway, card: CardInput): Promise<strin
   const match = /^(\d{1,2})\/(\d{4})$/.exec(card.exp ?? '12/2031');
   if (match === null) throw new UsageError('--exp is MM/YYYY');
   const token = await gateway.tokens.create({
-    card: { number: card.number, exp_month: Number(match[1]), exp_year: Number(match[2]), cvv: card.cvv ?? '123', holder_name: card.holder ?? 'MARIA OLIVEIRA' },
+    card: {
+      number: card.number,
+      exp_month: Number(match[1]),
+      exp_year: Number(match[2]),
+      cvv: card.cvv ?? '123',
+      holder_name: card.holder ?? 'MARIA OLIVEIRA',
+    },
   });
   return token.id;
 }
 
-export function chargeParams(method: Method, amount: number, extra: { cardToken?: string; installments?: number; capture?: 'automatic' | 'manual'; buyerDocument?: string; buyerEmail?: string }): ChargeCreateParams {
-  const buyer = { ...SANDBOX_BUYER, ...(extra.buyerDocument === undefined ? {} : { document: extra.buyerDocument }), ...(extra.buyerEmail === undefined ? {} : { email: extra.buyerEmail }) };
+export function chargeParams(
+  method: Method,
+  amount: number,
+  extra: {
+    cardToken?: string;
+    installments?: number;
+    capture?: 'automatic' | 'manual';
+    buyerDocument?: string;
+    buyerEmail?: string;
+  },
+): ChargeCreateParams {
+  const buyer = {
+    ...SANDBOX_BUYER,
+    ...(extra.buyerDocument === undefined ? {} : { document: extra.buyerDocument }),
+    ...(extra.buyerEmail === undefined ? {} : { email: extra.buyerEmail }),
+  };
   const card = method === 'credit_card' || method === 'debit_card';
   return {
     amount,
@@ -90,44 +113,72 @@ ${CONNECTION_HELP}`,
         return create(rest, io);
       case 'get':
       case 'capture': {
-        const { values, positionals } = parse(rest, CONNECTION_OPTIONS, 1);
-        const id = positional(positionals, 0, 'the charge id (ch_…)');
-        const gateway = gatewayOf(values, io);
-        return print(io, action === 'get' ? await gateway.charges.retrieve(id) : await gateway.charges.capture(id), formatOf(values));
+        const call = invocation(rest, io, CONNECTION_OPTIONS, 1);
+        const id = call.arg(0, 'the charge id (ch_…)');
+        const gateway = call.gateway();
+        return call.print(
+          action === 'get' ? await gateway.charges.retrieve(id) : await gateway.charges.capture(id),
+        );
       }
       case 'refund': {
-        const { values, positionals } = parse(rest, REFUND_OPTIONS, 1);
-        const id = positional(positionals, 0, 'the charge id (ch_…)');
-        const params = { ...(values.amount === undefined ? {} : { amount_cents: integerFlag('amount', values.amount) }), ...(values.reason === undefined ? {} : { reason: values.reason }) };
-        return print(io, await gatewayOf(values, io).charges.refund(id, params), formatOf(values));
+        const call = invocation(rest, io, REFUND_OPTIONS, 1);
+        const { values } = call;
+        const id = call.arg(0, 'the charge id (ch_…)');
+        const params = {
+          ...(values.amount === undefined
+            ? {}
+            : { amount_cents: integerFlag('amount', values.amount) }),
+          ...(values.reason === undefined ? {} : { reason: values.reason }),
+        };
+        return call.print(await call.gateway().charges.refund(id, params));
       }
       default:
-        throw new UsageError(action === undefined ? 'missing action: create, get, capture or refund' : `unknown action: ${action}`);
+        throw new UsageError(
+          action === undefined
+            ? 'missing action: create, get, capture or refund'
+            : `unknown action: ${action}`,
+        );
     }
   },
 };
 
 async function create(argv: string[], io: Io): Promise<void> {
-  const { values } = parse(argv, CREATE_OPTIONS, 0);
+  const call = invocation(argv, io, CREATE_OPTIONS, 0);
+  const { values } = call;
   const amount = integerFlag('amount', values.amount);
   const method = values.method ?? (values.card === undefined ? undefined : 'credit_card');
   if (method === undefined) throw new UsageError('--method is required without --card');
-  if (!isMethod(method)) throw new UsageError(`--method is credit_card, debit_card, pix or boleto, not ${method}`);
+  if (!isMethod(method))
+    throw new UsageError(`--method is credit_card, debit_card, pix or boleto, not ${method}`);
   const card = method === 'credit_card' || method === 'debit_card';
   if (card && values.card === undefined) throw new UsageError(`--card is required for ${method}`);
-  if (!card && values.card !== undefined) throw new UsageError(`--card is for card charges, not ${method}`);
-  if (values.capture !== undefined && values.capture !== 'manual' && values.capture !== 'automatic') throw new UsageError('--capture is manual or automatic');
-  const format = formatOf(values);
-  const gateway = gatewayOf(values, io);
-  const cardToken = values.card === undefined ? undefined : await tokenize(gateway, { number: values.card, exp: values.exp, cvv: values.cvv, holder: values.holder });
+  if (!card && values.card !== undefined)
+    throw new UsageError(`--card is for card charges, not ${method}`);
+  if (values.capture !== undefined && values.capture !== 'manual' && values.capture !== 'automatic')
+    throw new UsageError('--capture is manual or automatic');
+  const format = call.format();
+  const gateway = call.gateway();
+  const cardToken =
+    values.card === undefined
+      ? undefined
+      : await tokenize(gateway, {
+          number: values.card,
+          exp: values.exp,
+          cvv: values.cvv,
+          holder: values.holder,
+        });
   const charge = await gateway.charges.create(
     chargeParams(method, amount, {
       ...(cardToken === undefined ? {} : { cardToken }),
-      ...(values.installments === undefined ? {} : { installments: integerFlag('installments', values.installments) }),
+      ...(values.installments === undefined
+        ? {}
+        : { installments: integerFlag('installments', values.installments) }),
       ...(values.capture === undefined ? {} : { capture: values.capture }),
-      ...(values['buyer-document'] === undefined ? {} : { buyerDocument: values['buyer-document'] }),
+      ...(values['buyer-document'] === undefined
+        ? {}
+        : { buyerDocument: values['buyer-document'] }),
       ...(values['buyer-email'] === undefined ? {} : { buyerEmail: values['buyer-email'] }),
     }),
   );
-  print(io, charge, format);
+  call.print(charge, format);
 }

@@ -6,7 +6,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constructEvent, SignatureVerificationError } from '@pgw/sdk';
-import { ADMIN_HELP, ADMIN_OPTIONS, adminOf, integerFlag, parse, tenantOf, UsageError, type Command, type Io } from '../cli';
+import {
+  ADMIN_HELP,
+  ADMIN_OPTIONS,
+  adminOf,
+  integerFlag,
+  parse,
+  tenantOf,
+  UsageError,
+  type Command,
+  type Io,
+} from '../cli';
 
 const OPTIONS = {
   ...ADMIN_OPTIONS,
@@ -39,11 +49,15 @@ ${ADMIN_HELP}`,
   async run(argv: string[], io: Io) {
     const { values } = parse(argv, OPTIONS, 0);
     const forwardTo = values['forward-to'];
-    if (forwardTo !== undefined && !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to is an http:// or https:// URL');
+    if (forwardTo !== undefined && !/^https?:\/\//.test(forwardTo))
+      throw new UsageError('--forward-to is an http:// or https:// URL');
     const admin = adminOf(values, io);
     const tenantId = tenantOf(values, io);
     const port = values.port === undefined ? 0 : integerFlag('port', values.port);
-    const events = values.events?.split(',').map((kind) => kind.trim()).filter((kind) => kind !== '');
+    const events = values.events
+      ?.split(',')
+      .map((kind) => kind.trim())
+      .filter((kind) => kind !== '');
 
     let secret = '';
     const server = createServer((request, response) => {
@@ -56,13 +70,18 @@ ${ADMIN_HELP}`,
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
     let endpoint;
     try {
-      endpoint = await admin.createWebhookEndpoint(tenantId, { url, ...(events === undefined ? {} : { events }) });
+      endpoint = await admin.createWebhookEndpoint(tenantId, {
+        url,
+        ...(events === undefined ? {} : { events }),
+      });
     } catch (error) {
       server.close();
       throw error;
     }
     secret = endpoint.secret;
-    io.out(`Ready: webhook endpoint ${endpoint.id} (test mode, ${endpoint.events.join(',')}) receives on ${url}${forwardTo === undefined ? '' : `, forwarding to ${forwardTo}`}\n`);
+    io.out(
+      `Ready: webhook endpoint ${endpoint.id} (test mode, ${endpoint.events.join(',')}) receives on ${url}${forwardTo === undefined ? '' : `, forwarding to ${forwardTo}`}\n`,
+    );
     io.out(`Signing secret: ${endpoint.secret}\n`);
 
     await new Promise<void>((resolve) => {
@@ -76,9 +95,14 @@ ${ADMIN_HELP}`,
         void Promise.race([
           admin.deleteWebhookEndpoint(endpoint.id).then(
             () => io.out(`Deleted ${endpoint.id}\n`),
-            (error: unknown) => io.err(`could not delete ${endpoint.id}: ${error instanceof Error ? error.message : String(error)}\n`),
+            (error: unknown) =>
+              io.err(
+                `could not delete ${endpoint.id}: ${error instanceof Error ? error.message : String(error)}\n`,
+              ),
           ),
-          timeout.then(() => io.err(`could not delete ${endpoint.id} within ${STOP_TIMEOUT_MS} ms\n`)),
+          timeout.then(() =>
+            io.err(`could not delete ${endpoint.id} within ${STOP_TIMEOUT_MS} ms\n`),
+          ),
         ]).then(resolve);
       };
       process.on('SIGINT', stop);
@@ -98,7 +122,13 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-async function receive(request: IncomingMessage, response: ServerResponse, secret: string, forwardTo: string | undefined, io: Io): Promise<void> {
+async function receive(
+  request: IncomingMessage,
+  response: ServerResponse,
+  secret: string,
+  forwardTo: string | undefined,
+  io: Io,
+): Promise<void> {
   const stamp = new Date().toISOString();
   const rawBody = await readBody(request);
   if (request.method !== 'POST' || rawBody === null) {
@@ -124,7 +154,11 @@ async function receive(request: IncomingMessage, response: ServerResponse, secre
   try {
     const forwarded = await fetch(forwardTo, {
       method: 'POST',
-      headers: { 'content-type': request.headers['content-type'] ?? 'application/json', 'x-signature': String(signature), 'user-agent': 'pgw-listen' },
+      headers: {
+        'content-type': request.headers['content-type'] ?? 'application/json',
+        'x-signature': String(signature),
+        'user-agent': 'pgw-listen',
+      },
       body: rawBody,
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     });
@@ -132,7 +166,9 @@ async function receive(request: IncomingMessage, response: ServerResponse, secre
     io.out(`${stamp}  ${event.type}  ${event.id}  -> ${forwarded.status}\n`);
     response.writeHead(forwarded.status).end();
   } catch (error) {
-    io.out(`${stamp}  ${event.type}  ${event.id}  -> failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.out(
+      `${stamp}  ${event.type}  ${event.id}  -> failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     response.writeHead(502).end();
   }
 }

@@ -1,6 +1,13 @@
 import { Gateway, PermissionError } from '@pgw/sdk';
 import { assertTestKey, parse, UsageError, type Command, type Io } from '../cli';
-import { configPath, DEFAULT_BASE_URL, maskSecret, readConfig, writeConfig, type Config } from '../config';
+import {
+  configPath,
+  DEFAULT_BASE_URL,
+  maskSecret,
+  readConfig,
+  writeConfig,
+  type Config,
+} from '../config';
 
 const OPTIONS = {
   'api-key': { type: 'string' },
@@ -30,10 +37,12 @@ Fields not given keep their saved value.
     const path = configPath(io.env);
     const saved = readConfig(path);
     const apiKey = values['api-key'] ?? saved.api_key;
-    if (apiKey === undefined) throw new UsageError('--api-key is required (the "Demo key" npm start prints)');
+    if (apiKey === undefined)
+      throw new UsageError('--api-key is required (the "Demo key" npm start prints)');
     assertTestKey(apiKey);
     const baseUrl = values['base-url'] ?? saved.base_url ?? DEFAULT_BASE_URL;
-    if (values.tenant !== undefined && !/^ten_[A-Za-z0-9]+$/.test(values.tenant)) throw new UsageError(`--tenant is a tenant id (ten_…), not ${values.tenant}`);
+    if (values.tenant !== undefined && !/^ten_[A-Za-z0-9]+$/.test(values.tenant))
+      throw new UsageError(`--tenant is a tenant id (ten_…), not ${values.tenant}`);
 
     // A balance, or a 403 (a key without balance:read or without a seller), proves the key; a 401 or no answer does not.
     try {
@@ -46,6 +55,8 @@ Fields not given keep their saved value.
     if (values['admin-token'] !== undefined) config.admin_token = values['admin-token'];
     if (values.tenant !== undefined) config.tenant_id = values.tenant;
     writeConfig(path, config);
-    io.out(`Logged in with ${maskSecret(apiKey)} at ${baseUrl}${config.admin_token === undefined ? '' : `, admin token ${maskSecret(config.admin_token)}`}${config.tenant_id === undefined ? '' : `, tenant ${config.tenant_id}`}.\nSaved to ${path} (mode 0600).\n`);
+    io.out(
+      `Logged in with ${maskSecret(apiKey)} at ${baseUrl}${config.admin_token === undefined ? '' : `, admin token ${maskSecret(config.admin_token)}`}${config.tenant_id === undefined ? '' : `, tenant ${config.tenant_id}`}.\nSaved to ${path} (mode 0600).\n`,
+    );
   },
 };

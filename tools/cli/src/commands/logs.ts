@@ -3,9 +3,22 @@
 // count changes. Ctrl-C ends it; --once prints what is there and exits.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebhookDelivery } from '../admin';
-import { ADMIN_HELP, ADMIN_OPTIONS, adminOf, integerFlag, parse, positional, type Command, type Io } from '../cli';
+import {
+  ADMIN_HELP,
+  ADMIN_OPTIONS,
+  adminOf,
+  integerFlag,
+  parse,
+  positional,
+  type Command,
+  type Io,
+} from '../cli';
 
-const OPTIONS = { ...ADMIN_OPTIONS, 'interval-ms': { type: 'string' }, once: { type: 'boolean' } } as const;
+const OPTIONS = {
+  ...ADMIN_OPTIONS,
+  'interval-ms': { type: 'string' },
+  once: { type: 'boolean' },
+} as const;
 
 // One page of the newest: a tail shows what happens now, not the endpoint's whole history.
 const PAGE_LIMIT = 100;

@@ -1,10 +1,14 @@
 // The read-mostly resources of the SDK, one command each: balance, receivables, settlements,
 // chargebacks and anticipations. A list prints one page (the envelope), --page and --limit choose it.
 import type { Gateway } from '@pgw/sdk';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, formatOf, gatewayOf, integerFlag, parse, positional, print, UsageError, type Command, type Io } from '../cli';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, integerFlag, invocation, stringFlags } from '../cli';
+import { UsageError, type Command, type Io } from '../cli';
 
-const LIST_OPTIONS = { ...CONNECTION_OPTIONS, page: { type: 'string' }, limit: { type: 'string' }, status: { type: 'string' } } as const;
-const IDS_OPTIONS = { ...CONNECTION_OPTIONS, receivable: { type: 'string', multiple: true } } as const;
+const LIST_OPTIONS = { ...CONNECTION_OPTIONS, ...stringFlags('page', 'limit', 'status') };
+const IDS_OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  receivable: { type: 'string', multiple: true },
+} as const;
 
 const LIST_HELP = `  --page N --limit N      which page, and its size (1 to 100, default 50)`;
 
@@ -14,17 +18,18 @@ interface PageQuery {
   status?: string;
 }
 
-function listQuery(argv: string[], withStatus: boolean): { values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined; format?: string | undefined }; query: PageQuery } {
-  const { values } = parse(argv, LIST_OPTIONS, 0);
-  if (!withStatus && values.status !== undefined) throw new UsageError('this list takes no --status');
-  return {
-    values,
-    query: {
-      ...(values.page === undefined ? {} : { page: integerFlag('page', values.page) }),
-      ...(values.limit === undefined ? {} : { limit: integerFlag('limit', values.limit) }),
-      ...(values.status === undefined ? {} : { status: values.status }),
-    },
+/** A list action's arguments: the page, its size and (where the list has one) the status filter. */
+function listQuery(argv: string[], io: Io, withStatus: boolean) {
+  const call = invocation(argv, io, LIST_OPTIONS, 0);
+  const { values } = call;
+  if (!withStatus && values.status !== undefined)
+    throw new UsageError('this list takes no --status');
+  const query: PageQuery = {
+    ...(values.page === undefined ? {} : { page: integerFlag('page', values.page) }),
+    ...(values.limit === undefined ? {} : { limit: integerFlag('limit', values.limit) }),
+    ...(values.status === undefined ? {} : { status: values.status }),
   };
+  return { call, query };
 }
 
 /** `<resource> list` and `<resource> get <id>`: the shape of receivables, settlements and chargebacks. */
@@ -32,7 +37,10 @@ function listAndGet(
   name: string,
   idHint: string,
   statuses: string | null,
-  call: (gateway: Gateway) => { list: (query: PageQuery) => PromiseLike<unknown>; retrieve: (id: string) => Promise<unknown> },
+  resource: (gateway: Gateway) => {
+    list: (query: PageQuery) => PromiseLike<unknown>;
+    retrieve: (id: string) => Promise<unknown>;
+  },
 ): Command {
   return {
     summary: `list and get ${name}`,
@@ -44,14 +52,16 @@ ${CONNECTION_HELP}`,
     async run(argv: string[], io: Io) {
       const [action, ...rest] = argv;
       if (action === 'list') {
-        const { values, query } = listQuery(rest, statuses !== null);
-        return print(io, await call(gatewayOf(values, io)).list(query), formatOf(values));
+        const { call, query } = listQuery(rest, io, statuses !== null);
+        return call.print(await resource(call.gateway()).list(query));
       }
       if (action === 'get') {
-        const { values, positionals } = parse(rest, CONNECTION_OPTIONS, 1);
-        return print(io, await call(gatewayOf(values, io)).retrieve(positional(positionals, 0, idHint)), formatOf(values));
+        const call = invocation(rest, io, CONNECTION_OPTIONS, 1);
+        return call.print(await resource(call.gateway()).retrieve(call.arg(0, idHint)));
       }
-      throw new UsageError(action === undefined ? 'missing action: list or get' : `unknown action: ${action}`);
+      throw new UsageError(
+        action === undefined ? 'missing action: list or get' : `unknown action: ${action}`,
+      );
     },
   };
 }
@@ -60,15 +70,28 @@ ${CONNECTION_HELP}`,
 // (an unknown status is the API's 422 parameter_invalid, printed as such).
 type Loose = (query: PageQuery) => PromiseLike<unknown>;
 
-export const receivables = listAndGet('receivables', 'recv_…', 'pending|available|paid|canceled|anticipated', (g) => ({
-  list: g.receivables.list as Loose,
-  retrieve: (id) => g.receivables.retrieve(id),
+export const receivables = listAndGet(
+  'receivables',
+  'recv_…',
+  'pending|available|paid|canceled|anticipated',
+  (g) => ({
+    list: g.receivables.list as Loose,
+    retrieve: (id) => g.receivables.retrieve(id),
+  }),
+);
+export const settlements = listAndGet(
+  'settlements',
+  'set_…',
+  'pending|processing|paid|failed|canceled',
+  (g) => ({
+    list: g.settlements.list as Loose,
+    retrieve: (id) => g.settlements.retrieve(id),
+  }),
+);
+export const chargebacks = listAndGet('chargebacks', 'cb_…', null, (g) => ({
+  list: g.chargebacks.list as Loose,
+  retrieve: (id) => g.chargebacks.retrieve(id),
 }));
-export const settlements = listAndGet('settlements', 'set_…', 'pending|processing|paid|failed|canceled', (g) => ({
-  list: g.settlements.list as Loose,
-  retrieve: (id) => g.settlements.retrieve(id),
-}));
-export const chargebacks = listAndGet('chargebacks', 'cb_…', null, (g) => ({ list: g.chargebacks.list as Loose, retrieve: (id) => g.chargebacks.retrieve(id) }));
 
 export const balance: Command = {
   summary: 'the seller’s balance, and its history',
@@ -81,12 +104,12 @@ ${CONNECTION_HELP}`,
   async run(argv: string[], io: Io) {
     const [action, ...rest] = argv[0]?.startsWith('-') === false ? argv : ['get', ...argv];
     if (action === 'get') {
-      const { values } = parse(rest, CONNECTION_OPTIONS, 0);
-      return print(io, await gatewayOf(values, io).balance.retrieve(), formatOf(values));
+      const call = invocation(rest, io, CONNECTION_OPTIONS, 0);
+      return call.print(await call.gateway().balance.retrieve());
     }
     if (action === 'history') {
-      const { values, query } = listQuery(rest, false);
-      return print(io, await gatewayOf(values, io).balance.history(query), formatOf(values));
+      const { call, query } = listQuery(rest, io, false);
+      return call.print(await call.gateway().balance.history(query));
     }
     throw new UsageError(`unknown action: ${action}`);
   },
@@ -108,21 +131,33 @@ ${CONNECTION_HELP}`,
     switch (action) {
       case 'simulate':
       case 'create': {
-        const { values } = parse(rest, IDS_OPTIONS, 0);
-        const params = values.receivable === undefined ? {} : { receivable_ids: values.receivable };
-        const gateway = gatewayOf(values, io);
-        return print(io, action === 'simulate' ? await gateway.anticipations.simulate(params) : await gateway.anticipations.create(params), formatOf(values));
+        const call = invocation(rest, io, IDS_OPTIONS, 0);
+        const { receivable } = call.values;
+        const params = receivable === undefined ? {} : { receivable_ids: receivable };
+        const gateway = call.gateway();
+        return call.print(
+          action === 'simulate'
+            ? await gateway.anticipations.simulate(params)
+            : await gateway.anticipations.create(params),
+        );
       }
       case 'list': {
-        const { values, query } = listQuery(rest, false);
-        return print(io, await gatewayOf(values, io).anticipations.list(query), formatOf(values));
+        const { call, query } = listQuery(rest, io, false);
+        return call.print(await call.gateway().anticipations.list(query));
       }
       case 'get': {
-        const { values, positionals } = parse(rest, CONNECTION_OPTIONS, 1);
-        return print(io, await gatewayOf(values, io).anticipations.retrieve(positional(positionals, 0, 'the anticipation id (ant_…)')), formatOf(values));
+        const call = invocation(rest, io, CONNECTION_OPTIONS, 1);
+        const gateway = call.gateway();
+        return call.print(
+          await gateway.anticipations.retrieve(call.arg(0, 'the anticipation id (ant_…)')),
+        );
       }
       default:
-        throw new UsageError(action === undefined ? 'missing action: simulate, create, list or get' : `unknown action: ${action}`);
+        throw new UsageError(
+          action === undefined
+            ? 'missing action: simulate, create, list or get'
+            : `unknown action: ${action}`,
+        );
     }
   },
 };

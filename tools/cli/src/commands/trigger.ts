@@ -1,19 +1,24 @@
 // `pgw trigger <event>`: makes the sandbox emit an event of contract §7 the way it happens for real — a
 // charge made through the public API (the SDK), then the operator simulations of contract §5 for what
 // only the outside world does (a Pix paid, a boleto paid, a chargeback opened and resolved).
-import { ADMIN_HELP, ADMIN_OPTIONS, adminOf, formatOf, gatewayOf, integerFlag, parse, positional, print, UsageError, type Command, type Io } from '../cli';
+import { ADMIN_HELP, ADMIN_OPTIONS, adminOf, integerFlag, invocation, stringFlags } from '../cli';
+import { UsageError, type Command, type Io } from '../cli';
 import { chargeParams, tokenize } from './charges';
 
-const OPTIONS = {
-  ...ADMIN_OPTIONS,
-  amount: { type: 'string' },
-  charge: { type: 'string' },
-  'reason-code': { type: 'string' },
-} as const;
+const OPTIONS = { ...ADMIN_OPTIONS, ...stringFlags('amount', 'charge', 'reason-code') };
 
-const TRIGGERS = ['charge.paid', 'charge.refunded', 'pix.paid', 'boleto.paid', 'chargeback', 'chargeback.won', 'chargeback.lost'] as const;
+const TRIGGERS = [
+  'charge.paid',
+  'charge.refunded',
+  'pix.paid',
+  'boleto.paid',
+  'chargeback',
+  'chargeback.won',
+  'chargeback.lost',
+] as const;
 type Trigger = (typeof TRIGGERS)[number];
-const isTrigger = (value: string): value is Trigger => (TRIGGERS as readonly string[]).includes(value);
+const isTrigger = (value: string): value is Trigger =>
+  (TRIGGERS as readonly string[]).includes(value);
 
 // The simulator's approved test card (contract §6).
 const APPROVED_CARD = '4111111111111111';
@@ -38,31 +43,48 @@ Prints the charge or chargeback as it ends. The simulations are operator routes:
 ${ADMIN_HELP}`,
 
   async run(argv: string[], io: Io) {
-    const { values, positionals } = parse(argv, OPTIONS, 1);
-    const name = positional(positionals, 0, `the event: ${TRIGGERS.join(', ')}`);
-    if (!isTrigger(name)) throw new UsageError(`unknown event ${name}: one of ${TRIGGERS.join(', ')}`);
-    const format = formatOf(values);
+    const call = invocation(argv, io, OPTIONS, 1);
+    const { values } = call;
+    const name = call.arg(0, `the event: ${TRIGGERS.join(', ')}`);
+    if (!isTrigger(name))
+      throw new UsageError(`unknown event ${name}: one of ${TRIGGERS.join(', ')}`);
+    const format = call.format();
     const amount = integerFlag('amount', values.amount, 1_000);
-    const gateway = gatewayOf(values, io);
+    const gateway = call.gateway();
     const paidCardCharge = async () => {
-      const cardToken = await tokenize(gateway, { number: APPROVED_CARD, exp: undefined, cvv: undefined, holder: undefined });
+      const cardToken = await tokenize(gateway, {
+        number: APPROVED_CARD,
+        exp: undefined,
+        cvv: undefined,
+        holder: undefined,
+      });
       return gateway.charges.create(chargeParams('credit_card', amount, { cardToken }));
     };
 
-    if (name === 'charge.paid') return print(io, await paidCardCharge(), format);
+    if (name === 'charge.paid') return call.print(await paidCardCharge(), format);
     if (name === 'charge.refunded') {
       const charge = await paidCardCharge();
       await gateway.charges.refund(charge.id);
-      return print(io, await gateway.charges.retrieve(charge.id), format);
+      return call.print(await gateway.charges.retrieve(charge.id), format);
     }
     // The rest needs the operator API: checked before any charge is made, so a missing token leaves nothing done.
     const admin = adminOf(values, io);
     if (name === 'pix.paid' || name === 'boleto.paid') {
-      const pending = await gateway.charges.create(chargeParams(name === 'pix.paid' ? 'pix' : 'boleto', amount, {}));
-      return print(io, await admin.payCharge(pending.id), format);
+      const pending = await gateway.charges.create(
+        chargeParams(name === 'pix.paid' ? 'pix' : 'boleto', amount, {}),
+      );
+      return call.print(await admin.payCharge(pending.id), format);
     }
     const chargeId = values.charge ?? (await paidCardCharge()).id;
-    const opened = await admin.openChargeback({ charge_id: chargeId, reason_code: values['reason-code'] ?? '4837' });
-    print(io, name === 'chargeback' ? opened : await admin.resolveChargeback(opened.id, name === 'chargeback.won' ? 'won' : 'lost'), format);
+    const opened = await admin.openChargeback({
+      charge_id: chargeId,
+      reason_code: values['reason-code'] ?? '4837',
+    });
+    call.print(
+      name === 'chargeback'
+        ? opened
+        : await admin.resolveChargeback(opened.id, name === 'chargeback.won' ? 'won' : 'lost'),
+      format,
+    );
   },
 };
