@@ -1,18 +1,56 @@
-// npm run bench [-- --quick] [--only gateway,charges,lag,ledger,simulate,coldstart]
+// npm run bench [-- --quick] [--only counts,gateway,charges,lag,ledger,simulate,coldstart] [--compare <results.json>] [--budget <budget.json> [--report <file>]]
 // Every figure beside the limit or target measured in the same run, with the machine's load at the time.
 // Prints a table and writes bench-results/<timestamp>.json. Loads 127.0.0.1 only; everything bounded.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpuPer, cpuSnapshot } from './cpu';
+import { basename, join } from 'node:path';
 import { Pool } from 'pg';
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { BENCH_DB, PG_ADMIN_URL, chargeBody, provisionSeller, ROOT, SCHEMA_REGISTRY_URL, spawnLogged, startCluster, stopChild, tokenize, type App, type Cluster, type Seller } from './cluster';
+import {
+  APPS,
+  BENCH_DB,
+  PG_ADMIN_URL,
+  chargeBody,
+  provisionSeller,
+  ROOT,
+  SCHEMA_REGISTRY_URL,
+  spawnLogged,
+  startCluster,
+  stopChild,
+  tokenize,
+  type App,
+  type Cluster,
+  type Seller,
+} from './cluster';
+import { budgetFrom, checkBudget, countedFigures, type Budget } from './budget';
+import { compareResults, formatComparison } from './compare';
+import { BUDGETED, countersDirFor, measureCounts, PRELOAD } from './counts';
 import { summarizeProfiles, type ProfileSummary } from './profile';
-import { closedLoop, destroyAgents, json, openLoop, round, send, sleep, summarize, type Req } from './load';
+import {
+  closedLoop,
+  destroyAgents,
+  json,
+  openLoop,
+  round,
+  send,
+  sleep,
+  summarize,
+  type Req,
+} from './load';
+import { flags, toolArgs, UsageError } from './args';
 
-const SECTIONS = ['gateway', 'charges', 'lag', 'ledger', 'simulate', 'coldstart'] as const;
+const SECTIONS = [
+  'counts',
+  'gateway',
+  'charges',
+  'lag',
+  'ledger',
+  'simulate',
+  'coldstart',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Row {
@@ -26,25 +64,89 @@ interface Row {
   load: string;
 }
 
-function args(argv: string[]): { quick: boolean; only: Set<Section>; profile: string[]; runner: 'tsx' | 'bundle' } {
-  const quick = argv.includes('--quick');
-  // The services run from their esbuild bundles, as the images run them; --tsx runs the sources instead.
-  const runner = argv.includes('--tsx') ? 'tsx' : 'bundle';
-  const p = argv.indexOf('--profile');
-  const profile = p >= 0 ? (argv[p + 1] ?? '').split(',').filter((x) => x !== '') : [];
-  const i = argv.indexOf('--only');
-  const only = new Set<Section>(i >= 0 ? ((argv[i + 1] ?? '').split(',').filter((s) => s !== '') as Section[]) : SECTIONS);
-  for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`unknown section ${s}; sections: ${SECTIONS.join(',')}`);
-  return { quick, only, profile, runner };
+interface Args {
+  quick: boolean;
+  only: Set<Section>;
+  profile: string[];
+  runner: 'tsx' | 'bundle';
+  /** A saved results JSON to print every figure's change against. */
+  compare?: string;
+  /** The counted figures' budget (budget.ts): the run fails when one rose above it. */
+  budget?: string;
+  /** Where the budget's verdicts go as {passed, failed} (.ci/run's report_suite). */
+  report?: string;
+  /** Writes this run's counted figures as the budget (tools/bench/README.md says when). */
+  recordBudget?: string;
 }
 
-const load1 = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const USAGE =
+  'npm run bench [-- --quick] [--tsx] [--profile app,...] [--only counts,gateway,charges,lag,ledger,simulate,coldstart] [--compare <results.json>] [--budget <budget.json> [--report <file>]] [--record-budget <budget.json>]';
+
+function args(): Args {
+  const options = flags(
+    ['profile', 'only', 'compare', 'budget', 'report', 'record-budget'],
+    ['quick', 'tsx'],
+  );
+  return toolArgs(USAGE, options, ({ values }): Args => {
+    // The services run from their esbuild bundles, as the images run them; --tsx runs the sources instead.
+    const runner = values.tsx === true ? 'tsx' : 'bundle';
+    const profile = (values.profile ?? '').split(',').filter((x) => x !== '');
+    const only = new Set<Section>(
+      values.only !== undefined
+        ? (values.only.split(',').filter((s) => s !== '') as Section[])
+        : SECTIONS,
+    );
+    for (const s of only)
+      if (!SECTIONS.includes(s))
+        throw new UsageError(`unknown section ${s}; sections: ${SECTIONS.join(',')}`);
+    const { compare, budget, report } = values;
+    const recordBudget = values['record-budget'];
+    if ((budget !== undefined || recordBudget !== undefined) && !only.has('counts'))
+      throw new UsageError(
+        '--budget and --record-budget need the counts section: run it (--only counts, or no --only)',
+      );
+    return {
+      quick: values.quick === true,
+      only,
+      profile,
+      runner,
+      ...(compare !== undefined ? { compare } : {}),
+      ...(budget !== undefined ? { budget } : {}),
+      ...(report !== undefined ? { report } : {}),
+      ...(recordBudget !== undefined ? { recordBudget } : {}),
+    };
+  });
+}
+
+const load1 = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const rows: Row[] = [];
 const details: Record<string, unknown> = {};
 
-function row(section: Section, metric: string, value: number | string, unit: string, limit: string, target: string, met: boolean | null): void {
-  rows.push({ section, metric, value, unit, limit, target, verdict: met === null ? 'n/a' : met ? 'met' : 'MISSED', load: load1() });
-  process.stdout.write(`  ${metric}: ${value} ${unit}  [${limit}] ${target} ${met === null ? '' : met ? 'met' : 'MISSED'}  (load ${load1()})\n`);
+function row(
+  section: Section,
+  metric: string,
+  value: number | string,
+  unit: string,
+  limit: string,
+  target: string,
+  met: boolean | null,
+): void {
+  rows.push({
+    section,
+    metric,
+    value,
+    unit,
+    limit,
+    target,
+    verdict: met === null ? 'n/a' : met ? 'met' : 'MISSED',
+    load: load1(),
+  });
+  process.stdout.write(
+    `  ${metric}: ${value} ${unit}  [${limit}] ${target} ${met === null ? '' : met ? 'met' : 'MISSED'}  (load ${load1()})\n`,
+  );
 }
 
 /**
@@ -52,15 +154,27 @@ function row(section: Section, metric: string, value: number | string, unit: str
  * tagged type:testing may not import that library): base64url(JSON, bound to the method, the canonical
  * path and query) "." base64url(Ed25519 signature). The bench's paths are plain ASCII: canonical as written.
  */
-function signPrincipal(principal: Record<string, unknown>, url: string, privateKey: KeyObject): string {
+function signPrincipal(
+  principal: Record<string, unknown>,
+  url: string,
+  privateKey: KeyObject,
+): string {
   const mark = url.indexOf('?');
-  const request = { method: 'GET', path: mark === -1 ? url : url.slice(0, mark), query: mark === -1 ? '' : new URLSearchParams(url.slice(mark + 1)).toString() };
+  const request = {
+    method: 'GET',
+    path: mark === -1 ? url : url.slice(0, mark),
+    query: mark === -1 ? '' : new URLSearchParams(url.slice(mark + 1)).toString(),
+  };
   const data = Buffer.from(JSON.stringify({ ...principal, request })).toString('base64url');
   return `${data}.${sign(null, Buffer.from(data), privateKey).toString('base64url')}`;
 }
 
 /** A principal per path (the service refuses one signed for another request), signed again every second. */
-function principalFor(cluster: Cluster, seller: Seller, permissions: string[]): (url: string) => string {
+function principalFor(
+  cluster: Cluster,
+  seller: Seller,
+  permissions: string[],
+): (url: string) => string {
   const privateKey = createPrivateKey(cluster.principalPrivateKeyPem);
   const cached = new Map<string, { token: string; untilMs: number }>();
   return (url) => {
@@ -68,7 +182,16 @@ function principalFor(cluster: Cluster, seller: Seller, permissions: string[]): 
     const hit = cached.get(url);
     if (hit !== undefined && now <= hit.untilMs) return hit.token;
     const token = signPrincipal(
-      { kind: 'api_key', tenantId: seller.tenantId, sellerId: seller.sellerId, keyId: seller.keyId, permissions, livemode: false, requestId: `req_bench${now}`, expiresAtMs: now + 50_000 },
+      {
+        kind: 'api_key',
+        tenantId: seller.tenantId,
+        sellerId: seller.sellerId,
+        keyId: seller.keyId,
+        permissions,
+        livemode: false,
+        requestId: `req_bench${now}`,
+        expiresAtMs: now + 50_000,
+      },
       url,
       privateKey,
     );
@@ -77,11 +200,58 @@ function principalFor(cluster: Cluster, seller: Seller, permissions: string[]): 
   };
 }
 
+// ——— Counted figures per charge (counts.ts): what CI holds to tools/bench/budget.json ———
+async function benchCounts(
+  cluster: Cluster,
+  seller: Seller,
+  cardToken: string,
+  countersDir: string,
+  quick: boolean,
+): Promise<void> {
+  const r = await measureCounts(cluster, seller, cardToken, countersDir, {
+    charges: quick ? 40 : 120,
+    rate: 2,
+    idleMs: 10_000,
+  });
+  details.counts = r;
+  process.stdout.write(
+    `  ${r.charges} charges at ${r.rate_per_s}/s (${r.load.ok} answered 201, ${r.load.failed} not); idle work of a ${r.idle_window_s} s window subtracted pro rata from the ${r.load_window_s} s load window\n`,
+  );
+  row(
+    'counts',
+    'charges counted (201)',
+    r.charges,
+    '',
+    `${r.load.sent} sent at ${r.rate_per_s}/s, ${r.load.failed} not 201`,
+    `${r.load.sent}`,
+    r.load.failed === 0 && r.charges === r.load.sent,
+  );
+  for (const [key, f] of Object.entries(r.figures)) {
+    row(
+      'counts',
+      `${key} per charge`,
+      f.per_charge,
+      '',
+      `gross ${f.gross_per_charge}, idle ${f.idle_per_s}/s`,
+      '',
+      null,
+    );
+  }
+}
+
 // ——— Gateway overhead ———
 async function benchGateway(cluster: Cluster, seller: Seller, quick: boolean): Promise<void> {
   const principal = principalFor(cluster, seller, ['balance:read']);
-  const direct = (): Req => ({ method: 'GET', url: `${cluster.urls.ledger}/api/v1/balance`, headers: { 'x-gateway-principal': principal('/api/v1/balance') } });
-  const viaGateway = (): Req => ({ method: 'GET', url: `${cluster.gatewayUrl}/api/v1/balance`, headers: { authorization: `Bearer ${seller.key}` } });
+  const direct = (): Req => ({
+    method: 'GET',
+    url: `${cluster.urls.ledger}/api/v1/balance`,
+    headers: { 'x-gateway-principal': principal('/api/v1/balance') },
+  });
+  const viaGateway = (): Req => ({
+    method: 'GET',
+    url: `${cluster.gatewayUrl}/api/v1/balance`,
+    headers: { authorization: `Bearer ${seller.key}` },
+  });
   const durationMs = quick ? 3000 : 10_000;
   const concurrency = 32;
   const d = await closedLoop(direct, { concurrency, durationMs, warmupMs: 1000 });
@@ -90,13 +260,46 @@ async function benchGateway(cluster: Cluster, seller: Seller, quick: boolean): P
   const rate = Math.max(10, Math.min(quick ? 100 : 200, Math.floor(g.rate_per_s / 2)));
   const od = await openLoop(direct, { ratePerSecond: rate, durationMs: quick ? 3000 : 8000 });
   const og = await openLoop(viaGateway, { ratePerSecond: rate, durationMs: quick ? 3000 : 8000 });
-  details.gateway = { closed_loop_concurrency: concurrency, direct_closed: d, gateway_closed: g, open_rate_per_s: rate, direct_open: od, gateway_open: og };
+  details.gateway = {
+    closed_loop_concurrency: concurrency,
+    direct_closed: d,
+    gateway_closed: g,
+    open_rate_per_s: rate,
+    direct_open: od,
+    gateway_open: og,
+  };
   const ratio = g.rate_per_s / d.rate_per_s;
   row('gateway', 'GET /balance direct to ledger', d.rate_per_s, 'req/s', 'the limit', '', null);
-  row('gateway', 'GET /balance through gateway', g.rate_per_s, 'req/s', `${d.rate_per_s} direct`, '', null);
-  row('gateway', 'gateway throughput / direct', `${round(ratio * 100)}%`, '', `${g.failed + d.failed} errors`, '≥ 50%', ratio >= 0.5);
-  row('gateway', `added p50 at ${rate}/s open loop`, round(og.p50_ms - od.p50_ms, 2), 'ms', `direct p50 ${od.p50_ms} ms, gw ${og.p50_ms} ms`, '', null);
-  row('gateway', `added p99 at ${rate}/s open loop`, round(og.p99_ms - od.p99_ms, 2), 'ms', `direct p99 ${od.p99_ms} ms, gw ${og.p99_ms} ms`, '', null);
+  row(
+    'gateway',
+    'GET /balance through gateway',
+    g.rate_per_s,
+    'req/s',
+    `${d.rate_per_s} direct`,
+    '',
+    null,
+  );
+  row(
+    'gateway',
+    'gateway throughput / direct',
+    `${round(ratio * 100)}%`,
+    '',
+    `${g.failed + d.failed} errors`,
+    '≥ 50%',
+    ratio >= 0.5,
+  );
+  for (const p of ['p50', 'p99'] as const) {
+    const [direct, gateway] = [od[`${p}_ms`], og[`${p}_ms`]];
+    row(
+      'gateway',
+      `added ${p} at ${rate}/s open loop`,
+      round(gateway - direct, 2),
+      'ms',
+      `direct ${p} ${direct} ms, gw ${gateway} ms`,
+      '',
+      null,
+    );
+  }
 }
 
 const capacity: { chargesPerSecond?: number } = {};
@@ -110,7 +313,10 @@ async function dbStats(databaseUrl: string): Promise<Record<string, number>> {
        from pg_stat_database where datname = current_database()`,
     );
     const charges = await pool.query('select count(*)::float8 as n from charges.charges');
-    return { ...(stats.rows[0] as Record<string, number>), charges: (charges.rows[0] as { n: number }).n };
+    return {
+      ...(stats.rows[0] as Record<string, number>),
+      charges: (charges.rows[0] as { n: number }).n,
+    };
   } finally {
     await pool.end();
   }
@@ -133,7 +339,17 @@ async function drain(make: () => Req, okMs: number, maxMs: number): Promise<numb
 }
 
 // ——— Card charges end to end, and the PostgreSQL limit of the same transaction ———
-async function pgLimit(databaseUrl: string, quick: boolean): Promise<{ rate_per_s: number; p50_ms: number; p99_ms: number; count: number; pool: number; concurrency: number }> {
+async function pgLimit(
+  databaseUrl: string,
+  quick: boolean,
+): Promise<{
+  rate_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  count: number;
+  pool: number;
+  concurrency: number;
+}> {
   // The equivalent transaction with pg alone, on copies of the charges service's tables (same columns,
   // keys and indexes) in a schema of its own: charge row + idempotency row + outbox row, one commit.
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
@@ -141,7 +357,9 @@ async function pgLimit(databaseUrl: string, quick: boolean): Promise<{ rate_per_
   await pool.query(`drop schema if exists ${schema} cascade`);
   await pool.query(`create schema ${schema}`);
   await pool.query(`create table ${schema}.charges (like charges.charges including all)`);
-  await pool.query(`create table ${schema}.idempotency_keys (like charges.idempotency_keys including all)`);
+  await pool.query(
+    `create table ${schema}.idempotency_keys (like charges.idempotency_keys including all)`,
+  );
   await pool.query(`create table ${schema}.outbox (like charges.outbox including all)`);
   const payload = Buffer.alloc(900, 7);
   const buyer = JSON.stringify({ name: 'Ana Souza', email: 'ana@example.com' });
@@ -166,7 +384,10 @@ async function pgLimit(databaseUrl: string, quick: boolean): Promise<{ rate_per_
            values ('ten_bench', false, 'seller_bench', 'POST', '/api/v1/charges', $1, 'h', 'done', 201, $2, $3, 'bench', now(), now())`,
           [id, buyer, id],
         );
-        await c.query(`insert into ${schema}.outbox (topic, key, event_id, event_type, payload) values ('charges.charge', $1, $2, 'charges.charge-paid.v1', $3)`, [id, `evt_${id}`, payload]);
+        await c.query(
+          `insert into ${schema}.outbox (topic, key, event_id, event_type, payload) values ('charges.charge', $1, $2, 'charges.charge-paid.v1', $3)`,
+          [id, `evt_${id}`, payload],
+        );
         await c.query('commit');
       } finally {
         c.release();
@@ -181,10 +402,22 @@ async function pgLimit(databaseUrl: string, quick: boolean): Promise<{ rate_per_
   await pool.query(`drop schema ${schema} cascade`);
   await pool.end();
   const s = summarize(latencies);
-  return { rate_per_s: round(n / seconds), p50_ms: s.p50_ms, p99_ms: s.p99_ms, count: n, pool: 10, concurrency };
+  return {
+    rate_per_s: round(n / seconds),
+    p50_ms: s.p50_ms,
+    p99_ms: s.p99_ms,
+    count: n,
+    pool: 10,
+    concurrency,
+  };
 }
 
-async function benchCharges(cluster: Cluster, seller: Seller, cardToken: string, quick: boolean): Promise<void> {
+async function benchCharges(
+  cluster: Cluster,
+  seller: Seller,
+  cardToken: string,
+  quick: boolean,
+): Promise<void> {
   const make = (): Req => ({
     method: 'POST',
     url: `${cluster.gatewayUrl}/api/v1/charges`,
@@ -192,34 +425,140 @@ async function benchCharges(cluster: Cluster, seller: Seller, cardToken: string,
     body: chargeBody(cardToken),
   });
   const concurrency = 64;
+  const pids = () =>
+    Object.fromEntries(
+      Object.entries(cluster.services).map(([app, service]) => [app, service?.pid()]),
+    );
   const before = await dbStats(cluster.databaseUrl);
-  const e2e = await closedLoop(make, { concurrency, durationMs: quick ? 5000 : 15_000, warmupMs: 2000, okStatus: 201 });
+  const cpuBefore = cpuSnapshot(pids());
+  const e2e = await closedLoop(make, {
+    concurrency,
+    durationMs: quick ? 5000 : 15_000,
+    warmupMs: 2000,
+    okStatus: 201,
+  });
+  const cpuAfter = cpuSnapshot(pids());
   await sleep(1500); // PostgreSQL flushes its statistics about once a second
   const after = await dbStats(cluster.databaseUrl);
+  const chargesMade = Math.max(1, (after.charges ?? 0) - (before.charges ?? 0));
+  const cpu = cpuPer(cpuBefore, cpuAfter, chargesMade);
   // Everything the database did during the closed loop (every service, consumers and relays included), per
   // charge answered 201 (including the 2 s warm-up's charges, counted by the delta of charges rows).
-  const perCharge = Object.fromEntries(Object.entries(after).filter(([k]) => k !== 'charges').map(([k, v]) => [k, round((v - (before[k] ?? 0)) / Math.max(1, (after.charges ?? 0) - (before.charges ?? 0)), 2)]));
+  const perCharge = Object.fromEntries(
+    Object.entries(after)
+      .filter(([k]) => k !== 'charges')
+      .map(([k, v]) => [
+        k,
+        round(
+          (v - (before[k] ?? 0)) / Math.max(1, (after.charges ?? 0) - (before.charges ?? 0)),
+          2,
+        ),
+      ]),
+  );
   await sleep(2000);
-  const offered = 500;
-  const open = await openLoop(make, { ratePerSecond: offered, durationMs: quick ? 2000 : 10_000, okStatus: 201, drainMs: 20_000 });
+  // Issue 18's overload figure: five times what the closed loop found the system carries.
+  const offered = Math.max(50, Math.round(5 * e2e.rate_per_s));
+  const open = await openLoop(make, {
+    ratePerSecond: offered,
+    durationMs: quick ? 2000 : 10_000,
+    okStatus: 201,
+    drainMs: 20_000,
+  });
   // What the client gave up on is still queued in the services: wait until a charge answers promptly
   // again, so the next section does not measure this one's backlog.
   const drainedIn = await drain(make, Math.max(1000, e2e.p50_ms / 4), 180_000);
   const limit = await pgLimit(cluster.databaseUrl, quick);
-  details.charges = { closed_loop_concurrency: concurrency, end_to_end: e2e, open_loop_500: open, drained_in_s: drainedIn, pg_limit: limit, database_work_per_charge: perCharge };
+  details.charges = {
+    closed_loop_concurrency: concurrency,
+    end_to_end: e2e,
+    open_loop_5x: open,
+    drained_in_s: drainedIn,
+    pg_limit: limit,
+    database_work_per_charge: perCharge,
+    cpu_per_charge: cpu,
+  };
   capacity.chargesPerSecond = e2e.rate_per_s;
   const ratio = e2e.rate_per_s / limit.rate_per_s;
-  row('charges', 'card charges/s end to end (gateway, PG, Kafka)', e2e.rate_per_s, '/s', `PG limit ${limit.rate_per_s}/s`, '≥ 1000/s', e2e.rate_per_s >= 1000);
-  row('charges', 'raw PG charge+idempotency+outbox tx', limit.rate_per_s, 'tx/s', 'the limit (pool 10, 64 workers)', '', null);
-  row('charges', 'end to end / PG limit', `${round(ratio * 100)}%`, '', `${e2e.rate_per_s} / ${limit.rate_per_s}`, '≥ 30%', ratio >= 0.3);
-  row('charges', 'PG commits per charge (all services)', perCharge.xact_commit ?? NaN, 'commits', `the limit's transaction: 1 commit, 3 inserts; here ${perCharge.tup_inserted} inserts, ${perCharge.tup_updated} updates`, '', null);
-  row('charges', `closed-loop latency p50/p99 (c=${concurrency})`, `${e2e.p50_ms} / ${e2e.p99_ms}`, 'ms', `PG tx p50/p99 ${limit.p50_ms} / ${limit.p99_ms} ms`, '', null);
-  // The gateway's admission control answers what is over its in-flight bound with 503 at once (shed, not
+  row(
+    'charges',
+    'card charges/s end to end (gateway, PG, Kafka)',
+    e2e.rate_per_s,
+    '/s',
+    `PG limit ${limit.rate_per_s}/s`,
+    '≥ 250/s',
+    e2e.rate_per_s >= 250,
+  );
+  const byProcess = Object.entries(cpu.by_process_ms)
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, ms]) => `${name} ${ms}`)
+    .join(', ');
+  row(
+    'charges',
+    'machine CPU per charge (every process, closed loop)',
+    cpu.total_ms,
+    'ms',
+    byProcess,
+    '≤ 8 ms',
+    cpu.total_ms <= 8,
+  );
+  row(
+    'charges',
+    'raw PG charge+idempotency+outbox tx',
+    limit.rate_per_s,
+    'tx/s',
+    'the limit (pool 10, 64 workers)',
+    '',
+    null,
+  );
+  row(
+    'charges',
+    'end to end / PG limit',
+    `${round(ratio * 100)}%`,
+    '',
+    `${e2e.rate_per_s} / ${limit.rate_per_s}`,
+    '≥ 25%',
+    ratio >= 0.25,
+  );
+  row(
+    'charges',
+    'PG commits per charge (all services)',
+    perCharge.xact_commit ?? NaN,
+    'commits',
+    `the limit's transaction: 1 commit, 3 inserts; here ${perCharge.tup_inserted} inserts, ${perCharge.tup_updated} updates`,
+    '≤ 3',
+    (perCharge.xact_commit ?? NaN) <= 3,
+  );
+  row(
+    'charges',
+    `closed-loop latency p50/p99 (c=${concurrency})`,
+    `${e2e.p50_ms} / ${e2e.p99_ms}`,
+    'ms',
+    `PG tx p50/p99 ${limit.p50_ms} / ${limit.p99_ms} ms`,
+    '',
+    null,
+  );
+  // The gateway's admission control answers what is over its adaptive limit with 503 at once (shed, not
   // failed late): the latencies are those of the charges answered 201.
   const shed = open.statuses['503'] ?? 0;
   const delivered = `${open.ok}/${open.sent} answered 201 at ${open.offered_per_s}/s offered; ${shed} shed with 503, ${open.failed - shed} failed otherwise`;
-  row('charges', `p50 at ${offered}/s offered (open loop, 201s)`, open.p50_ms, 'ms', delivered, '', null);
-  row('charges', `p99 at ${offered}/s offered (open loop, 201s)`, open.p99_ms, 'ms', `completed ${open.rate_per_s}/s`, '≤ 50 ms', open.p99_ms <= 50 && open.failed === 0);
+  row(
+    'charges',
+    'p50 at 5× capacity offered (open loop, 201s)',
+    open.p50_ms,
+    'ms',
+    delivered,
+    '',
+    null,
+  );
+  row(
+    'charges',
+    'p99 at 5× capacity offered (open loop, 201s)',
+    open.p99_ms,
+    'ms',
+    `${offered}/s offered (5 × ${e2e.rate_per_s}/s), completed ${open.rate_per_s}/s`,
+    '≤ 250 ms, the rest 503',
+    open.p99_ms <= 250 && open.failed === shed,
+  );
 }
 
 /** Waits (bounded) until no outbox holds an unsent row and the ledger's journal stops growing. */
@@ -227,12 +566,22 @@ async function waitEventsIdle(databaseUrl: string, maxMs: number): Promise<numbe
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   const t0 = performance.now();
   try {
-    const schemas = (await pool.query(`select table_schema from information_schema.tables where table_name = 'outbox'`)).rows.map((r: { table_schema: string }) => r.table_schema);
+    const schemas = (
+      await pool.query(
+        `select table_schema from information_schema.tables where table_name = 'outbox'`,
+      )
+    ).rows.map((r: { table_schema: string }) => r.table_schema);
     let last = -1;
     while (performance.now() - t0 < maxMs) {
       let unsent = 0;
-      for (const schema of schemas) unsent += Number((await pool.query(`select count(*) as n from ${schema}.outbox where sent_at is null`)).rows[0].n);
-      const journal = Number((await pool.query('select count(*) as n from ledger.journal_entries')).rows[0].n);
+      for (const schema of schemas)
+        unsent += Number(
+          (await pool.query(`select count(*) as n from ${schema}.outbox where sent_at is null`))
+            .rows[0].n,
+        );
+      const journal = Number(
+        (await pool.query('select count(*) as n from ledger.journal_entries')).rows[0].n,
+      );
       if (unsent === 0 && journal === last) break;
       last = journal;
       await sleep(2000);
@@ -249,13 +598,22 @@ async function benchLag(cluster: Cluster, quick: boolean): Promise<void> {
   const idleAfter = await waitEventsIdle(cluster.databaseUrl, 180_000);
   const seller = await provisionSeller(cluster);
   const cardToken = await tokenize(cluster, seller);
-  const balanceReq: Req = { method: 'GET', url: `${cluster.gatewayUrl}/api/v1/balance`, headers: { authorization: `Bearer ${seller.key}` } };
-  const pendingNow = async () => (JSON.parse((await send(balanceReq)).body) as { pending_cents: number }).pending_cents;
+  const balanceReq: Req = {
+    method: 'GET',
+    url: `${cluster.gatewayUrl}/api/v1/balance`,
+    headers: { authorization: `Bearer ${seller.key}` },
+  };
+  const pendingNow = async () =>
+    (JSON.parse((await send(balanceReq)).body) as { pending_cents: number }).pending_cents;
   const baseline = await pendingNow();
-  // The target is stated at 200 charges/s; a system that cannot carry that would only measure its queue,
-  // so the rate is capped at half the end-to-end capacity measured in this run (and says so).
-  const wanted = quick ? 100 : 200;
-  const rate = capacity.chargesPerSecond !== undefined ? Math.max(5, Math.min(wanted, Math.floor(capacity.chargesPerSecond / 2))) : wanted;
+  // The target is stated at 125 charges/s or more (issue 18); a system that cannot carry that would only
+  // measure its queue, so the rate is capped at half the end-to-end capacity measured in this run (and
+  // says so).
+  const wanted = 125;
+  const rate =
+    capacity.chargesPerSecond !== undefined
+      ? Math.max(5, Math.min(wanted, Math.floor(capacity.chargesPerSecond / 2)))
+      : wanted;
   const samples: Array<{ t: number; pending: number }> = [];
   let polling = true;
   // One poll in flight at a time: the balance as the seller would see it, every few milliseconds.
@@ -277,7 +635,12 @@ async function benchLag(cluster: Cluster, quick: boolean): Promise<void> {
     headers: { authorization: `Bearer ${seller.key}`, 'idempotency-key': randomUUID() },
     body: chargeBody(cardToken, 10_000),
   });
-  const open = await openLoop(make, { ratePerSecond: rate, durationMs: quick ? 4000 : 10_000, okStatus: 201, onOk: (_a, _i, _s, done) => okTimes.push(done) });
+  const open = await openLoop(make, {
+    ratePerSecond: rate,
+    durationMs: quick ? 4000 : 10_000,
+    okStatus: 201,
+    onOk: (_a, _i, _s, done) => okTimes.push(done),
+  });
   // Let the events land (at most 30 s), then stop polling.
   const deadline = performance.now() + 30_000;
   let final = 0;
@@ -310,10 +673,37 @@ async function benchLag(cluster: Cluster, quick: boolean): Promise<void> {
   const shownBefore201 = signed.filter((x) => x <= 0).length;
   const s = summarize(lags);
   const pollGap = summarize(samples.slice(1).map((x, i) => x.t - (samples[i]?.t ?? 0)));
-  details.lag = { waited_for_idle_pipeline_s: idleAfter, rate_per_s: rate, charges: open, lag: s, signed_lag: summarize(signed), shown_before_201: shownBefore201, net_per_charge_cents: net, polls: samples.length, poll_interval: pollGap, unseen: okTimes.length - lags.length };
-  row('lag', `event lag p50 at ${rate} charges/s (Kafka)`, s.p50_ms, 'ms', `poll every ~${pollGap.p50_ms} ms; ${shownBefore201}/${signed.length} shown before their 201 arrived; charge p99 ${open.p99_ms} ms`, '', null);
+  details.lag = {
+    waited_for_idle_pipeline_s: idleAfter,
+    rate_per_s: rate,
+    charges: open,
+    lag: s,
+    signed_lag: summarize(signed),
+    shown_before_201: shownBefore201,
+    net_per_charge_cents: net,
+    polls: samples.length,
+    poll_interval: pollGap,
+    unseen: okTimes.length - lags.length,
+  };
+  row(
+    'lag',
+    `event lag p50 at ${rate} charges/s (Kafka)`,
+    s.p50_ms,
+    'ms',
+    `poll every ~${pollGap.p50_ms} ms; ${shownBefore201}/${signed.length} shown before their 201 arrived; charge p99 ${open.p99_ms} ms`,
+    '',
+    null,
+  );
   const at = rate === wanted ? '' : ` (target's ${wanted}/s is over capacity)`;
-  row('lag', `event lag p99 at ${rate} charges/s (Kafka)${at}`, s.p99_ms, 'ms', `${lags.length}/${okTimes.length} seen, ${open.failed} charges failed`, '≤ 250 ms at 200/s', rate === 200 ? s.p99_ms <= 250 && lags.length === okTimes.length : false);
+  row(
+    'lag',
+    `event lag p99 at ${rate} charges/s (Kafka)${at}`,
+    s.p99_ms,
+    'ms',
+    `${lags.length}/${okTimes.length} seen, ${open.failed} charges failed`,
+    '≤ 250 ms at ≥ 125/s',
+    rate >= 125 ? s.p99_ms <= 250 && lags.length === okTimes.length : false,
+  );
 }
 
 // ——— Ledger reads with a million entries ———
@@ -369,63 +759,176 @@ async function benchLedger(cluster: Cluster, quick: boolean): Promise<void> {
     }
     return { ...summarize(lat), failed };
   };
-  const direct = (path: string) => () => ({ method: 'GET' as const, url: `${cluster.urls.ledger}${path}`, headers: { 'x-gateway-principal': principal(path) } });
-  const via = (path: string) => () => ({ method: 'GET' as const, url: `${cluster.gatewayUrl}${path}`, headers: { authorization: `Bearer ${seller.key}` } });
+  const direct = (path: string) => () => ({
+    method: 'GET' as const,
+    url: `${cluster.urls.ledger}${path}`,
+    headers: { 'x-gateway-principal': principal(path) },
+  });
+  const via = (path: string) => () => ({
+    method: 'GET' as const,
+    url: `${cluster.gatewayUrl}${path}`,
+    headers: { authorization: `Bearer ${seller.key}` },
+  });
   await timed(direct('/api/v1/balance'), 50);
   const balD = await timed(direct('/api/v1/balance'), n);
   const balG = await timed(via('/api/v1/balance'), n);
   const hn = quick ? 20 : 100;
   const hist1 = await timed(direct('/api/v1/balance/history?limit=50'), hn);
-  const histDeep = await timed(direct('/api/v1/balance/history?limit=50&page=1000'), Math.max(10, hn / 5));
+  const histDeep = await timed(
+    direct('/api/v1/balance/history?limit=50&page=1000'),
+    Math.max(10, hn / 5),
+  );
   const histG = await timed(via('/api/v1/balance/history?limit=50'), hn);
   // The page must also be right: its total is the seeded history's length.
-  const page = JSON.parse((await send(direct('/api/v1/balance/history?limit=50&page=1000')())).body) as { total?: number; data?: unknown[] };
+  const page = JSON.parse(
+    (await send(direct('/api/v1/balance/history?limit=50&page=1000')())).body,
+  ) as { total?: number; data?: unknown[] };
   const pageRight = page.total === entries && page.data?.length === 50;
-  details.ledger = { entries, postings: entries * 2, seed_seconds: seedSeconds, balance_direct: balD, balance_gateway: balG, history_page1_direct: hist1, history_page1000_direct: histDeep, history_page1_gateway: histG };
+  details.ledger = {
+    entries,
+    postings: entries * 2,
+    seed_seconds: seedSeconds,
+    balance_direct: balD,
+    balance_gateway: balG,
+    history_page1_direct: hist1,
+    history_page1000_direct: histDeep,
+    history_page1_gateway: histG,
+  };
   const e = `${entries.toLocaleString('en')} entries`;
-  row('ledger', `balance read p95, ledger direct (${e})`, balD.p95_ms, 'ms', `p50 ${balD.p50_ms} ms, sequential`, '≤ 5 ms', balD.p95_ms <= 5);
-  row('ledger', `balance read p95 through gateway`, balG.p95_ms, 'ms', `p50 ${balG.p50_ms} ms`, '≤ 5 ms', balG.p95_ms <= 5);
-  row('ledger', `history page 1 (50) p95, direct (${e})`, hist1.p95_ms, 'ms', `p50 ${hist1.p50_ms} ms; via gateway p95 ${histG.p95_ms} ms`, '', null);
-  row('ledger', `history page 1000 (50) p95, direct`, histDeep.p95_ms, 'ms', `p50 ${histDeep.p50_ms} ms; total ${page.total} (${pageRight ? 'right' : `WRONG, expected ${entries}`})`, '', null);
+  row(
+    'ledger',
+    `balance read p95, ledger direct (${e})`,
+    balD.p95_ms,
+    'ms',
+    `p50 ${balD.p50_ms} ms, sequential`,
+    '≤ 5 ms',
+    balD.p95_ms <= 5,
+  );
+  row(
+    'ledger',
+    `balance read p95 through gateway`,
+    balG.p95_ms,
+    'ms',
+    `p50 ${balG.p50_ms} ms`,
+    '≤ 5 ms',
+    balG.p95_ms <= 5,
+  );
+  row(
+    'ledger',
+    `history page 1 (50) p95, direct (${e})`,
+    hist1.p95_ms,
+    'ms',
+    `p50 ${hist1.p50_ms} ms; via gateway p95 ${histG.p95_ms} ms`,
+    '',
+    null,
+  );
+  row(
+    'ledger',
+    `history page 1000 (50) p95, direct`,
+    histDeep.p95_ms,
+    'ms',
+    `p50 ${histDeep.p50_ms} ms; total ${page.total} (${pageRight ? 'right' : `WRONG, expected ${entries}`})`,
+    '',
+    null,
+  );
 }
 
 // ——— Anticipation simulate ———
-async function benchSimulate(cluster: Cluster, seller: Seller | null, quick: boolean): Promise<void> {
+async function benchSimulate(
+  cluster: Cluster,
+  seller: Seller | null,
+  quick: boolean,
+): Promise<void> {
   const script = join(ROOT, 'tools', 'bench', 'anticipation-simulate.ts');
   if (existsSync(script)) {
     // The other engineer's script: run as is, its output kept verbatim in the JSON.
     try {
-      const out = execFileSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), script, ...(quick ? ['--quick'] : [])], {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: cluster.databaseUrl, GATEWAY_URL: cluster.gatewayUrl },
-        timeout: 300_000,
-        encoding: 'utf8',
-      });
+      const out = execFileSync(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+          script,
+          ...(quick ? ['--quick'] : []),
+        ],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: cluster.databaseUrl,
+            GATEWAY_URL: cluster.gatewayUrl,
+          },
+          timeout: 300_000,
+          encoding: 'utf8',
+        },
+      );
       details.simulate_script = out;
       const m = /p95[^0-9]*([0-9.]+)\s*ms/i.exec(out);
       const n = /of ([0-9]+) receivables/.exec(out)?.[1] ?? '?';
       const p50 = /p50 ([0-9.]+) ms/.exec(out)?.[1] ?? '?';
-      row('simulate', `simulate ${n} receivables p95 (anticipation-simulate.ts, PGlite in-process)`, m ? Number(m[1]) : 'see JSON', 'ms', `p50 ${p50} ms`, '≤ 50 ms', m ? Number(m[1]) <= 50 : null);
+      row(
+        'simulate',
+        `simulate ${n} receivables p95 (anticipation-simulate.ts, PGlite in-process)`,
+        m ? Number(m[1]) : 'see JSON',
+        'ms',
+        `p50 ${p50} ms`,
+        '≤ 30 ms',
+        m ? Number(m[1]) <= 30 : null,
+      );
     } catch (err) {
       details.simulate_script_error = String(err);
-      row('simulate', 'anticipation-simulate.ts', 'failed', '', String(err).slice(0, 80), '≤ 50 ms', null);
+      row(
+        'simulate',
+        'anticipation-simulate.ts',
+        'failed',
+        '',
+        String(err).slice(0, 80),
+        '≤ 30 ms',
+        null,
+      );
     }
   }
   if (cluster.urls.anticipation === undefined) {
-    row('simulate', 'POST /anticipations/simulate', 'not run', '', `anticipation service did not start: ${cluster.skipped.anticipation ?? 'absent'}`.slice(0, 100), '≤ 50 ms', null);
+    row(
+      'simulate',
+      'POST /anticipations/simulate',
+      'not run',
+      '',
+      `anticipation service did not start: ${cluster.skipped.anticipation ?? 'absent'}`.slice(
+        0,
+        100,
+      ),
+      '≤ 30 ms',
+      null,
+    );
     return;
   }
   if (seller === null) return;
   // The charges section's seller has thousands of card charges, hence receivables: simulate over all.
-  const req = (): Req => ({ method: 'POST', url: `${cluster.gatewayUrl}/api/v1/anticipations/simulate`, headers: { authorization: `Bearer ${seller.key}` } });
+  const req = (): Req => ({
+    method: 'POST',
+    url: `${cluster.gatewayUrl}/api/v1/anticipations/simulate`,
+    headers: { authorization: `Bearer ${seller.key}` },
+  });
   const first = await send(req(), { timeoutMs: 60_000 });
   if (first.status !== 200) {
-    row('simulate', 'POST /anticipations/simulate (all eligible)', `HTTP ${first.status}`, '', first.body.slice(0, 80), '≤ 50 ms', null);
+    row(
+      'simulate',
+      'POST /anticipations/simulate (all eligible)',
+      `HTTP ${first.status}`,
+      '',
+      first.body.slice(0, 80),
+      '≤ 30 ms',
+      null,
+    );
     details.simulate_first = first.body.slice(0, 2000);
     return;
   }
   const body = JSON.parse(first.body) as Record<string, unknown>;
-  const items = Array.isArray(body.receivables) ? body.receivables.length : Array.isArray(body.items) ? body.items.length : '?';
+  const items = Array.isArray(body.receivables)
+    ? body.receivables.length
+    : Array.isArray(body.items)
+      ? body.items.length
+      : '?';
   const lat: number[] = [];
   for (let i = 0; i < (quick ? 10 : 30); i++) {
     const t = performance.now();
@@ -434,10 +937,35 @@ async function benchSimulate(cluster: Cluster, seller: Seller | null, quick: boo
   }
   const s = summarize(lat);
   details.simulate = { receivables: items, latency: s, keys: Object.keys(body) };
-  row('simulate', `simulate all eligible (${items} receivables) p95`, s.p95_ms, 'ms', `p50 ${s.p50_ms} ms`, '≤ 50 ms', s.p95_ms <= 50);
+  row(
+    'simulate',
+    `simulate all eligible (${items} receivables) p95`,
+    s.p95_ms,
+    'ms',
+    `p50 ${s.p50_ms} ms`,
+    '≤ 30 ms',
+    s.p95_ms <= 30,
+  );
 }
 
 // ——— All-in-one cold start ———
+/**
+ * Milliseconds from `started` until `url` answers 200 (asked every 25 ms, up to two minutes); NaN when the
+ * child exits first or it never does.
+ */
+async function msUntilHealthy(child: ChildProcess, url: string, started: number): Promise<number> {
+  while (performance.now() - started < 120_000 && child.exitCode === null) {
+    try {
+      const answer = await send({ method: 'GET', url }, { timeoutMs: 1000 });
+      if (answer.status === 200) return performance.now() - started;
+    } catch {
+      /* not yet */
+    }
+    await sleep(25);
+  }
+  return NaN;
+}
+
 async function benchColdStart(quick: boolean): Promise<void> {
   const results: number[] = [];
   const runs = quick ? 1 : 3;
@@ -446,23 +974,21 @@ async function benchColdStart(quick: boolean): Promise<void> {
     const port = 18290;
     const t0 = performance.now();
     const child = spawnLogged(
-      [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join('apps', 'all-in-one', 'src', 'main.ts')],
-      { ...process.env, PORT: String(port), DATA_DIR: dir, DEMO: '1', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      [
+        join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+        join('apps', 'all-in-one', 'src', 'main.ts'),
+      ],
+      {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: dir,
+        DEMO: '1',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
       join(dir, '..', `${dir.split('/').pop()}.log`),
     );
-    let ms = NaN;
-    while (performance.now() - t0 < 120_000 && child.exitCode === null) {
-      try {
-        const a = await send({ method: 'GET', url: `http://127.0.0.1:${port}/api/v1/health` }, { timeoutMs: 1000 });
-        if (a.status === 200) {
-          ms = performance.now() - t0;
-          break;
-        }
-      } catch {
-        /* not yet */
-      }
-      await sleep(25);
-    }
+    const ms = await msUntilHealthy(child, `http://127.0.0.1:${port}/api/v1/health`, t0);
     destroyAgents();
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
@@ -470,7 +996,15 @@ async function benchColdStart(quick: boolean): Promise<void> {
   }
   const s = summarize(results.filter((x) => Number.isFinite(x)));
   details.coldstart = { runs: results };
-  row('coldstart', `npm start (tsx) empty DATA_DIR → health, median of ${runs}`, round(s.p50_ms / 1000, 2), 's', `max ${round(s.max_ms / 1000, 2)} s`, '≤ 10 s', s.p50_ms <= 10_000);
+  row(
+    'coldstart',
+    `npm start (tsx) empty DATA_DIR → health, median of ${runs}`,
+    round(s.p50_ms / 1000, 2),
+    's',
+    `max ${round(s.max_ms / 1000, 2)} s`,
+    '≤ 10 s',
+    s.p50_ms <= 10_000,
+  );
 }
 
 // ——— One service's cold start, tsx against its esbuild bundle (tools/deploy/bundle.ts), each on a fresh database ———
@@ -478,12 +1012,24 @@ async function serviceColdStart(app: string): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'pgw-bundle-'));
   try {
     const t0 = performance.now();
-    execFileSync(process.execPath, ['--import', 'tsx', join('tools', 'deploy', 'bundle.ts'), app, tmp], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join('tools', 'deploy', 'bundle.ts'), app, tmp],
+      { cwd: ROOT, stdio: 'ignore', timeout: 300_000 },
+    );
     const bundleS = round((performance.now() - t0) / 1000, 2);
     // The gateway signs principals, a service verifies them: each gets only its half of a fresh pair.
     const pair = generateKeyPairSync('ed25519');
     const coldStartKeys =
-      app === 'gateway' ? { PRINCIPAL_PRIVATE_KEY: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() } : { PRINCIPAL_PUBLIC_KEY: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+      app === 'gateway'
+        ? {
+            PRINCIPAL_PRIVATE_KEY: pair.privateKey
+              .export({ type: 'pkcs8', format: 'pem' })
+              .toString(),
+          }
+        : {
+            PRINCIPAL_PUBLIC_KEY: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+          };
     const startOnce = async (args: string[], label: string) => {
       const admin = new Pool({ connectionString: PG_ADMIN_URL, max: 1 });
       const dbName = 'gateway_bench_cold';
@@ -496,40 +1042,70 @@ async function serviceColdStart(app: string): Promise<void> {
       const started = performance.now();
       const child = spawnLogged(
         args,
-        { ...process.env, DATABASE_URL: u.toString(), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', SCHEMA_REGISTRY_URL, ...coldStartKeys, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        {
+          ...process.env,
+          DATABASE_URL: u.toString(),
+          KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+          SCHEMA_REGISTRY_URL,
+          ...coldStartKeys,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+        },
         join(tmp, `${label}.log`),
       );
-      let ms = NaN;
-      while (performance.now() - started < 120_000 && child.exitCode === null) {
-        try {
-          if ((await send({ method: 'GET', url: `http://127.0.0.1:${port}/health` }, { timeoutMs: 1000 })).status === 200) {
-            ms = performance.now() - started;
-            break;
-          }
-        } catch {
-          /* not yet */
-        }
-        await sleep(25);
-      }
+      const ms = await msUntilHealthy(child, `http://127.0.0.1:${port}/health`, started);
       destroyAgents();
       await stopChild(child);
       return ms;
     };
     const tsxMs = await startOnce(['--import', 'tsx', join('apps', app, 'src', 'main.ts')], 'tsx');
     const bundleMs = await startOnce([join(tmp, 'dist', 'main.js')], 'bundle');
-    details.service_coldstart = { app, bundle_build_s: bundleS, tsx_ms: tsxMs, bundle_ms: bundleMs };
-    row('coldstart', `${app} alone → /health, esbuild bundle (fresh DB, migrations)`, round(bundleMs / 1000, 2), 's', `same with tsx ${round(tsxMs / 1000, 2)} s; bundling took ${bundleS} s`, '', null);
+    details.service_coldstart = {
+      app,
+      bundle_build_s: bundleS,
+      tsx_ms: tsxMs,
+      bundle_ms: bundleMs,
+    };
+    row(
+      'coldstart',
+      `${app} alone → /health, esbuild bundle (fresh DB, migrations)`,
+      round(bundleMs / 1000, 2),
+      's',
+      `same with tsx ${round(tsxMs / 1000, 2)} s; bundling took ${bundleS} s`,
+      '',
+      null,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
 function printTable(): void {
-  const head = ['section', 'metric', 'value', 'limit / same-run reference', 'target', 'verdict', 'load 1/5/15'];
-  const body = rows.map((r) => [r.section, r.metric, `${r.value} ${r.unit}`.trim(), r.limit, r.target, r.verdict, r.load]);
+  const head = [
+    'section',
+    'metric',
+    'value',
+    'limit / same-run reference',
+    'target',
+    'verdict',
+    'load 1/5/15',
+  ];
+  const body = rows.map((r) => [
+    r.section,
+    r.metric,
+    `${r.value} ${r.unit}`.trim(),
+    r.limit,
+    r.target,
+    r.verdict,
+    r.load,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => String(b[i]).length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
-  process.stdout.write(`\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${body.map(line).join('\n')}\n`);
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
+  process.stdout.write(
+    `\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${body.map(line).join('\n')}\n`,
+  );
 }
 
 function machine(): Record<string, unknown> {
@@ -540,36 +1116,83 @@ function machine(): Record<string, unknown> {
       return load1();
     }
   })();
-  return { nproc: cpus().length, cpu: cpus()[0]?.model, memory_gib: round(totalmem() / 2 ** 30), node: process.version, uptime_at_start: uptime };
+  return {
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gib: round(totalmem() / 2 ** 30),
+    node: process.version,
+    uptime_at_start: uptime,
+  };
 }
 
 async function main(): Promise<void> {
-  const { quick, only, profile, runner } = args(process.argv.slice(2));
+  const { quick, only, profile, runner, compare, budget, report, recordBudget } = args();
+  // Read first: a wrong path fails now, not after minutes of measuring.
+  const baseline =
+    compare !== undefined
+      ? (JSON.parse(readFileSync(compare, 'utf8')) as Parameters<typeof compareResults>[0])
+      : undefined;
+  const budgetFile =
+    budget !== undefined ? (JSON.parse(readFileSync(budget, 'utf8')) as Budget) : undefined;
   const startedAt = new Date();
   const m = machine();
-  process.stdout.write(`bench ${quick ? '(quick) ' : ''}(${runner}) sections ${[...only].join(',')}\nmachine ${JSON.stringify(m)}\n`);
+  process.stdout.write(
+    `bench ${quick ? '(quick) ' : ''}(${runner}) sections ${[...only].join(',')}\nmachine ${JSON.stringify(m)}\n`,
+  );
   const logDir = join(ROOT, 'bench-results', 'logs');
-  const needsCluster = ['gateway', 'charges', 'lag', 'ledger', 'simulate'].some((s) => only.has(s as Section));
+  const needsCluster = ['counts', 'gateway', 'charges', 'lag', 'ledger', 'simulate'].some((s) =>
+    only.has(s as Section),
+  );
   let cluster: Cluster | null = null;
   const failures: Record<string, string> = {};
   try {
     if (needsCluster) {
-      process.stdout.write(`starting the distributed mode on database ${BENCH_DB} (logs in ${logDir})\n`);
+      process.stdout.write(
+        `starting the distributed mode on database ${BENCH_DB} (logs in ${logDir})\n`,
+      );
       const t = performance.now();
-      const profileDir = join(ROOT, 'bench-results', 'profiles', startedAt.toISOString().replace(/[:.]/g, '-'));
+      const profileDir = join(
+        ROOT,
+        'bench-results',
+        'profiles',
+        startedAt.toISOString().replace(/[:.]/g, '-'),
+      );
+      // Every service counts its queries and HTTP calls (count-preload.cjs; read by the counts section).
+      const countersDir = countersDirFor(join(ROOT, 'bench-results', 'counters'));
       const nodeArgs: Partial<Record<App, string[]>> = {};
-      for (const app of profile as App[]) nodeArgs[app] = ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, app)}`];
-      cluster = await startCluster({ logDir, kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', nodeArgs, runner });
+      for (const app of APPS) nodeArgs[app] = ['--require', PRELOAD];
+      for (const app of profile as App[])
+        nodeArgs[app] = [
+          ...(nodeArgs[app] ?? []),
+          '--cpu-prof',
+          `--cpu-prof-dir=${join(profileDir, app)}`,
+        ];
+      cluster = await startCluster({
+        logDir,
+        kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+        nodeArgs,
+        runner,
+        env: { BENCH_COUNTERS_DIR: countersDir },
+      });
       details.runner = runner;
       if (profile.length > 0) details.profile_dir = profileDir;
       details.cluster_start_s = round((performance.now() - t) / 1000);
       details.cluster_skipped = cluster.skipped;
-      for (const [app, why] of Object.entries(cluster.skipped)) process.stdout.write(`  ${app} did not start, running without it: ${why}\n`);
+      for (const [app, why] of Object.entries(cluster.skipped))
+        process.stdout.write(`  ${app} did not start, running without it: ${why}\n`);
       const seller = await provisionSeller(cluster);
       const cardToken = await tokenize(cluster, seller);
       // Warm every path once (JIT, pools, the key cache).
       for (let i = 0; i < 20; i++) {
-        await json({ method: 'POST', url: `${cluster.gatewayUrl}/api/v1/charges`, headers: { authorization: `Bearer ${seller.key}`, 'idempotency-key': randomUUID() }, body: chargeBody(cardToken) }, 201);
+        await json(
+          {
+            method: 'POST',
+            url: `${cluster.gatewayUrl}/api/v1/charges`,
+            headers: { authorization: `Bearer ${seller.key}`, 'idempotency-key': randomUUID() },
+            body: chargeBody(cardToken),
+          },
+          201,
+        );
       }
       const run = async (name: Section, fn: () => Promise<void>) => {
         if (!only.has(name)) return;
@@ -577,11 +1200,12 @@ async function main(): Promise<void> {
         try {
           await fn();
         } catch (err) {
-          failures[name] = err instanceof Error ? err.stack ?? err.message : String(err);
+          failures[name] = err instanceof Error ? (err.stack ?? err.message) : String(err);
           process.stdout.write(`  ${name} failed: ${failures[name]}\n`);
         }
       };
       const c = cluster;
+      await run('counts', () => benchCounts(c, seller, cardToken, countersDir, quick));
       await run('gateway', () => benchGateway(c, seller, quick));
       await run('charges', () => benchCharges(c, seller, cardToken, quick));
       await run('lag', () => benchLag(c, quick));
@@ -596,7 +1220,12 @@ async function main(): Promise<void> {
     // Summarised here (self time by function and by package), the .cpuprofile files kept for DevTools.
     details.profiles = summarizeProfiles(details.profile_dir);
     for (const [app, top] of Object.entries(details.profiles as Record<string, ProfileSummary>)) {
-      process.stdout.write(`profile ${app}: ${top.byPackage.slice(0, 8).map((x) => `${x.name} ${x.percent}%`).join(', ')}\n`);
+      process.stdout.write(
+        `profile ${app}: ${top.byPackage
+          .slice(0, 8)
+          .map((x) => `${x.name} ${x.percent}%`)
+          .join(', ')}\n`,
+      );
     }
   }
   if (only.has('coldstart')) {
@@ -619,9 +1248,58 @@ async function main(): Promise<void> {
       return load1();
     }
   })();
-  writeFileSync(file, `${JSON.stringify({ started_at: startedAt.toISOString(), quick, sections: [...only], machine: m, uptime_at_end: uptimeEnd, rows, details, failures }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ started_at: startedAt.toISOString(), quick, sections: [...only], machine: m, uptime_at_end: uptimeEnd, rows, details, failures }, null, 2)}\n`,
+  );
   process.stdout.write(`\nwrote ${file}\n`);
   if (Object.keys(failures).length > 0) process.exitCode = 1;
+  if (baseline !== undefined && compare !== undefined) {
+    const current = JSON.parse(readFileSync(file, 'utf8')) as Parameters<typeof compareResults>[1];
+    process.stdout.write(
+      `\nchange against ${compare}\n${formatComparison(compareResults(baseline, current), basename(compare, '.json'), basename(file, '.json'))}\n`,
+    );
+  }
+  if (budgetFile !== undefined) {
+    // One verdict per budgeted figure; a section that failed outright is one more failure.
+    const verdicts = checkBudget(countedFigures({ details }), budgetFile);
+    process.stdout.write(
+      `\nbudget ${budget}\n${verdicts.map((v) => `  ${v.ok ? 'ok  ' : 'FAIL'} ${v.figure}: ${v.why}`).join('\n')}\n`,
+    );
+    const failed = verdicts.filter((v) => !v.ok).length + (failures.counts !== undefined ? 1 : 0);
+    if (report !== undefined)
+      writeFileSync(
+        report,
+        `${JSON.stringify({ passed: verdicts.length - verdicts.filter((v) => !v.ok).length, failed, verdicts, failures }, null, 2)}\n`,
+      );
+    if (failed > 0) process.exitCode = 1;
+  }
+  if (recordBudget !== undefined) {
+    // HTTP calls and Kafka messages per charge are exact (a retry may add one now and then): 0.1 above. SQL
+    // counts move a little with the idle work subtracted (and batching, if any): 15 % above, at least 0.5.
+    const figures = countedFigures({ details });
+    const keys = Object.keys(figures).filter(
+      (k) => BUDGETED.test(k) && (k.endsWith('.total') || (figures[k] ?? 0) > 0),
+    );
+    const exact = budgetFrom(
+      figures,
+      keys.filter((k) => /^(http_calls|kafka_messages)\./.test(k)),
+      0,
+      0.1,
+    );
+    const sql = budgetFrom(
+      figures,
+      keys.filter((k) => /^sql_/.test(k)),
+      0.15,
+      0.5,
+    );
+    const recorded = {
+      about: `Counted figures per charge (tools/bench/counts.ts), recorded by npm run bench -- ${process.argv.slice(2).join(' ')} at ${startedAt.toISOString()}; .ci/run fails when one rises above its max.`,
+      figures: { ...exact.figures, ...sql.figures },
+    };
+    writeFileSync(recordBudget, `${JSON.stringify(recorded, null, 2)}\n`);
+    process.stdout.write(`\nwrote the budget ${recordBudget}\n`);
+  }
 }
 
 main().catch((err: unknown) => {

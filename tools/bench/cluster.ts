@@ -6,15 +6,26 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a key with every permission: the gateway's own list (pure domain code)
+import { PERMISSIONS } from '@pgw/domain';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the services are built as the images build them; the bundler imports nothing of the workspace
 import { bundleApps } from '../deploy/bundle';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the apps as the deployment declares them (a table, nothing else)
+import { APPS as DEPLOYED_APPS, type AppName } from '../deploy/apps';
 import { json, send, sleep } from './load';
 
 export const ROOT = join(__dirname, '..', '..');
 
-/** The services in start order (each migrates its own schema), the gateway last. */
-export const APPS = ['acquirer-sim', 'vault', 'charges', 'ledger', 'receivables', 'anticipation', 'webhooks', 'gateway'] as const;
-export type App = (typeof APPS)[number];
+/**
+ * The services in start order (each migrates its own schema): the acquirer simulator, which the others call,
+ * first and the gateway, which calls them all, last; the rest as the deployment lists them.
+ */
+export const APPS: readonly AppName[] = [
+  'acquirer-sim',
+  ...DEPLOYED_APPS.filter((a) => a !== 'acquirer-sim' && a !== 'gateway'),
+  'gateway',
+];
+export type App = AppName;
 
 /** One service's process: its pid changes on every restart. */
 export interface ManagedService {
@@ -69,12 +80,17 @@ export interface ClusterOptions {
   env?: Record<string, string>;
 }
 
-export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_ADMIN_URL =
+  process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const BENCH_DB = 'gateway_bench';
 /** The schema registry the services register and read event schemas in: tools/registry/start's unless set. */
-export const SCHEMA_REGISTRY_URL = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
+export const SCHEMA_REGISTRY_URL =
+  process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
 
-export async function recreateDatabase(adminUrl = PG_ADMIN_URL, database = BENCH_DB): Promise<string> {
+export async function recreateDatabase(
+  adminUrl = PG_ADMIN_URL,
+  database = BENCH_DB,
+): Promise<string> {
   const c = new Client({ connectionString: adminUrl });
   await c.connect();
   await c.query(`drop database if exists ${database} with (force)`);
@@ -88,7 +104,8 @@ export async function recreateDatabase(adminUrl = PG_ADMIN_URL, database = BENCH
 async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < timeoutMs) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode ?? child.signalCode}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${url}: the process exited with ${child.exitCode ?? child.signalCode}`);
     try {
       const a = await send({ method: 'GET', url }, { timeoutMs: 1000 });
       if (a.status === 200) return performance.now() - t0;
@@ -101,7 +118,11 @@ async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number):
 }
 
 export function spawnLogged(args: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log = createWriteStream(logFile, { flags: 'a' });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
@@ -112,7 +133,11 @@ function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
 }
 
-export async function stopChild(child: ChildProcess, timeoutMs = 10_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopChild(
+  child: ChildProcess,
+  timeoutMs = 10_000,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   if (exited(child)) return;
   const gone = new Promise<void>((r) => child.once('exit', () => r()));
   child.kill(signal);
@@ -125,12 +150,20 @@ export async function stopChild(child: ChildProcess, timeoutMs = 10_000, signal:
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   mkdirSync(options.logDir, { recursive: true });
-  const apps = APPS.filter((a) => (options.apps ?? APPS.filter((x) => x !== 'webhooks')).includes(a));
-  const databaseUrl = options.databaseUrl ?? (await recreateDatabase(options.pgAdminUrl ?? PG_ADMIN_URL, options.database ?? BENCH_DB));
+  const apps = APPS.filter((a) =>
+    (options.apps ?? APPS.filter((x) => x !== 'webhooks')).includes(a),
+  );
+  const databaseUrl =
+    options.databaseUrl ??
+    (await recreateDatabase(options.pgAdminUrl ?? PG_ADMIN_URL, options.database ?? BENCH_DB));
   // A key pair per cluster: the gateway alone gets the private key, every service the public one.
   const principalKeys = generateKeyPairSync('ed25519');
-  const principalPrivateKeyPem = principalKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const principalPublicKeyPem = principalKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const principalPrivateKeyPem = principalKeys.privateKey
+    .export({ type: 'pkcs8', format: 'pem' })
+    .toString();
+  const principalPublicKeyPem = principalKeys.publicKey
+    .export({ type: 'spki', format: 'pem' })
+    .toString();
   const adminToken = options.adminToken ?? randomBytes(24).toString('hex');
   const portBase = options.portBase ?? 18200;
   const urls: Record<string, string> = {};
@@ -138,7 +171,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   APPS.filter((a) => a !== 'gateway').forEach((a, i) => (ports[a] = portBase + 1 + i));
   for (const app of apps) urls[app] = `http://127.0.0.1:${ports[app]}`;
   const peerEnv: Record<string, string> = {};
-  for (const app of apps) if (app !== 'gateway') peerEnv[`${app.replace('-', '_').toUpperCase()}_URL`] = urls[app] as string;
+  for (const app of apps)
+    if (app !== 'gateway')
+      peerEnv[`${app.replace('-', '_').toUpperCase()}_URL`] = urls[app] as string;
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -158,7 +193,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   delete base.OTEL_EXPORTER_OTLP_ENDPOINT;
   let entryOf = (app: App): string[] => ['--import', 'tsx', join('apps', app, 'src', 'main.ts')];
   if (options.runner === 'bundle') {
-    const dirOf = (app: string) => join(options.bundleDir ?? join(ROOT, '.cache', 'cluster-bundles', options.database ?? BENCH_DB), app);
+    const dirOf = (app: string) =>
+      join(
+        options.bundleDir ?? join(ROOT, '.cache', 'cluster-bundles', options.database ?? BENCH_DB),
+        app,
+      );
     await bundleApps(apps, dirOf);
     entryOf = (app) => [join(dirOf(app), 'dist', 'main.js')];
   }
@@ -183,10 +222,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         if (child !== null) await stopChild(child, 10_000, signal);
       },
       async start() {
-        if (child !== null && !exited(child)) throw new Error(`${app} is running (pid ${child.pid})`);
+        if (child !== null && !exited(child))
+          throw new Error(`${app} is running (pid ${child.pid})`);
         // `node --import tsx` (not tsx's cli, which runs the app in a child process): the pid we kill and
         // the --cpu-prof we pass are the service's own.
-        child = spawnLogged([...(options.nodeArgs?.[app] ?? []), ...entryOf(app)], env, join(options.logDir, `${app}.log`));
+        child = spawnLogged(
+          [...(options.nodeArgs?.[app] ?? []), ...entryOf(app)],
+          env,
+          join(options.logDir, `${app}.log`),
+        );
         return waitHealthy(healthUrl, child, 90_000);
       },
       async stop() {
@@ -206,7 +250,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await stop();
     throw err;
   }
-  return { databaseUrl, principalPrivateKeyPem, principalPublicKeyPem, adminToken, urls, gatewayUrl: urls.gateway as string, services, skipped, stop };
+  return {
+    databaseUrl,
+    principalPrivateKeyPem,
+    principalPublicKeyPem,
+    adminToken,
+    urls,
+    gatewayUrl: urls.gateway as string,
+    services,
+    skipped,
+    stop,
+  };
 }
 
 export interface Seller {
@@ -216,37 +270,84 @@ export interface Seller {
   key: string;
 }
 
-export const ALL_PERMISSIONS = ['payment_methods:tokenize', 'charges:create', 'charges:read', 'refunds:create', 'balance:read', 'receivables:read', 'settlements:read', 'chargebacks:read', 'anticipations:read', 'anticipations:create'];
+export const ALL_PERMISSIONS = [...PERMISSIONS];
 
 /** A tenant (unless given), an approved seller and a test key with every permission; `bodies` adds to the admin requests. */
-export async function provisionSeller(cluster: Pick<Cluster, 'adminToken' | 'gatewayUrl'>, tenantId?: string, bodies: { tenant?: Record<string, unknown>; seller?: Record<string, unknown> } = {}): Promise<Seller> {
+export async function provisionSeller(
+  cluster: Pick<Cluster, 'adminToken' | 'gatewayUrl'>,
+  tenantId?: string,
+  bodies: { tenant?: Record<string, unknown>; seller?: Record<string, unknown> } = {},
+): Promise<Seller> {
   const admin = { authorization: `Bearer ${cluster.adminToken}` };
   const g = cluster.gatewayUrl;
   const tenant =
-    tenantId ?? (await json<{ id: string }>({ method: 'POST', url: `${g}/admin/v1/tenants`, headers: admin, body: JSON.stringify({ name: 'Bench tenant', ...bodies.tenant }) }, 201)).id;
+    tenantId ??
+    (
+      await json<{ id: string }>(
+        {
+          method: 'POST',
+          url: `${g}/admin/v1/tenants`,
+          headers: admin,
+          body: JSON.stringify({ name: 'Bench tenant', ...bodies.tenant }),
+        },
+        201,
+      )
+    ).id;
   const seller = await json<{ id: string }>(
     {
       method: 'POST',
       url: `${g}/admin/v1/tenants/${tenant}/sellers`,
       headers: admin,
-      body: JSON.stringify({ name: 'Bench seller', document: '11222333000181', kyc_status: 'approved', ...bodies.seller }),
+      body: JSON.stringify({
+        name: 'Bench seller',
+        document: '11222333000181',
+        kyc_status: 'approved',
+        ...bodies.seller,
+      }),
     },
     201,
   );
   const key = await json<{ id: string; secret: string }>(
-    { method: 'POST', url: `${g}/admin/v1/api-keys`, headers: admin, body: JSON.stringify({ tenant_id: tenant, seller_id: seller.id, environment: 'test', permissions: ALL_PERMISSIONS }) },
+    {
+      method: 'POST',
+      url: `${g}/admin/v1/api-keys`,
+      headers: admin,
+      body: JSON.stringify({
+        tenant_id: tenant,
+        seller_id: seller.id,
+        environment: 'test',
+        permissions: ALL_PERMISSIONS,
+      }),
+    },
     201,
   );
   return { tenantId: tenant, sellerId: seller.id, keyId: key.id, key: key.secret };
 }
 
 /** A card token of the seller's; the first waits (up to `waitMs`) for the seller to reach the vault. */
-export async function tokenize(cluster: Pick<Cluster, 'gatewayUrl'>, seller: Seller, options: { number?: string; waitMs?: number } = {}): Promise<string> {
+export async function tokenize(
+  cluster: Pick<Cluster, 'gatewayUrl'>,
+  seller: Seller,
+  options: { number?: string; waitMs?: number } = {},
+): Promise<string> {
   // The seller reaches the vault through the directory event: retry until the gateway lets the key in.
-  const body = JSON.stringify({ card: { number: options.number ?? '4111 1111 1111 1111', exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } });
+  const body = JSON.stringify({
+    card: {
+      number: options.number ?? '4111 1111 1111 1111',
+      exp_month: 12,
+      exp_year: 2030,
+      cvv: '123',
+      holder_name: 'Ana Souza',
+    },
+  });
   const deadline = Date.now() + (options.waitMs ?? 10_000);
   for (;;) {
-    const a = await send({ method: 'POST', url: `${cluster.gatewayUrl}/api/v1/payment-methods/tokenize`, headers: { authorization: `Bearer ${seller.key}` }, body });
+    const a = await send({
+      method: 'POST',
+      url: `${cluster.gatewayUrl}/api/v1/payment-methods/tokenize`,
+      headers: { authorization: `Bearer ${seller.key}` },
+      body,
+    });
     if (a.status === 201) return (JSON.parse(a.body) as { id: string }).id;
     if (Date.now() > deadline) throw new Error(`tokenize: ${a.status} ${a.body.slice(0, 300)}`);
     await sleep(100);
@@ -258,9 +359,21 @@ export const BUYER = {
   email: 'ana@example.com',
   phone: '+55 11 98765-4321',
   document: '52998224725',
-  address: { line_1: 'Rua das Flores, 100', zip_code: '01310-100', city: 'São Paulo', state: 'SP', country: 'BR' },
+  address: {
+    line_1: 'Rua das Flores, 100',
+    zip_code: '01310-100',
+    city: 'São Paulo',
+    state: 'SP',
+    country: 'BR',
+  },
 };
 
 export function chargeBody(cardToken: string, amount = 10_000): string {
-  return JSON.stringify({ amount, payment_method: 'CREDIT_CARD', installments: 1, card_token: cardToken, buyer: BUYER });
+  return JSON.stringify({
+    amount,
+    payment_method: 'CREDIT_CARD',
+    installments: 1,
+    card_token: cardToken,
+    buyer: BUYER,
+  });
 }

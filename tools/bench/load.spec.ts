@@ -21,22 +21,34 @@ describe('tools/bench load generators', () => {
   });
 
   it('produce a rate and percentiles at a tiny size', async () => {
-    const closed = await closedLoop(() => ({ method: 'GET', url }), { concurrency: 2, durationMs: 200 });
+    const closed = await closedLoop(() => ({ method: 'GET', url }), {
+      concurrency: 2,
+      durationMs: 200,
+    });
     expect(closed.ok).toBeGreaterThan(0);
     expect(Number.isFinite(closed.p99_ms)).toBe(true);
-    const open = await openLoop(() => ({ method: 'GET', url }), { ratePerSecond: 50, durationMs: 200 });
+    const open = await openLoop(() => ({ method: 'GET', url }), {
+      ratePerSecond: 50,
+      durationMs: 200,
+    });
     expect(open.sent).toBe(10);
     expect(Number.isFinite(open.p50_ms)).toBe(true);
   });
 
   it('refuses any address but 127.0.0.1, before it sends anything', async () => {
     // The refusal names the guard: without it, this would be a connection error (nothing listens on port 1).
-    await expect(async () => send({ method: 'GET', url: 'http://localhost:1/' })).rejects.toThrow('benchmarks only load 127.0.0.1, not localhost');
-    await expect(async () => send({ method: 'GET', url: 'http://10.0.0.1:1/' })).rejects.toThrow('benchmarks only load 127.0.0.1, not 10.0.0.1');
+    await expect(async () => send({ method: 'GET', url: 'http://localhost:1/' })).rejects.toThrow(
+      'benchmarks only load 127.0.0.1, not localhost',
+    );
+    await expect(async () => send({ method: 'GET', url: 'http://10.0.0.1:1/' })).rejects.toThrow(
+      'benchmarks only load 127.0.0.1, not 10.0.0.1',
+    );
   });
 
   it('names the package of a profiled function', () => {
-    expect(packageOf('file:///w/node_modules/@fastify/http-proxy/index.js', 'f')).toBe('@fastify/http-proxy');
+    expect(packageOf('file:///w/node_modules/@fastify/http-proxy/index.js', 'f')).toBe(
+      '@fastify/http-proxy',
+    );
     expect(packageOf('file:///w/libs/platform/bus/src/outbox.ts', 'f')).toBe('libs/platform/bus');
   });
 });

@@ -35,11 +35,15 @@ export function destroyAgents(): void {
 }
 
 function assertLocal(url: URL): void {
-  if (url.hostname !== '127.0.0.1') throw new Error(`benchmarks only load 127.0.0.1, not ${url.hostname}`);
+  if (url.hostname !== '127.0.0.1')
+    throw new Error(`benchmarks only load 127.0.0.1, not ${url.hostname}`);
 }
 
 /** One request; rejects on a network error or after timeoutMs. */
-export function send(req: Req, options: { maxSockets?: number; timeoutMs?: number } = {}): Promise<Answer> {
+export function send(
+  req: Req,
+  options: { maxSockets?: number; timeoutMs?: number } = {},
+): Promise<Answer> {
   const url = new URL(req.url);
   assertLocal(url);
   return new Promise((resolve, reject) => {
@@ -49,11 +53,24 @@ export function send(req: Req, options: { maxSockets?: number; timeoutMs?: numbe
       headers['content-length'] = String(Buffer.byteLength(req.body));
     }
     const r = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers, agent: agentFor(options.maxSockets ?? 64) },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: req.method,
+        headers,
+        agent: agentFor(options.maxSockets ?? 64),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers: res.headers,
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -64,9 +81,13 @@ export function send(req: Req, options: { maxSockets?: number; timeoutMs?: numbe
   });
 }
 
-export async function json<T = Record<string, unknown>>(req: Req, expectStatus?: number): Promise<T> {
+export async function json<T = Record<string, unknown>>(
+  req: Req,
+  expectStatus?: number,
+): Promise<T> {
   const a = await send(req);
-  if (expectStatus !== undefined && a.status !== expectStatus) throw new Error(`${req.method} ${req.url}: ${a.status} ${a.body.slice(0, 300)}`);
+  if (expectStatus !== undefined && a.status !== expectStatus)
+    throw new Error(`${req.method} ${req.url}: ${a.status} ${a.body.slice(0, 300)}`);
   return JSON.parse(a.body) as T;
 }
 
@@ -87,7 +108,13 @@ export interface LatencySummary {
 export function summarize(latenciesMs: number[]): LatencySummary {
   const s = [...latenciesMs].sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 100) / 100;
-  return { count: s.length, p50_ms: r(percentile(s, 50)), p95_ms: r(percentile(s, 95)), p99_ms: r(percentile(s, 99)), max_ms: r(s[s.length - 1] ?? NaN) };
+  return {
+    count: s.length,
+    p50_ms: r(percentile(s, 50)),
+    p95_ms: r(percentile(s, 95)),
+    p99_ms: r(percentile(s, 99)),
+    max_ms: r(s[s.length - 1] ?? NaN),
+  };
 }
 
 export interface LoadResult extends LatencySummary {
@@ -105,7 +132,13 @@ function tally(statuses: Record<string, number>, key: string): void {
 /** N concurrent workers for durationMs (after warmupMs not counted): completed requests per second. */
 export async function closedLoop(
   make: (i: number) => Req,
-  options: { concurrency: number; durationMs: number; warmupMs?: number; okStatus?: number; onOk?: (a: Answer, i: number) => void },
+  options: {
+    concurrency: number;
+    durationMs: number;
+    warmupMs?: number;
+    okStatus?: number;
+    onOk?: (a: Answer, i: number) => void;
+  },
 ): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
@@ -122,6 +155,15 @@ export async function closedLoop(
       const counted = t0 >= warmupEnd;
       try {
         const a = await send(make(i), { maxSockets: options.concurrency });
+        // A client told to come back later does, after Retry-After with jitter (½–1½ of it, so that
+        // the clients refused together do not all come back together), as well-behaved clients do. One
+        // that sent again at once or after a few ms (tried: 50–150 ms gave 20 charges/s instead of 33)
+        // measures how fast the gateway refuses, and takes the services' CPU for its refusals.
+        const retryAfterS = Number(a.headers['retry-after']);
+        if (a.status === 503 && retryAfterS > 0) {
+          const waitMs = retryAfterS * 1000 * (0.5 + Math.random());
+          await sleep(Math.min(waitMs, Math.max(0, end - performance.now())));
+        }
         if (!counted) continue;
         tally(statuses, String(a.status));
         if (a.status === (options.okStatus ?? 200)) {
@@ -141,7 +183,14 @@ export async function closedLoop(
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   measuredStart = Math.max(started, warmupEnd);
   const duration = (performance.now() - measuredStart) / 1000;
-  return { ...summarize(latencies), ok, failed, statuses, duration_s: round(duration), rate_per_s: round(ok / duration) };
+  return {
+    ...summarize(latencies),
+    ok,
+    failed,
+    statuses,
+    duration_s: round(duration),
+    rate_per_s: round(ok / duration),
+  };
 }
 
 /**
@@ -174,35 +223,47 @@ export async function arrivals(
   }
   const sendEndMs = performance.now();
   let drainTimer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(pending), new Promise((r) => (drainTimer = setTimeout(r, options.drainMs)))]);
+  await Promise.race([
+    Promise.all(pending),
+    new Promise((r) => (drainTimer = setTimeout(r, options.drainMs))),
+  ]);
   clearTimeout(drainTimer);
   return { sent, unfinished: pending.size, startMs: start, sendEndMs };
 }
 
 export async function openLoop(
   make: (i: number) => Req,
-  options: { ratePerSecond: number; durationMs: number; okStatus?: number; maxSockets?: number; drainMs?: number; onOk?: (a: Answer, i: number, scheduledMs: number, doneMs: number) => void },
+  options: {
+    ratePerSecond: number;
+    durationMs: number;
+    okStatus?: number;
+    maxSockets?: number;
+    drainMs?: number;
+    onOk?: (a: Answer, i: number, scheduledMs: number, doneMs: number) => void;
+  },
 ): Promise<LoadResult & { offered_per_s: number; sent: number }> {
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
   let ok = 0;
   let failed = 0;
-  const { sent, unfinished, startMs, sendEndMs } = await arrivals({ ...options, drainMs: options.drainMs ?? 15_000 }, (i, scheduled) =>
-    send(make(i), { maxSockets: options.maxSockets ?? 512, timeoutMs: 15_000 }).then(
-      (a) => {
-        const done = performance.now();
-        tally(statuses, String(a.status));
-        if (a.status === (options.okStatus ?? 200)) {
-          ok++;
-          latencies.push(done - scheduled);
-          options.onOk?.(a, i, scheduled, done);
-        } else failed++;
-      },
-      (err: unknown) => {
-        failed++;
-        tally(statuses, err instanceof Error ? err.message : 'error');
-      },
-    ),
+  const { sent, unfinished, startMs, sendEndMs } = await arrivals(
+    { ...options, drainMs: options.drainMs ?? 15_000 },
+    (i, scheduled) =>
+      send(make(i), { maxSockets: options.maxSockets ?? 512, timeoutMs: 15_000 }).then(
+        (a) => {
+          const done = performance.now();
+          tally(statuses, String(a.status));
+          if (a.status === (options.okStatus ?? 200)) {
+            ok++;
+            latencies.push(done - scheduled);
+            options.onOk?.(a, i, scheduled, done);
+          } else failed++;
+        },
+        (err: unknown) => {
+          failed++;
+          tally(statuses, err instanceof Error ? err.message : 'error');
+        },
+      ),
   );
   if (unfinished > 0) {
     failed += unfinished;

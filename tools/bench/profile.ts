@@ -15,7 +15,11 @@ interface ProfileNode {
 const sourceMaps = new Map<string, SourceMap | null>();
 
 /** The original file and line of a frame in a bundle with a source map beside it; the frame itself otherwise. */
-function original(url: string, lineNumber: number, columnNumber: number): { url: string; lineNumber: number } {
+function original(
+  url: string,
+  lineNumber: number,
+  columnNumber: number,
+): { url: string; lineNumber: number } {
   if (!url.startsWith('file://') || !url.endsWith('.js')) return { url, lineNumber };
   let map = sourceMaps.get(url);
   if (map === undefined) {
@@ -46,11 +50,16 @@ export function packageOf(url: string, functionName: string): string {
   }
   if (url.startsWith('node:')) return url;
   const m = /\/(apps|libs|tools)\/([^/]+)(?:\/([^/]+))?/.exec(url);
-  if (m) return m[1] === 'libs' && m[2] === 'platform' ? `libs/platform/${m[3]}` : `${m[1]}/${m[2]}`;
+  if (m)
+    return m[1] === 'libs' && m[2] === 'platform' ? `libs/platform/${m[3]}` : `${m[1]}/${m[2]}`;
   return url;
 }
 
-function top(map: Map<string, number>, total: number, n: number): Array<{ name: string; percent: number }> {
+function top(
+  map: Map<string, number>,
+  total: number,
+  n: number,
+): Array<{ name: string; percent: number }> {
   return [...map.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
@@ -63,15 +72,23 @@ export function summarizeProfile(files: string[]): ProfileSummary {
   let total = 0;
   let idle = 0;
   for (const file of files) {
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples?: number[] };
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+      nodes: ProfileNode[];
+      samples?: number[];
+    };
     const hits = new Map<number, number>();
-    if (profile.samples !== undefined) for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+    if (profile.samples !== undefined)
+      for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
     for (const node of profile.nodes) {
       const h = profile.samples !== undefined ? (hits.get(node.id) ?? 0) : (node.hitCount ?? 0);
       if (h === 0) continue;
       total += h;
       const { functionName } = node.callFrame;
-      const { url, lineNumber } = original(node.callFrame.url, node.callFrame.lineNumber, node.callFrame.columnNumber);
+      const { url, lineNumber } = original(
+        node.callFrame.url,
+        node.callFrame.lineNumber,
+        node.callFrame.columnNumber,
+      );
       if (functionName === '(idle)') {
         idle += h;
         continue;

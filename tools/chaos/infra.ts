@@ -2,7 +2,14 @@
 // stopping and restarting them never touches the shared ones (5432, 9092) the other runs use: the fault
 // run's (thrown away after it) and `npm run start:distributed`'s (kept in its DATA_DIR).
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -10,13 +17,19 @@ import { ROOT } from '../bench/cluster';
 
 const run = promisify(execFile);
 
-async function sh(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+async function sh(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   try {
     const { stdout, stderr } = await run(file, args, { env, maxBuffer: 16 * 1024 * 1024 });
     return `${stdout}${stderr}`;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${file} ${args.join(' ')}: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`.slice(0, 4000));
+    throw new Error(
+      `${file} ${args.join(' ')}: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`.slice(0, 4000),
+    );
   }
 }
 
@@ -31,7 +44,11 @@ export interface PrivatePostgres {
 /** The newest PostgreSQL's binaries under /usr/lib/postgresql (Debian's layout), else those on PATH. */
 function bin(name: string): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return versions.length === 0 ? name : join(root, versions[0] as string, 'bin', name);
 }
 
@@ -39,7 +56,11 @@ function bin(name: string): string {
  * initdb + pg_ctl in dir/pg, listening on 127.0.0.1:port only; as the postgres user when run as root
  * (PostgreSQL refuses root), else as the caller. `keepData` starts the cluster already in dir/pg, if any.
  */
-export async function startPostgres(dir: string, port: number, options: { keepData?: boolean } = {}): Promise<PrivatePostgres> {
+export async function startPostgres(
+  dir: string,
+  port: number,
+  options: { keepData?: boolean } = {},
+): Promise<PrivatePostgres> {
   const data = join(dir, 'pg');
   const socketDir = join(dir, 'pg-socket');
   const initialise = options.keepData !== true || !existsSync(join(data, 'PG_VERSION'));
@@ -48,16 +69,38 @@ export async function startPostgres(dir: string, port: number, options: { keepDa
   const asRoot = process.getuid?.() === 0;
   const own = async (path: string) => {
     if (!asRoot) return;
-    chownSync(path, Number((await sh('id', ['-u', 'postgres'])).trim()), Number((await sh('id', ['-g', 'postgres'])).trim()));
+    chownSync(
+      path,
+      Number((await sh('id', ['-u', 'postgres'])).trim()),
+      Number((await sh('id', ['-g', 'postgres'])).trim()),
+    );
   };
   for (const d of [dir, data, socketDir]) await own(d);
-  const asPostgres = (args: string[]) => (asRoot ? sh('runuser', ['-u', 'postgres', '--', ...args]) : sh(args[0] as string, args.slice(1)));
-  if (initialise) await asPostgres([bin('initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  const asPostgres = (args: string[]) =>
+    asRoot
+      ? sh('runuser', ['-u', 'postgres', '--', ...args])
+      : sh(args[0] as string, args.slice(1));
+  if (initialise)
+    await asPostgres([
+      bin('initdb'),
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-instructions',
+    ]);
   // Eight services with pools of ten, the checks and the load: more than the default 100 connections.
-  writeFileSync(join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${socketDir}'\nmax_connections = 300\n`);
+  writeFileSync(
+    join(data, 'postgresql.auto.conf'),
+    `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = '${socketDir}'\nmax_connections = 300\n`,
+  );
   await own(join(data, 'postgresql.auto.conf'));
   const log = join(dir, 'postgres.log');
-  const pgCtl = (args: string[]) => asPostgres([bin('pg_ctl'), '-D', data, '-l', log, '-w', '-t', '60', ...args]);
+  const pgCtl = (args: string[]) =>
+    asPostgres([bin('pg_ctl'), '-D', data, '-l', log, '-w', '-t', '60', ...args]);
   await pgCtl(['start']);
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let stopped = false;
@@ -98,12 +141,23 @@ function scriptedServer(tool: string, env: NodeJS.ProcessEnv, keepVariable: stri
 
 export interface PrivateKafka extends PrivateServer {
   brokers: string;
+  /** The running broker's process id (from its pid file), to pause it with SIGSTOP. */
+  pid(): number;
 }
 
 /** tools/kafka/start and stop on the given ports, with dir/kafka as the run directory. */
 export function privateKafka(dir: string, port: number): PrivateKafka {
-  const env = { ...process.env, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(port + 1), KAFKA_RUN_DIR: join(dir, 'kafka') };
-  return { brokers: `127.0.0.1:${port}`, ...scriptedServer('kafka', env, 'KAFKA_KEEP_DATA') };
+  const env = {
+    ...process.env,
+    KAFKA_PORT: String(port),
+    KAFKA_CONTROLLER_PORT: String(port + 1),
+    KAFKA_RUN_DIR: join(dir, 'kafka'),
+  };
+  return {
+    brokers: `127.0.0.1:${port}`,
+    pid: () => Number(readFileSync(join(env.KAFKA_RUN_DIR, 'kafka.pid'), 'utf8').trim()),
+    ...scriptedServer('kafka', env, 'KAFKA_KEEP_DATA'),
+  };
 }
 
 export interface PrivateRegistry extends PrivateServer {
@@ -117,12 +171,25 @@ export interface PrivateRegistry extends PrivateServer {
  * that carry them.
  */
 export function privateRegistry(dir: string, port: number): PrivateRegistry {
-  const env = { ...process.env, REGISTRY_PORT: String(port), REGISTRY_MANAGEMENT_PORT: String(port + 1), REGISTRY_RUN_DIR: join(dir, 'registry'), REGISTRY_STORAGE: 'file' };
-  return { url: `http://127.0.0.1:${port}/apis/ccompat/v7`, ...scriptedServer('registry', env, 'REGISTRY_KEEP_DATA') };
+  const env = {
+    ...process.env,
+    REGISTRY_PORT: String(port),
+    REGISTRY_MANAGEMENT_PORT: String(port + 1),
+    REGISTRY_RUN_DIR: join(dir, 'registry'),
+    REGISTRY_STORAGE: 'file',
+  };
+  return {
+    url: `http://127.0.0.1:${port}/apis/ccompat/v7`,
+    ...scriptedServer('registry', env, 'REGISTRY_KEEP_DATA'),
+  };
 }
 
 /** Reads with a short-lived client (the checks), so that a restarted server costs nothing to the next read. */
-export async function query<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function query<T = Record<string, unknown>>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const c = new Client({ connectionString: url });
   await c.connect();
   try {

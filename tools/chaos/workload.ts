@@ -78,21 +78,60 @@ export class Workload {
     await Promise.all(this.workers);
   }
 
-  private async call(path: string, seller: Seller, key: string | null, body: string | undefined): Promise<Attempt> {
+  private async call(
+    path: string,
+    seller: Seller,
+    key: string | null,
+    body: string | undefined,
+  ): Promise<Attempt> {
     const headers: Record<string, string> = { authorization: `Bearer ${seller.key}` };
     if (key !== null) headers['idempotency-key'] = key;
     const at = Date.now();
     try {
-      const a: Answer = await send({ method: body === undefined && key === null ? 'GET' : 'POST', url: `${this.cluster.gatewayUrl}${path}`, headers, ...(body !== undefined ? { body } : {}) }, { timeoutMs: ATTEMPT_TIMEOUT_MS });
-      return { at, status: a.status, body: a.body, replayed: a.headers['idempotent-replayed'] === 'true' };
+      const a: Answer = await send(
+        {
+          method: body === undefined && key === null ? 'GET' : 'POST',
+          url: `${this.cluster.gatewayUrl}${path}`,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+        },
+        { timeoutMs: ATTEMPT_TIMEOUT_MS },
+      );
+      return {
+        at,
+        status: a.status,
+        body: a.body,
+        replayed: a.headers['idempotent-replayed'] === 'true',
+      };
     } catch (err) {
-      return { at, status: err instanceof Error ? err.message : 'error', body: '', replayed: false };
+      return {
+        at,
+        status: err instanceof Error ? err.message : 'error',
+        body: '',
+        replayed: false,
+      };
     }
   }
 
   /** Contract §3's client: the same key and body until a definitive answer, then one replay. */
-  async idempotently(kind: Exchange['kind'], path: string, seller: Seller, key: string, body: string | undefined): Promise<Exchange> {
-    const ex: Exchange = { kind, key, path, body, sellerId: seller.sellerId, attempts: [], final: null, replay: null, done: false };
+  async idempotently(
+    kind: Exchange['kind'],
+    path: string,
+    seller: Seller,
+    key: string,
+    body: string | undefined,
+  ): Promise<Exchange> {
+    const ex: Exchange = {
+      kind,
+      key,
+      path,
+      body,
+      sellerId: seller.sellerId,
+      attempts: [],
+      final: null,
+      replay: null,
+      done: false,
+    };
     this.exchanges.push(ex);
     const deadline = Date.now() + EXCHANGE_DEADLINE_MS;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
@@ -126,23 +165,55 @@ export class Workload {
         this.idle--;
         if (this.stopped) break;
       }
-      const { seller, tokens } = this.sellers[(w + i) % this.sellers.length] as { seller: Seller; tokens: string[] };
+      const { seller, tokens } = this.sellers[(w + i) % this.sellers.length] as {
+        seller: Seller;
+        tokens: string[];
+      };
       const step = this.n++;
       if (step % 7 === 6) {
         await this.anticipate(seller, `an-${w}-${i}`);
       } else {
         const amount = 3_000 + ((w * 7_919 + i * 104_729) % 30_000);
         const installments = 1 + (i % 3);
-        const body = JSON.stringify({ amount, payment_method: 'CREDIT_CARD', installments, card_token: tokens[i % tokens.length], buyer: BUYER });
-        const ex = await this.idempotently('charge', '/api/v1/charges', seller, `ch-${w}-${i}`, body);
-        const charge = ex.final?.status === 201 ? (JSON.parse(ex.final.body) as { id: string; status: string }) : null;
-        if (charge?.status === 'paid' && i % 2 === 0) refundable.push(`${charge.id}|${seller.sellerId}`);
+        const body = JSON.stringify({
+          amount,
+          payment_method: 'CREDIT_CARD',
+          installments,
+          card_token: tokens[i % tokens.length],
+          buyer: BUYER,
+        });
+        const ex = await this.idempotently(
+          'charge',
+          '/api/v1/charges',
+          seller,
+          `ch-${w}-${i}`,
+          body,
+        );
+        const charge =
+          ex.final?.status === 201
+            ? (JSON.parse(ex.final.body) as { id: string; status: string })
+            : null;
+        if (charge?.status === 'paid' && i % 2 === 0)
+          refundable.push(`${charge.id}|${seller.sellerId}`);
         // Refunds go to charges made a little earlier, so that they meet other faults than their charge did.
         if (refundable.length > 2) {
           const [id, sellerId] = (refundable.shift() as string).split('|') as [string, string];
           const owner = this.sellers.find((s) => s.seller.sellerId === sellerId)?.seller as Seller;
-          const partial = await this.idempotently('refund', `/api/v1/charges/${id}/refund`, owner, `rf-${id}-1`, JSON.stringify({ amount_cents: 500 }));
-          if (partial.final?.status === 201 && i % 4 === 0) await this.idempotently('refund', `/api/v1/charges/${id}/refund`, owner, `rf-${id}-2`, undefined);
+          const partial = await this.idempotently(
+            'refund',
+            `/api/v1/charges/${id}/refund`,
+            owner,
+            `rf-${id}-1`,
+            JSON.stringify({ amount_cents: 500 }),
+          );
+          if (partial.final?.status === 201 && i % 4 === 0)
+            await this.idempotently(
+              'refund',
+              `/api/v1/charges/${id}/refund`,
+              owner,
+              `rf-${id}-2`,
+              undefined,
+            );
         }
       }
       await sleep(this.options.thinkMs);
@@ -153,16 +224,36 @@ export class Workload {
   private async anticipate(seller: Seller, key: string): Promise<void> {
     const simulated = await this.call('/api/v1/anticipations/simulate', seller, null, '{}');
     if (simulated.status !== 200) return;
-    const list = await this.call('/api/v1/receivables?status=pending&limit=20', seller, null, undefined);
+    const list = await this.call(
+      '/api/v1/receivables?status=pending&limit=20',
+      seller,
+      null,
+      undefined,
+    );
     if (list.status !== 200) return;
-    const ids = (JSON.parse(list.body) as { data: { id: string; seller_id: string; status: string; due_date: string }[] }).data
-      .filter((r) => r.seller_id === seller.sellerId && r.status === 'pending' && r.due_date > new Date().toISOString().slice(0, 10))
+    const ids = (
+      JSON.parse(list.body) as {
+        data: { id: string; seller_id: string; status: string; due_date: string }[];
+      }
+    ).data
+      .filter(
+        (r) =>
+          r.seller_id === seller.sellerId &&
+          r.status === 'pending' &&
+          r.due_date > new Date().toISOString().slice(0, 10),
+      )
       .slice(0, 3)
       .map((r) => r.id);
     if (ids.length === 0) {
       this.skipped++;
       return;
     }
-    await this.idempotently('anticipation', '/api/v1/anticipations', seller, key, JSON.stringify({ receivable_ids: ids }));
+    await this.idempotently(
+      'anticipation',
+      '/api/v1/anticipations',
+      seller,
+      key,
+      JSON.stringify({ receivable_ids: ids }),
+    );
   }
 }

@@ -11,7 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { childEnv, integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from '@pgw/testing';
-import { anticipationFlow, cardChargeAndRefunds, type Target } from '../../apps/all-in-one/src/e2e.scenarios';
+import {
+  anticipationFlow,
+  cardChargeAndRefunds,
+  type Target,
+} from '../../apps/all-in-one/src/e2e.scenarios';
 import { vaultKeysFromEnv } from '../../apps/vault/src/config';
 import { openDetails, type TokenRow } from '../../apps/vault/src/data/token.repository';
 import { APPS, chargeBody } from '../bench/cluster';
@@ -56,11 +60,18 @@ function processesUnder(dataDir: string): string[] {
 }
 
 function launch(env: Record<string, string>): Started {
-  const child = spawn('npm', ['run', 'start:distributed', '--silent'], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['run', 'start:distributed', '--silent'], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exit = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   return { child, exit, output: () => out };
 }
 
@@ -68,8 +79,19 @@ function launch(env: Record<string, string>): Started {
 async function ready(started: Started): Promise<string> {
   let exited = false;
   void started.exit.then(() => (exited = true));
-  await waitFor(() => (/Ready in \d+ ms/.test(started.output()) ? true : exited ? Promise.reject(new Error('exited')) : undefined), 150_000, 'the banner').catch((error: unknown) => {
-    throw new Error(`npm run start:distributed did not start: ${String(error)}\n${started.output()}`);
+  await waitFor(
+    () =>
+      /Ready in \d+ ms/.test(started.output())
+        ? true
+        : exited
+          ? Promise.reject(new Error('exited'))
+          : undefined,
+    150_000,
+    'the banner',
+  ).catch((error: unknown) => {
+    throw new Error(
+      `npm run start:distributed did not start: ${String(error)}\n${started.output()}`,
+    );
   });
   return started.output();
 }
@@ -79,7 +101,8 @@ async function tokenRows(databaseUrl: string, ids: string[]): Promise<TokenRow[]
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return (await client.query('select * from vault.tokens where id = any($1)', [ids])).rows as TokenRow[];
+    return (await client.query('select * from vault.tokens where id = any($1)', [ids]))
+      .rows as TokenRow[];
   } finally {
     await client.end();
   }
@@ -87,13 +110,22 @@ async function tokenRows(databaseUrl: string, ids: string[]): Promise<TokenRow[]
 
 /** Ctrl-C in the terminal: SIGINT to the whole foreground group (npm, tsx, the launcher and its children). */
 async function ctrlC(started: Started): Promise<number | NodeJS.Signals | null> {
-  if (started.child.exitCode === null && started.child.signalCode === null && started.child.pid !== undefined) process.kill(-started.child.pid, 'SIGINT');
+  if (
+    started.child.exitCode === null &&
+    started.child.signalCode === null &&
+    started.child.pid !== undefined
+  )
+    process.kill(-started.child.pid, 'SIGINT');
   return started.exit;
 }
 
 /** Every process under DATA_DIR gone (the services, and a private broker or PostgreSQL), within 30 s. */
 async function allStopped(dataDir: string): Promise<void> {
-  await waitFor(() => (processesUnder(dataDir).length === 0 ? true : undefined), 30_000, 'every process to stop').catch(() => {
+  await waitFor(
+    () => (processesUnder(dataDir).length === 0 ? true : undefined),
+    30_000,
+    'every process to stop',
+  ).catch(() => {
     throw new Error(`still running:\n${processesUnder(dataDir).join('\n')}`);
   });
 }
@@ -106,7 +138,15 @@ describe('npm run start:distributed', () => {
   databaseUrl.pathname = `/${database}`;
   let env: Record<string, string>;
   let gateway: string;
-  const settings = (port: number) => ({ PORT: String(port), DATA_DIR: dataDir, DEMO: '1', DATABASE_URL: databaseUrl.toString(), KAFKA_BROKERS: servers.kafkaBrokers.join(','), SCHEMA_REGISTRY_URL: schemaRegistryUrl(), LOG_LEVEL: 'warn' });
+  const settings = (port: number) => ({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DEMO: '1',
+    DATABASE_URL: databaseUrl.toString(),
+    KAFKA_BROKERS: servers.kafkaBrokers.join(','),
+    SCHEMA_REGISTRY_URL: schemaRegistryUrl(),
+    LOG_LEVEL: 'warn',
+  });
   const running: Started[] = [];
 
   const admin = async (sql: string) => {
@@ -134,11 +174,31 @@ describe('npm run start:distributed', () => {
   });
 
   const call = async (method: string, path: string, key: string, body?: string) => {
-    const res = await fetch(`${gateway}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body });
+    const res = await fetch(`${gateway}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body,
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
   const tokenize = (key: string) =>
-    call('POST', '/api/v1/payment-methods/tokenize', key, JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'ANA SOUZA' } }));
+    call(
+      'POST',
+      '/api/v1/payment-methods/tokenize',
+      key,
+      JSON.stringify({
+        card: {
+          number: '4111 1111 1111 1111',
+          exp_month: 12,
+          exp_year: 2031,
+          cvv: '123',
+          holder_name: 'ANA SOUZA',
+        },
+      }),
+    );
 
   it('starts every service from its bundle, runs the end-to-end flows with the demo key, keeps its data across a restart; Ctrl-C, or a service that dies, leaves nothing running', async () => {
     const first = launch(env);
@@ -157,25 +217,41 @@ describe('npm run start:distributed', () => {
 
     const health = await fetch(`${gateway}/api/v1/health`);
     const body = (await health.json()) as Record<string, unknown>;
-    expect(body).toEqual({ object: 'health', service: 'service-gateway', status: 'ok', version: 'v1', request_id: expect.stringMatching(/^req_/) });
+    expect(body).toEqual({
+      object: 'health',
+      service: 'service-gateway',
+      status: 'ok',
+      version: 'v1',
+      request_id: expect.stringMatching(/^req_/),
+    });
     // One process per app, each from its bundle, each writing its own log.
     const processes = processesUnder(dataDir);
     for (const app of APPS) {
-      expect(processes.filter((p) => p.includes(join(dataDir, 'bundles', app, 'dist', 'main.js')))).toHaveLength(1);
+      expect(
+        processes.filter((p) => p.includes(join(dataDir, 'bundles', app, 'dist', 'main.js'))),
+      ).toHaveLength(1);
       expect(existsSync(join(dataDir, 'logs', `${app}.log`))).toBe(true);
     }
 
     // The seller reaches the vault by its directory event over Kafka: retried until it has.
-    const token = await waitFor(async () => {
-      const res = await tokenize(demoKey!);
-      return res.status === 201 ? (res.body.id as string) : undefined;
-    }, 20_000, 'the demo seller to reach the vault');
+    const token = await waitFor(
+      async () => {
+        const res = await tokenize(demoKey!);
+        return res.status === 201 ? (res.body.id as string) : undefined;
+      },
+      20_000,
+      'the demo seller to reach the vault',
+    );
     // The all-in-one's end-to-end flows, on the demo seller while it has no other charge.
     await anticipationFlow(demo);
     await cardChargeAndRefunds(demo);
 
     const charge = await call('POST', '/api/v1/charges', demoKey!, chargeBody(token, 12_345));
-    expect([charge.status, charge.body.status, charge.body.amount_cents]).toEqual([201, 'paid', 12_345]);
+    expect([charge.status, charge.body.status, charge.body.amount_cents]).toEqual([
+      201,
+      'paid',
+      12_345,
+    ]);
 
     expect([0, 'SIGINT']).toContain(await ctrlC(first));
     expect(first.output()).toContain('SIGINT: stopping');
@@ -188,7 +264,10 @@ describe('npm run start:distributed', () => {
     expect(again).toContain(`Demo key    ${demoKey}`);
     const read = await call('GET', `/api/v1/charges/${charge.body.id}`, demoKey!);
     expect([read.status, read.body.status]).toEqual([200, 'paid']);
-    expect((await call('GET', '/api/v1/charges/ch_unknown', 'sk_test_00000000000000000000000000000000')).status).toBe(401);
+    expect(
+      (await call('GET', '/api/v1/charges/ch_unknown', 'sk_test_00000000000000000000000000000000'))
+        .status,
+    ).toBe(401);
     // The first run's card token still charges.
     const recharge = await call('POST', '/api/v1/charges', demoKey!, chargeBody(token, 6_789));
     expect([recharge.status, recharge.body.status]).toEqual([201, 'paid']);
@@ -200,11 +279,15 @@ describe('npm run start:distributed', () => {
     const rows = await tokenRows(databaseUrl.toString(), [token, token2]);
     expect(rows.map((r) => r.id).sort()).toEqual([token, token2].sort());
     expect(rows[0]!.fingerprint).toBe(rows[1]!.fingerprint);
-    const keys = vaultKeysFromEnv(JSON.parse(readFileSync(join(dataDir, 'vault-keys.json'), 'utf8')) as NodeJS.ProcessEnv);
+    const keys = vaultKeysFromEnv(
+      JSON.parse(readFileSync(join(dataDir, 'vault-keys.json'), 'utf8')) as NodeJS.ProcessEnv,
+    );
     for (const row of rows) expect(() => openDetails(keys.keyring, row)).not.toThrow();
 
     // A service that dies (SIGKILL: a crash) takes the rest down, saying which and why, and exits 1.
-    const charges = processesUnder(dataDir).find((p) => p.includes(join(dataDir, 'bundles', 'charges', 'dist', 'main.js')));
+    const charges = processesUnder(dataDir).find((p) =>
+      p.includes(join(dataDir, 'bundles', 'charges', 'dist', 'main.js')),
+    );
     process.kill(Number(charges!.split(' ')[0]), 'SIGKILL');
     expect(await second.exit).toBe(1);
     expect(second.output()).toContain('charges exited; stopping everything');
@@ -222,7 +305,10 @@ describe('npm run start:distributed', () => {
       const started = launch({ ...own, DATA_DIR: ownDataDir, ADMIN_TOKEN: 'short-token' });
       running.push(started);
       const code = await started.exit;
-      expect({ code, output: started.output() }).toEqual({ code: 1, output: expect.stringContaining('distributed mode failed to start') });
+      expect({ code, output: started.output() }).toEqual({
+        code: 1,
+        output: expect.stringContaining('distributed mode failed to start'),
+      });
       expect(started.output()).toContain('ADMIN_TOKEN is required (at least 16 characters)');
       // Its PostgreSQL, broker and registry did start, in DATA_DIR, and were stopped with the rest.
       expect(existsSync(join(ownDataDir, 'postgres', 'pg', 'PG_VERSION'))).toBe(true);

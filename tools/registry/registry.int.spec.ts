@@ -21,7 +21,10 @@ interface Answer {
 async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<Answer> {
   const response = await fetch(`${REGISTRY_URL}${path}`, {
     method,
-    headers: { accept: CONTENT_TYPE, ...(body === undefined ? {} : { 'content-type': CONTENT_TYPE }) },
+    headers: {
+      accept: CONTENT_TYPE,
+      ...(body === undefined ? {} : { 'content-type': CONTENT_TYPE }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
@@ -78,21 +81,38 @@ describe('the schema registry (Confluent-compatible API)', () => {
     // Proves the rule set on the subject is enforced against every earlier version, not only the latest.
     const other = `${topic}-${namespace}.Evolving`;
     const path = `/subjects/${encodeURIComponent(other)}/versions`;
-    const record = (fields: Field[]) => ({ schema: JSON.stringify({ type: 'record', name: 'Evolving', namespace, fields }) });
-    const id1 = idOf(await call('POST', path, record([{ name: 'charge_id', type: 'string' }, { name: 'installments', type: 'int', default: 1 }])));
+    const record = (fields: Field[]) => ({
+      schema: JSON.stringify({ type: 'record', name: 'Evolving', namespace, fields }),
+    });
+    const id1 = idOf(
+      await call(
+        'POST',
+        path,
+        record([
+          { name: 'charge_id', type: 'string' },
+          { name: 'installments', type: 'int', default: 1 },
+        ]),
+      ),
+    );
 
-    const set = await call('PUT', `/config/${encodeURIComponent(other)}`, { compatibility: 'FULL_TRANSITIVE' });
+    const set = await call('PUT', `/config/${encodeURIComponent(other)}`, {
+      compatibility: 'FULL_TRANSITIVE',
+    });
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ compatibility: 'FULL_TRANSITIVE' });
     const read = await call('GET', `/config/${encodeURIComponent(other)}`);
     expect(read).toEqual({ status: 200, body: { compatibilityLevel: 'FULL_TRANSITIVE' } });
 
     // A new field without a default: a new reader cannot read v1's events.
-    const noDefault = await call('POST', path, record([
-      { name: 'charge_id', type: 'string' },
-      { name: 'installments', type: 'int', default: 1 },
-      { name: 'brand', type: 'string' },
-    ]));
+    const noDefault = await call(
+      'POST',
+      path,
+      record([
+        { name: 'charge_id', type: 'string' },
+        { name: 'installments', type: 'int', default: 1 },
+        { name: 'brand', type: 'string' },
+      ]),
+    );
     expect(noDefault.status).toBe(409);
     expect(noDefault.body).toMatchObject({ error_code: 409 });
 
@@ -102,10 +122,14 @@ describe('the schema registry (Confluent-compatible API)', () => {
 
     // Compatible with v2 (which has no `installments`) but not with v1 (int → string): only a transitive
     // check sees it.
-    const onlyTransitiveBreak = await call('POST', path, record([
-      { name: 'charge_id', type: 'string' },
-      { name: 'installments', type: 'string', default: 'one' },
-    ]));
+    const onlyTransitiveBreak = await call(
+      'POST',
+      path,
+      record([
+        { name: 'charge_id', type: 'string' },
+        { name: 'installments', type: 'string', default: 'one' },
+      ]),
+    );
     expect(onlyTransitiveBreak.status).toBe(409);
     expect(onlyTransitiveBreak.body).toMatchObject({ error_code: 409 });
 
@@ -120,11 +144,21 @@ describe('the schema registry (Confluent-compatible API)', () => {
     const unset = await call('GET', `/config/${encodeURIComponent(fresh)}`);
     expect(unset.status).toBe(404);
 
-    const set = await call('PUT', `/config/${encodeURIComponent(fresh)}`, { compatibility: 'FULL_TRANSITIVE' });
+    const set = await call('PUT', `/config/${encodeURIComponent(fresh)}`, {
+      compatibility: 'FULL_TRANSITIVE',
+    });
     expect(set.status).toBe(200);
-    const id = idOf(await call('POST', `/subjects/${encodeURIComponent(fresh)}/versions`, { schemaType: 'AVRO', ...chargePaid(namespace, [{ name: 'charge_id', type: 'string' }]) }));
+    const id = idOf(
+      await call('POST', `/subjects/${encodeURIComponent(fresh)}/versions`, {
+        schemaType: 'AVRO',
+        ...chargePaid(namespace, [{ name: 'charge_id', type: 'string' }]),
+      }),
+    );
     expect(id).toBeGreaterThan(0);
-    expect(await call('GET', `/config/${encodeURIComponent(fresh)}`)).toEqual({ status: 200, body: { compatibilityLevel: 'FULL_TRANSITIVE' } });
+    expect(await call('GET', `/config/${encodeURIComponent(fresh)}`)).toEqual({
+      status: 200,
+      body: { compatibilityLevel: 'FULL_TRANSITIVE' },
+    });
   });
 
   it('answers an unknown schema id with 404 and the Confluent error code, not a server error', async () => {

@@ -72,7 +72,12 @@ export interface Verdict {
  *  - fds: 8 or 10% of mid (sockets to PostgreSQL, Kafka, peers and clients come and go with the pools and
  *    keep-alive); the pools fill in seconds, so a short run keeps the same limits.
  */
-export function limitsFor(minutes: number): { kind: 'full' | 'short'; heap: Limits; rss: Limits; fds: Limits } {
+export function limitsFor(minutes: number): {
+  kind: 'full' | 'short';
+  heap: Limits;
+  rss: Limits;
+  fds: Limits;
+} {
   const fds = { growthFloor: 8, growthFraction: 0.1 };
   const rss = { growthFloor: 64, growthFraction: 0.5 };
   const sparse = { minPerHalf: 1, minLastHalf: 2 };
@@ -104,7 +109,8 @@ export function slopePerMinute(samples: Sample[]): number {
 }
 
 export function judge(samples: Sample[], runSeconds: number, limits: Limits): Verdict {
-  const inRange = (from: number, to: number) => samples.filter((s) => s.t >= from * runSeconds && s.t <= to * runSeconds).map((s) => s.v);
+  const inRange = (from: number, to: number) =>
+    samples.filter((s) => s.t >= from * runSeconds && s.t <= to * runSeconds).map((s) => s.v);
   const a = inRange(0.25, 0.625);
   const b = inRange(0.625, 1);
   const lastHalf = samples.filter((s) => s.t >= 0.5 * runSeconds);
@@ -141,7 +147,9 @@ export function judge(samples: Sample[], runSeconds: number, limits: Limits): Ve
     ...base,
     judged: true,
     flat: !grows,
-    reason: grows ? `grew ${fmt(growth)} (allowed ${fmt(allowedGrowth)}) at ${fmt(slope)}/min (allowed ${fmt(allowedSlopePerMin)}/min)` : '',
+    reason: grows
+      ? `grew ${fmt(growth)} (allowed ${fmt(allowedGrowth)}) at ${fmt(slope)}/min (allowed ${fmt(allowedSlopePerMin)}/min)`
+      : '',
   };
 }
 
@@ -156,7 +164,11 @@ export type CheckOutcome = 'passed' | 'failed' | 'skipped';
  * The live-heap check of one service: flat passes, growing fails, a process that died fails; too few
  * samples fails a full run (10 minutes must judge) and is skipped in a short one (its RSS bound stands).
  */
-export function heapCheckOutcome(heap: Verdict, died: boolean, kind: 'full' | 'short'): CheckOutcome {
+export function heapCheckOutcome(
+  heap: Verdict,
+  died: boolean,
+  kind: 'full' | 'short',
+): CheckOutcome {
   if (died) return 'failed';
   if (heap.judged) return heap.flat ? 'passed' : 'failed';
   return kind === 'short' ? 'skipped' : 'failed';

@@ -6,16 +6,26 @@
 /** Asks the process whose inspector listens on `port` for a full GC; resolves when it is done. */
 export async function forceFullGc(port: number, timeoutMs = 5_000): Promise<void> {
   const signal = AbortSignal.timeout(timeoutMs);
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`, { signal })).json()) as { webSocketDebuggerUrl?: string }[];
+  const targets = (await (
+    await fetch(`http://127.0.0.1:${port}/json/list`, { signal })
+  ).json()) as { webSocketDebuggerUrl?: string }[];
   const url = targets[0]?.webSocketDebuggerUrl;
   if (url === undefined) throw new Error(`no inspector target on port ${port}`);
   const socket = new WebSocket(url);
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`full GC on port ${port}: no answer within ${timeoutMs} ms`)), timeoutMs);
-      socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
+      const timer = setTimeout(
+        () => reject(new Error(`full GC on port ${port}: no answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      socket.addEventListener('open', () =>
+        socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })),
+      );
       socket.addEventListener('message', (event) => {
-        const answer = JSON.parse(String(event.data)) as { id?: number; error?: { message: string } };
+        const answer = JSON.parse(String(event.data)) as {
+          id?: number;
+          error?: { message: string };
+        };
         if (answer.id !== 1) return;
         clearTimeout(timer);
         if (answer.error === undefined) resolve();

@@ -38,7 +38,8 @@ export interface GcEvent {
 // still found; anchored on the `[pid:0x…]` prefix, so a pino line that quotes a GC line in a JSON string
 // ("msg":"… ms: Mark-Compact …" has no `[pid:0x` before it unless it is a copy of one) is the only false
 // match possible, and a copy carries the pid of the process that printed it (filtered by the caller).
-const GC_LINE = /\[(\d+):0x[0-9a-f]+\]\s+(\d+(?:\.\d+)?) ms: (Scavenge|Mark-Compact|Minor Mark-Sweep)(?: \(([a-z -]+)\))? (\d+(?:\.\d+)?) \((\d+(?:\.\d+)?)\) -> (\d+(?:\.\d+)?) \((\d+(?:\.\d+)?)\) MB/;
+const GC_LINE =
+  /\[(\d+):0x[0-9a-f]+\]\s+(\d+(?:\.\d+)?) ms: (Scavenge|Mark-Compact|Minor Mark-Sweep)(?: \(([a-z -]+)\))? (\d+(?:\.\d+)?) \((\d+(?:\.\d+)?)\) -> (\d+(?:\.\d+)?) \((\d+(?:\.\d+)?)\) MB/;
 
 /** One `--trace-gc` line, or null for anything else (pino's JSON, warnings, a truncated line). */
 export function parseGcLine(line: string): GcEvent | null {
@@ -94,7 +95,12 @@ export function processStartEpochMs(pid: number, ticksPerSecond = 100): number |
 }
 
 /** The arithmetic of processStartEpochMs, apart for its test. */
-export function processStartFrom(stat: string, uptime: string, nowEpochMs: number, ticksPerSecond = 100): number | null {
+export function processStartFrom(
+  stat: string,
+  uptime: string,
+  nowEpochMs: number,
+  ticksPerSecond = 100,
+): number | null {
   // The command name (field 2) is in parentheses and may hold spaces and parentheses: count after the last ')'.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const startTicks = Number(rest[19]); // field 22 (starttime); rest[0] is field 3
@@ -107,17 +113,29 @@ export function processStartFrom(stat: string, uptime: string, nowEpochMs: numbe
  * The live heap after each full GC, as samples on the load's clock (seconds since the load started),
  * within [0, runSeconds]; the last full GC before the load, if any, at t = 0 (the `start` of the table).
  */
-export function liveHeapSeries(events: GcEvent[], processStartEpochMs: number, loadStartEpochMs: number, runSeconds: number): Sample[] {
+export function liveHeapSeries(
+  events: GcEvent[],
+  processStartEpochMs: number,
+  loadStartEpochMs: number,
+  runSeconds: number,
+): Sample[] {
   const full = events.filter((e) => e.collector === 'Mark-Compact');
   const at = (e: GcEvent) => Math.round((processStartEpochMs + e.ms - loadStartEpochMs) / 100) / 10;
   const before = full.filter((e) => at(e) < 0);
-  const during = full.filter((e) => at(e) >= 0 && at(e) <= runSeconds).map((e) => ({ t: at(e), v: e.afterMb }));
+  const during = full
+    .filter((e) => at(e) >= 0 && at(e) <= runSeconds)
+    .map((e) => ({ t: at(e), v: e.afterMb }));
   const last = before[before.length - 1];
   return last === undefined ? during : [{ t: 0, v: last.afterMb }, ...during];
 }
 
 /** Counts per collector within the load (for the report): how much evidence the verdict had. */
-export function gcCounts(events: GcEvent[], processStartEpochMs: number, loadStartEpochMs: number, runSeconds: number): Record<Collector, number> {
+export function gcCounts(
+  events: GcEvent[],
+  processStartEpochMs: number,
+  loadStartEpochMs: number,
+  runSeconds: number,
+): Record<Collector, number> {
   const out: Record<Collector, number> = { Scavenge: 0, 'Mark-Compact': 0, 'Minor Mark-Sweep': 0 };
   for (const e of events) {
     const t = (processStartEpochMs + e.ms - loadStartEpochMs) / 1000;

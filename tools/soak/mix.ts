@@ -74,8 +74,13 @@ function excerpt(a: Answer): string {
   return `${a.status} ${a.body.slice(0, 200)}`;
 }
 
-function expect(a: Answer, statuses: number[], check?: (body: Record<string, unknown>) => string | null): Outcome {
-  if (!statuses.includes(a.status)) return { status: a.status, unexpected: `expected ${statuses.join('/')}, got ${excerpt(a)}` };
+function expect(
+  a: Answer,
+  statuses: number[],
+  check?: (body: Record<string, unknown>) => string | null,
+): Outcome {
+  if (!statuses.includes(a.status))
+    return { status: a.status, unexpected: `expected ${statuses.join('/')}, got ${excerpt(a)}` };
   if (check !== undefined) {
     let body: Record<string, unknown>;
     try {
@@ -89,7 +94,8 @@ function expect(a: Answer, statuses: number[], check?: (body: Record<string, unk
   return { status: a.status };
 }
 
-const notEligible = (body: Record<string, unknown>) => (body.error as { code?: string } | undefined)?.code === 'receivable_not_eligible';
+const notEligible = (body: Record<string, unknown>) =>
+  (body.error as { code?: string } | undefined)?.code === 'receivable_not_eligible';
 
 /** The operations and their weights (per 100 requests), with the pools they share. */
 export function buildMix(ctx: MixContext): Op[] {
@@ -98,6 +104,15 @@ export function buildMix(ctx: MixContext): Op[] {
   const admin = { authorization: `Bearer ${ctx.cluster.adminToken}` };
   const r = ctx.random;
   const call = (req: Req) => send(req, { timeoutMs: ctx.timeoutMs });
+  const get = (path: string) => call({ method: 'GET', url: `${g}${path}`, headers: auth });
+  /** A POST as the seller; with `key`, under that Idempotency-Key (a fresh one for each new operation). */
+  const post = (path: string, body?: string, key?: string) =>
+    call({
+      method: 'POST',
+      url: `${g}${path}`,
+      headers: key === undefined ? auth : { ...auth, 'idempotency-key': key },
+      ...(body === undefined ? {} : { body }),
+    });
   const chargeIds = new Pool<string>(500);
   const replayable = new Pool<{ key: string; body: string; id: string }>(200);
   const authorized = new Pool<string>(200);
@@ -109,11 +124,16 @@ export function buildMix(ctx: MixContext): Op[] {
 
   const createCard = async (capture: 'automatic' | 'manual'): Promise<Outcome> => {
     const cents = amount();
-    const body = JSON.stringify({ ...(JSON.parse(chargeBody(token(), cents)) as object), capture_method: capture });
+    const body = JSON.stringify({
+      ...(JSON.parse(chargeBody(token(), cents)) as object),
+      capture_method: capture,
+    });
     const key = randomUUID();
-    const a = await call({ method: 'POST', url: `${g}/api/v1/charges`, headers: { ...auth, 'idempotency-key': key }, body });
+    const a = await post('/api/v1/charges', body, key);
     const want = capture === 'automatic' ? 'paid' : 'authorized';
-    const out = expect(a, [201], (b) => (b.status === want ? null : `status ${String(b.status)}, not ${want}`));
+    const out = expect(a, [201], (b) =>
+      b.status === want ? null : `status ${String(b.status)}, not ${want}`,
+    );
     if (out.unexpected === undefined) {
       const id = (JSON.parse(a.body) as { id: string }).id;
       chargeIds.add(id);
@@ -126,9 +146,16 @@ export function buildMix(ctx: MixContext): Op[] {
 
   const createPending = async (method: 'PIX' | 'BOLETO'): Promise<Outcome> => {
     const extra = method === 'PIX' ? { pix: { expires_in: 3600 } } : {};
-    const body = JSON.stringify({ amount: amount(), payment_method: method, buyer: BUYER, ...extra });
-    const a = await call({ method: 'POST', url: `${g}/api/v1/charges`, headers: { ...auth, 'idempotency-key': randomUUID() }, body });
-    const out = expect(a, [201], (b) => (b.status === 'pending' ? null : `status ${String(b.status)}, not pending`));
+    const body = JSON.stringify({
+      amount: amount(),
+      payment_method: method,
+      buyer: BUYER,
+      ...extra,
+    });
+    const a = await post('/api/v1/charges', body, randomUUID());
+    const out = expect(a, [201], (b) =>
+      b.status === 'pending' ? null : `status ${String(b.status)}, not pending`,
+    );
     if (out.unexpected === undefined) {
       const id = (JSON.parse(a.body) as { id: string }).id;
       chargeIds.add(id);
@@ -140,26 +167,37 @@ export function buildMix(ctx: MixContext): Op[] {
   const getCharge = async (): Promise<Outcome> => {
     const id = chargeIds.pick(r);
     if (id === undefined) return balance();
-    return expect(await call({ method: 'GET', url: `${g}/api/v1/charges/${id}`, headers: auth }), [200], (b) => (b.id === id ? null : 'another charge'));
+    return expect(await get(`/api/v1/charges/${id}`), [200], (b) =>
+      b.id === id ? null : 'another charge',
+    );
   };
 
-  const balance = async (): Promise<Outcome> => expect(await call({ method: 'GET', url: `${g}/api/v1/balance`, headers: auth }), [200]);
+  const balance = async (): Promise<Outcome> => expect(await get('/api/v1/balance'), [200]);
 
   const receivables = async (): Promise<Outcome> => {
     const page = 1 + Math.floor(r() * 3);
-    const a = await call({ method: 'GET', url: `${g}/api/v1/receivables?status=pending&limit=20&page=${page}`, headers: auth });
+    const a = await get(`/api/v1/receivables?status=pending&limit=20&page=${page}`);
     const out = expect(a, [200], (b) => (Array.isArray(b.data) ? null : 'no data array'));
-    if (out.unexpected === undefined) for (const item of (JSON.parse(a.body) as { data: { id: string }[] }).data) eligible.add(item.id);
+    if (out.unexpected === undefined)
+      for (const item of (JSON.parse(a.body) as { data: { id: string }[] }).data)
+        eligible.add(item.id);
     return out;
   };
 
   const simulate = async (): Promise<Outcome> => {
     // Half over chosen receivables (a seller picking some), half over every eligible one (the default).
-    const ids = r() < 0.5 ? Array.from({ length: Math.min(10, eligible.size) }, () => eligible.pick(r) as string) : [];
+    const ids =
+      r() < 0.5
+        ? Array.from({ length: Math.min(10, eligible.size) }, () => eligible.pick(r) as string)
+        : [];
     const body = ids.length > 0 ? JSON.stringify({ receivable_ids: [...new Set(ids)] }) : '{}';
-    const a = await call({ method: 'POST', url: `${g}/api/v1/anticipations/simulate`, headers: auth, body });
+    const a = await post('/api/v1/anticipations/simulate', body);
     // A listed receivable may have been refunded or anticipated since: 422 receivable_not_eligible.
-    return expect(a, ids.length > 0 ? [200, 422] : [200], (b) => (b.object === 'anticipation_simulation' || notEligible(b) ? null : 'neither a simulation nor receivable_not_eligible'));
+    return expect(a, ids.length > 0 ? [200, 422] : [200], (b) =>
+      b.object === 'anticipation_simulation' || notEligible(b)
+        ? null
+        : 'neither a simulation nor receivable_not_eligible',
+    );
   };
 
   return [
@@ -170,9 +208,13 @@ export function buildMix(ctx: MixContext): Op[] {
       run: async () => {
         const prior = replayable.pick(r);
         if (prior === undefined) return createCard('automatic');
-        const a = await call({ method: 'POST', url: `${g}/api/v1/charges`, headers: { ...auth, 'idempotency-key': prior.key }, body: prior.body });
+        const a = await post('/api/v1/charges', prior.body, prior.key);
         return expect(a, [201], (b) =>
-          b.id !== prior.id ? `replay answered ${String(b.id)}, not ${prior.id}` : a.headers['idempotent-replayed'] !== 'true' ? 'no Idempotent-Replayed: true' : null,
+          b.id !== prior.id
+            ? `replay answered ${String(b.id)}, not ${prior.id}`
+            : a.headers['idempotent-replayed'] !== 'true'
+              ? 'no Idempotent-Replayed: true'
+              : null,
         );
       },
     },
@@ -180,8 +222,14 @@ export function buildMix(ctx: MixContext): Op[] {
       name: 'charge.card.refused',
       weight: 2,
       run: async () => {
-        const a = await call({ method: 'POST', url: `${g}/api/v1/charges`, headers: { ...auth, 'idempotency-key': randomUUID() }, body: chargeBody(ctx.refusedToken, amount()) });
-        return expect(a, [201], (b) => (b.status === 'refused' ? null : `status ${String(b.status)}, not refused`));
+        const a = await post(
+          `/api/v1/charges`,
+          chargeBody(ctx.refusedToken, amount()),
+          randomUUID(),
+        );
+        return expect(a, [201], (b) =>
+          b.status === 'refused' ? null : `status ${String(b.status)}, not refused`,
+        );
       },
     },
     { name: 'charge.card.manual', weight: 8, run: () => createCard('manual') },
@@ -191,9 +239,15 @@ export function buildMix(ctx: MixContext): Op[] {
       run: async () => {
         const id = authorized.take(r);
         if (id === undefined) return createCard('manual');
-        const a = await call({ method: 'POST', url: `${g}/api/v1/charges/${id}/capture`, headers: { ...auth, 'idempotency-key': randomUUID() } });
-        const out = expect(a, [200], (b) => (b.status === 'paid' ? null : `status ${String(b.status)}, not paid`));
-        if (out.unexpected === undefined) refundable.add({ id, remaining: (JSON.parse(a.body) as { amount_cents: number }).amount_cents });
+        const a = await post(`/api/v1/charges/${id}/capture`, undefined, randomUUID());
+        const out = expect(a, [200], (b) =>
+          b.status === 'paid' ? null : `status ${String(b.status)}, not paid`,
+        );
+        if (out.unexpected === undefined)
+          refundable.add({
+            id,
+            remaining: (JSON.parse(a.body) as { amount_cents: number }).amount_cents,
+          });
         return out;
       },
     },
@@ -205,10 +259,19 @@ export function buildMix(ctx: MixContext): Op[] {
         if (c === undefined) return getCharge();
         // Half partial (the charge stays refundable), half the remaining amount.
         const partial = r() < 0.5 && c.remaining > 500;
-        const body = JSON.stringify(partial ? { amount_cents: Math.floor(c.remaining / 3), reason: 'partial return' } : { reason: 'requested_by_customer' });
-        const a = await call({ method: 'POST', url: `${g}/api/v1/charges/${c.id}/refund`, headers: { ...auth, 'idempotency-key': randomUUID() }, body });
-        const out = expect(a, [201], (b) => (b.status === 'succeeded' || b.status === 'failed' ? null : `refund status ${String(b.status)}`));
-        if (out.unexpected === undefined && partial) refundable.add({ id: c.id, remaining: c.remaining - Math.floor(c.remaining / 3) });
+        const body = JSON.stringify(
+          partial
+            ? { amount_cents: Math.floor(c.remaining / 3), reason: 'partial return' }
+            : { reason: 'requested_by_customer' },
+        );
+        const a = await post(`/api/v1/charges/${c.id}/refund`, body, randomUUID());
+        const out = expect(a, [201], (b) =>
+          b.status === 'succeeded' || b.status === 'failed'
+            ? null
+            : `refund status ${String(b.status)}`,
+        );
+        if (out.unexpected === undefined && partial)
+          refundable.add({ id: c.id, remaining: c.remaining - Math.floor(c.remaining / 3) });
         return out;
       },
     },
@@ -220,8 +283,14 @@ export function buildMix(ctx: MixContext): Op[] {
       run: async () => {
         const id = pendingPix.take(r);
         if (id === undefined) return createPending('PIX');
-        const a = await call({ method: 'POST', url: `${g}/admin/v1/simulations/charges/${id}/pay`, headers: admin });
-        return expect(a, [200], (b) => (b.status === 'paid' ? null : `status ${String(b.status)}, not paid`));
+        const a = await call({
+          method: 'POST',
+          url: `${g}/admin/v1/simulations/charges/${id}/pay`,
+          headers: admin,
+        });
+        return expect(a, [200], (b) =>
+          b.status === 'paid' ? null : `status ${String(b.status)}, not paid`,
+        );
       },
     },
     { name: 'get.charge', weight: 12, run: getCharge },
@@ -234,17 +303,27 @@ export function buildMix(ctx: MixContext): Op[] {
       run: async () => {
         const ids = eligible.takeMany(10);
         if (ids.length === 0) return simulate();
-        const a = await call({ method: 'POST', url: `${g}/api/v1/anticipations`, headers: auth, body: JSON.stringify({ receivable_ids: ids }) });
+        const a = await post('/api/v1/anticipations', JSON.stringify({ receivable_ids: ids }));
         // 422 receivable_not_eligible: one of the ids was refunded or anticipated since it was listed.
-        return expect(a, [201, 422], (b) => (a.status === 201 || notEligible(b) ? null : 'not receivable_not_eligible'));
+        return expect(a, [201, 422], (b) =>
+          a.status === 201 || notEligible(b) ? null : 'not receivable_not_eligible',
+        );
       },
     },
     {
       name: 'tokenize',
       weight: 2,
       run: async () => {
-        const body = JSON.stringify({ card: { number: CARDS[Math.floor(r() * CARDS.length)], exp_month: 12, exp_year: 2030, cvv: '123', holder_name: 'Ana Souza' } });
-        return expect(await call({ method: 'POST', url: `${g}/api/v1/payment-methods/tokenize`, headers: auth, body }), [201]);
+        const body = JSON.stringify({
+          card: {
+            number: CARDS[Math.floor(r() * CARDS.length)],
+            exp_month: 12,
+            exp_year: 2030,
+            cvv: '123',
+            holder_name: 'Ana Souza',
+          },
+        });
+        return expect(await post('/api/v1/payment-methods/tokenize', body), [201]);
       },
     },
   ];
