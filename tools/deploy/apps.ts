@@ -2,7 +2,16 @@
 // and the bundler, so that a new app or a new peer is declared once. Environment variables are those the
 // apps' src/main.ts read (and apps/gateway/README.md documents); nothing here is a secret value.
 
-export const APPS = ['gateway', 'vault', 'charges', 'ledger', 'receivables', 'anticipation', 'webhooks', 'acquirer-sim'] as const;
+export const APPS = [
+  'gateway',
+  'vault',
+  'charges',
+  'ledger',
+  'receivables',
+  'anticipation',
+  'webhooks',
+  'acquirer-sim',
+] as const;
 export type AppName = (typeof APPS)[number];
 
 /** Every app listens on this port inside its container/pod (PORT); Services expose the same port. */
@@ -50,7 +59,12 @@ export const ADMIN_SECRET_NAME = 'pgw-admin';
 export const VAULT_KEYS_SECRET_NAME = 'pgw-vault-keys';
 export const ACQUIRER_KEY_SECRET_NAME = 'pgw-acquirer-sim-key';
 
-const ACQUIRER_SIM_KEY: SecretRef = { variable: 'ACQUIRER_SIM_KEY', secret: ACQUIRER_KEY_SECRET_NAME, key: 'ACQUIRER_SIM_KEY', optional: true };
+const ACQUIRER_SIM_KEY: SecretRef = {
+  variable: 'ACQUIRER_SIM_KEY',
+  secret: ACQUIRER_KEY_SECRET_NAME,
+  key: 'ACQUIRER_SIM_KEY',
+  optional: true,
+};
 
 /** The gateway's *_URL variables (apps/gateway/src/main.ts): every service it routes to. */
 export const GATEWAY_UPSTREAMS: Readonly<Record<string, AppName>> = {
@@ -72,7 +86,13 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
     // TRUSTED_PROXIES: the ingress controller reaches the gateway from a pod address (a private range), and
     // the client's address is the last one it reports (apps/gateway/README.md); narrow it to the cluster's
     // pod CIDR where other private hosts could reach the gateway directly.
-    settings: { RATE_LIMIT_PER_SECOND: '100', UPSTREAM_TIMEOUT_MS: '30000', UPSTREAM_IN_FLIGHT_MAX: '64', TRUSTED_PROXIES: 'uniquelocal' },
+    settings: {
+      RATE_LIMIT_PER_SECOND: '100',
+      UPSTREAM_TIMEOUT_MS: '30000',
+      UPSTREAM_IN_FLIGHT_MAX: '64',
+      UPSTREAM_LATENCY_TARGET_MS: '100',
+      TRUSTED_PROXIES: 'uniquelocal',
+    },
     public: true,
   },
   vault: {
@@ -82,8 +102,17 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
     secrets: [
       { variable: 'VAULT_KEK', secret: VAULT_KEYS_SECRET_NAME, key: 'VAULT_KEK' },
       { variable: 'VAULT_KEK_ID', secret: VAULT_KEYS_SECRET_NAME, key: 'VAULT_KEK_ID' },
-      { variable: 'VAULT_KEKS_RETIRED', secret: VAULT_KEYS_SECRET_NAME, key: 'VAULT_KEKS_RETIRED', optional: true },
-      { variable: 'VAULT_FINGERPRINT_KEY', secret: VAULT_KEYS_SECRET_NAME, key: 'VAULT_FINGERPRINT_KEY' },
+      {
+        variable: 'VAULT_KEKS_RETIRED',
+        secret: VAULT_KEYS_SECRET_NAME,
+        key: 'VAULT_KEKS_RETIRED',
+        optional: true,
+      },
+      {
+        variable: 'VAULT_FINGERPRINT_KEY',
+        secret: VAULT_KEYS_SECRET_NAME,
+        key: 'VAULT_FINGERPRINT_KEY',
+      },
       ACQUIRER_SIM_KEY,
     ],
     settings: { ACQUIRER_ADAPTER: 'simulator', ACQUIRER_TIMEOUT_MS: '3000' },
@@ -97,9 +126,30 @@ export const APP_SPECS: Readonly<Record<AppName, AppSpec>> = {
     settings: { ACQUIRER_ADAPTER: 'simulator', ACQUIRER_TIMEOUT_MS: '3000' },
     public: false,
   },
-  ledger: { name: 'ledger', healthPath: '/readyz', peers: {}, secrets: [], settings: {}, public: false },
-  receivables: { name: 'receivables', healthPath: '/readyz', peers: {}, secrets: [], settings: {}, public: false },
-  anticipation: { name: 'anticipation', healthPath: '/readyz', peers: {}, secrets: [], settings: {}, public: false },
+  ledger: {
+    name: 'ledger',
+    healthPath: '/readyz',
+    peers: {},
+    secrets: [],
+    settings: {},
+    public: false,
+  },
+  receivables: {
+    name: 'receivables',
+    healthPath: '/readyz',
+    peers: {},
+    secrets: [],
+    settings: {},
+    public: false,
+  },
+  anticipation: {
+    name: 'anticipation',
+    healthPath: '/readyz',
+    peers: {},
+    secrets: [],
+    settings: {},
+    public: false,
+  },
   webhooks: {
     name: 'webhooks',
     healthPath: '/readyz',
@@ -125,7 +175,14 @@ export function callersOf(app: AppName): AppName[] {
 
 /** Contract §5's jobs, triggered at POST /admin/v1/jobs/{name} on the gateway with the ADMIN_TOKEN bearer. */
 export interface JobSpec {
-  name: 'receivables-release' | 'settlement-run' | 'authorization-expiry' | 'pix-expiry' | 'refund-reconciliation' | 'pix-payments' | 'boleto-exchange';
+  name:
+    | 'receivables-release'
+    | 'settlement-run'
+    | 'authorization-expiry'
+    | 'pix-expiry'
+    | 'refund-reconciliation'
+    | 'pix-payments'
+    | 'boleto-exchange';
   /** The service that runs it behind the gateway (apps/gateway/src/routes.table.ts JOB_OWNERS). */
   owner: AppName;
   /** Cron in America/Sao_Paulo (CronJob spec.timeZone). */
@@ -139,13 +196,55 @@ export interface JobSpec {
 export const JOB_TIME_ZONE = 'America/Sao_Paulo';
 
 export const JOBS: readonly JobSpec[] = [
-  { name: 'receivables-release', owner: 'receivables', schedule: '5 0 * * *', sendAsOfDate: true, deadlineSeconds: 1800 },
-  { name: 'settlement-run', owner: 'receivables', schedule: '30 0 * * *', sendAsOfDate: true, deadlineSeconds: 1800 },
-  { name: 'authorization-expiry', owner: 'charges', schedule: '10 * * * *', sendAsOfDate: false, deadlineSeconds: 600 },
-  { name: 'pix-expiry', owner: 'charges', schedule: '* * * * *', sendAsOfDate: false, deadlineSeconds: 55 },
-  { name: 'refund-reconciliation', owner: 'charges', schedule: '*/5 * * * *', sendAsOfDate: false, deadlineSeconds: 280 },
+  {
+    name: 'receivables-release',
+    owner: 'receivables',
+    schedule: '5 0 * * *',
+    sendAsOfDate: true,
+    deadlineSeconds: 1800,
+  },
+  {
+    name: 'settlement-run',
+    owner: 'receivables',
+    schedule: '30 0 * * *',
+    sendAsOfDate: true,
+    deadlineSeconds: 1800,
+  },
+  {
+    name: 'authorization-expiry',
+    owner: 'charges',
+    schedule: '10 * * * *',
+    sendAsOfDate: false,
+    deadlineSeconds: 600,
+  },
+  {
+    name: 'pix-expiry',
+    owner: 'charges',
+    schedule: '* * * * *',
+    sendAsOfDate: false,
+    deadlineSeconds: 55,
+  },
+  {
+    name: 'refund-reconciliation',
+    owner: 'charges',
+    schedule: '*/5 * * * *',
+    sendAsOfDate: false,
+    deadlineSeconds: 280,
+  },
   // Live rails (issue 23): the PSP's webhook pays a live Pix at once; this poll catches a lost notification.
-  { name: 'pix-payments', owner: 'charges', schedule: '* * * * *', sendAsOfDate: false, deadlineSeconds: 55 },
+  {
+    name: 'pix-payments',
+    owner: 'charges',
+    schedule: '* * * * *',
+    sendAsOfDate: false,
+    deadlineSeconds: 55,
+  },
   // Banks send return files a few times a day; a slip registered now leaves in the next remittance.
-  { name: 'boleto-exchange', owner: 'charges', schedule: '*/15 * * * *', sendAsOfDate: false, deadlineSeconds: 600 },
+  {
+    name: 'boleto-exchange',
+    owner: 'charges',
+    schedule: '*/15 * * * *',
+    sendAsOfDate: false,
+    deadlineSeconds: 600,
+  },
 ];

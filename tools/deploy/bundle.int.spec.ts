@@ -54,7 +54,9 @@ describe('the gateway bundle on PostgreSQL and Kafka', () => {
         DATABASE_URL: databaseUrl.toString(),
         KAFKA_BROKERS: env.kafkaBrokers.join(','),
         SCHEMA_REGISTRY_URL: schemaRegistryUrl(),
-        PRINCIPAL_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        PRINCIPAL_PRIVATE_KEY: generateKeyPairSync('ed25519')
+          .privateKey.export({ type: 'pkcs8', format: 'pem' })
+          .toString(),
         ADMIN_TOKEN: adminToken,
         PORT: String(port),
         KAFKAJS_NO_PARTITIONER_WARNING: '1',
@@ -104,7 +106,9 @@ describe('the gateway bundle on PostgreSQL and Kafka', () => {
     try {
       await waitFor(
         async () => {
-          const rows = await client.query<{ sent: number }>(`select count(*)::int as sent from gateway.outbox where sent_at is not null`);
+          const rows = await client.query<{ sent: number }>(
+            `select count(*)::int as sent from gateway.outbox where sent_at is not null`,
+          );
           return (rows.rows[0]?.sent ?? 0) > 0 ? true : undefined;
         },
         30_000,

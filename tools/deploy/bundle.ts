@@ -4,15 +4,25 @@
 //   node node_modules/tsx/dist/cli.mjs tools/deploy/bundle.ts <app> <out-dir>
 // It imports nothing of the workspace (the image build copies this file alone).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
+import { parseArgs } from 'node:util';
 
 const ROOT = join(__dirname, '..', '..');
 
 /**
  * Never loaded in the distributed mode, left out of the bundle: knex's other dialects' drivers, pg's native
- * binding, and PGlite (the all-in-one's embedded database, required lazily by @pgw/platform-db).
+ * binding, PGlite (the all-in-one's embedded database, required lazily by @pgw/platform-db), and ssh2's
+ * optional native bindings.
  */
 export const UNUSED_EXTERNALS = [
   'pg-native',
@@ -28,13 +38,18 @@ export const UNUSED_EXTERNALS = [
   'knex-pglite',
   '@electric-sql/pglite',
   '@electric-sql/pglite/*',
+  // ssh2's (the CNAB 240 SFTP drop folder) optional native helpers, each required inside a try with a
+  // pure-JavaScript fallback; the image installs no build scripts, so they are absent there anyway.
+  'cpu-features',
+  '*.node',
 ];
 
 /**
- * Kept as real packages in node_modules: OpenTelemetry instruments them by patching `require('pg')` and
- * `require('kafkajs')` (require-in-the-middle); inlined in the bundle they would run untraced.
+ * Kept as real packages in node_modules: OpenTelemetry instruments pg by patching `require('pg')`
+ * (require-in-the-middle); inlined in the bundle it would run untraced. kafkajs is no longer instrumented (the
+ * bus makes Kafka's spans itself) and stays a package as before.
  */
-// pg and kafkajs stay packages so that OpenTelemetry can patch require() for them; the OpenTelemetry SDK
+// pg and kafkajs stay packages (above); the OpenTelemetry SDK
 // itself does not survive bundling (its ESM build calls createRequire(import.meta.url)), and @opentelemetry/api
 // must be the one copy the SDK and the app share.
 export const RUNTIME_PACKAGES = [
@@ -56,9 +71,13 @@ export const RUNTIME_PACKAGES = [
   '@opentelemetry/exporter-logs-otlp-grpc',
   '@opentelemetry/exporter-logs-otlp-http',
   '@opentelemetry/exporter-logs-otlp-proto',
+  // The exemplar exporter (libs/platform/telemetry exemplar-export.ts) builds on the exporters' own bases:
+  // the gRPC one calls createRequire(import.meta.url) too.
+  '@opentelemetry/otlp-exporter-base',
+  '@opentelemetry/otlp-grpc-exporter-base',
+  '@opentelemetry/otlp-transformer',
   '@opentelemetry/instrumentation-http',
   '@opentelemetry/instrumentation-pg',
-  '@opentelemetry/instrumentation-kafkajs',
   '@fastify/otel',
 ];
 
@@ -68,7 +87,12 @@ export const RUNTIME_PACKAGES = [
  * dist/main.js), and the package's other thousands of files stay out.
  */
 export const APP_ASSETS: Readonly<Record<string, ReadonlyArray<{ from: string; to: string }>>> = {
-  gateway: [{ from: 'node_modules/@scalar/api-reference/dist/browser/standalone.js', to: 'dist/api-reference.js' }],
+  gateway: [
+    {
+      from: 'node_modules/@scalar/api-reference/dist/browser/standalone.js',
+      to: 'dist/api-reference.js',
+    },
+  ],
 };
 
 /**
@@ -124,7 +148,11 @@ function copyPackages(names: readonly string[], outDir: string): string[] {
     if (copied.has(rel)) return;
     copied.add(rel);
     // Its own nested node_modules are copied below, dependency by dependency, only where needed.
-    cpSync(dir, join(outDir, rel), { recursive: true, dereference: true, filter: (src) => !relative(dir, src).split('/').includes('node_modules') });
+    cpSync(dir, join(outDir, rel), {
+      recursive: true,
+      dereference: true,
+      filter: (src) => !relative(dir, src).split('/').includes('node_modules'),
+    });
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
     for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep, dir, false);
     for (const dep of Object.keys(pkg.optionalDependencies ?? {})) visit(dep, dir, true);
@@ -143,7 +171,10 @@ export async function bundleApp(app: string, outDir: string): Promise<BundleResu
  * Bundles several apps in one esbuild run (the libraries are parsed once), each into its own directory:
  * `outDirOf(app)`. Each output is complete by itself: nothing is shared between the apps' directories.
  */
-export async function bundleApps(apps: readonly string[], outDirOf: (app: string) => string): Promise<BundleResult[]> {
+export async function bundleApps(
+  apps: readonly string[],
+  outDirOf: (app: string) => string,
+): Promise<BundleResult[]> {
   const entries = new Map<string, string>();
   for (const app of apps) {
     const entry = join(ROOT, 'apps', app, 'src', 'main.ts');
@@ -159,7 +190,12 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
   const entryPoints: Array<{ in: string; out: string }> = [];
   for (const app of apps) {
     const src = join(ROOT, 'apps', app, 'src');
-    for (const file of ['main.ts', ...readdirSync(src).filter((f) => f.endsWith('.main.ts')).sort()]) {
+    for (const file of [
+      'main.ts',
+      ...readdirSync(src)
+        .filter((f) => f.endsWith('.main.ts'))
+        .sort(),
+    ]) {
       const out = join(outDirOf(app), 'dist', file.replace(/\.ts$/, ''));
       entryPoints.push({ in: join(src, file), out });
       outputs.set(`${out}.js`, app);
@@ -184,21 +220,40 @@ export async function bundleApps(apps: readonly string[], outDirOf: (app: string
   const inputsOf = new Map<string, string[]>();
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     const app = outputs.get(join(ROOT, output));
-    if (app !== undefined) inputsOf.set(app, workspaceInputs([...(inputsOf.get(app) ?? []), ...Object.keys(meta.inputs)]));
+    if (app !== undefined)
+      inputsOf.set(
+        app,
+        workspaceInputs([...(inputsOf.get(app) ?? []), ...Object.keys(meta.inputs)]),
+      );
   }
   return apps.map((app) => {
     const outDir = outDirOf(app);
     cpSync(SCHEMAS_SOURCE, join(outDir, 'schemas'), { recursive: true });
     const packages = copyPackages(RUNTIME_PACKAGES, outDir);
-    for (const asset of APP_ASSETS[app] ?? []) cpSync(join(ROOT, asset.from), join(outDir, asset.to));
+    for (const asset of APP_ASSETS[app] ?? [])
+      cpSync(join(ROOT, asset.from), join(outDir, asset.to));
     for (const site of APP_SITES[app] ?? []) {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', join(ROOT, site.project), '--outDir', join(outDir, site.to), '--emptyOutDir'], {
-        stdio: 'pipe',
-        // Vite honours a NODE_ENV already set (jest's `test`): the image always ships React's production build.
-        env: { ...process.env, NODE_ENV: 'production' },
-      });
+      execFileSync(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+          'build',
+          join(ROOT, site.project),
+          '--outDir',
+          join(outDir, site.to),
+          '--emptyOutDir',
+        ],
+        {
+          stdio: 'pipe',
+          // Vite honours a NODE_ENV already set (jest's `test`): the image always ships React's production build.
+          env: { ...process.env, NODE_ENV: 'production' },
+        },
+      );
     }
-    writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ name: `pgw-${app}`, private: true, type: 'commonjs', main: 'dist/main.js' }, null, 2)}\n`);
+    writeFileSync(
+      join(outDir, 'package.json'),
+      `${JSON.stringify({ name: `pgw-${app}`, private: true, type: 'commonjs', main: 'dist/main.js' }, null, 2)}\n`,
+    );
     const inputs = inputsOf.get(app);
     if (inputs === undefined) throw new Error(`esbuild wrote no bundle for ${app}`);
     return { outDir, entry: relative(ROOT, entries.get(app) as string), inputs, packages };
@@ -210,18 +265,41 @@ function workspaceInputs(inputs: string[]): string[] {
 }
 
 async function main(): Promise<void> {
-  const [app, out] = process.argv.slice(2);
-  if (app === undefined || out === undefined) {
-    process.stderr.write('usage: bundle.ts <app> <out-dir>\n');
+  // node:util parseArgs, strict, written out here rather than imported: the Dockerfile copies
+  // this file alone into its build stage.
+  const usage = 'usage: npx tsx tools/deploy/bundle.ts <app> <out-dir>';
+  let positionals: string[];
+  try {
+    ({ positionals } = parseArgs({
+      args: process.argv.slice(2),
+      options: { help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    process.exit(2);
+  }
+  const [app, out] = positionals;
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  if (app === undefined || out === undefined || positionals.length > 2) {
+    process.stderr.write(`${usage}\n`);
     process.exit(2);
   }
   const result = await bundleApp(app, out);
-  process.stdout.write(`${app}: ${result.inputs.length} workspace files bundled; packages kept: ${result.packages.join(', ')}\n`);
+  process.stdout.write(
+    `${app}: ${result.inputs.length} workspace files bundled; packages kept: ${result.packages.join(', ')}\n`,
+  );
 }
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    process.stderr.write(`bundle failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `bundle failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -18,13 +18,29 @@ describe('.dockerignore', () => {
   // Proves every path a COPY names (every app's) reaches the build context.
   it("leaves in every path the Dockerfile's COPY instructions name", () => {
     const sources = APPS.flatMap((app) => copySources(dockerfile, { APP: app }));
-    expect(sources).toEqual(expect.arrayContaining(['package.json', 'libs', 'docs/openapi.json', 'docs/asyncapi.json', 'apps/charges']));
+    expect(sources).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'libs',
+        'docs/openapi.json',
+        'docs/asyncapi.json',
+        'apps/charges',
+      ]),
+    );
     expect(excludedSources(readFileSync(join(ROOT, '.dockerignore'), 'utf8'))).toEqual([]);
   });
 
   // Proves the check catches the defect that once stopped every image build: docs/ left out entirely.
   it('reports the documents when docs/ is left out without an exception', () => {
-    const old = ['node_modules', '**/node_modules', '.cache', 'deploy', 'docs', 'tools/kafka', '**/*.spec.ts'].join('\n');
+    const old = [
+      'node_modules',
+      '**/node_modules',
+      '.cache',
+      'deploy',
+      'docs',
+      'tools/kafka',
+      '**/*.spec.ts',
+    ].join('\n');
     expect(excludedSources(old)).toEqual(['docs/openapi.json', 'docs/asyncapi.json']);
   });
 

@@ -15,7 +15,9 @@ export function parseDockerignore(text: string): IgnorePattern[] {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
     const exclusion = !line.startsWith('!');
-    const pattern = (exclusion ? line : line.slice(1).trim()).replace(/^(\.?\/)+/, '').replace(/\/+$/, '');
+    const pattern = (exclusion ? line : line.slice(1).trim())
+      .replace(/^(\.?\/)+/, '')
+      .replace(/\/+$/, '');
     patterns.push({ exclusion, regex: globToRegExp(pattern), source: line });
   }
   return patterns;
@@ -41,7 +43,8 @@ function globToRegExp(glob: string): RegExp {
     else if (c === '?') out += '[^/]';
     else if (c === '[') {
       const end = glob.indexOf(']', i);
-      out += end === -1 ? '\\[' : glob.slice(i, end + 1).replace(/^\[\^?!?/, (m) => m.replace('!', '^'));
+      out +=
+        end === -1 ? '\\[' : glob.slice(i, end + 1).replace(/^\[\^?!?/, (m) => m.replace('!', '^'));
       if (end !== -1) i = end;
     } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
   }
@@ -64,7 +67,12 @@ export function copySources(dockerfile: string, args: Readonly<Record<string, st
     if (words[0]?.toUpperCase() !== 'COPY' || words.some((w) => w.startsWith('--from'))) continue;
     const operands = words.slice(1).filter((w) => !w.startsWith('--'));
     for (const source of operands.slice(0, -1)) {
-      sources.push(source.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a?: string, b?: string) => args[a ?? b ?? ''] ?? ''));
+      sources.push(
+        source.replace(
+          /\$\{(\w+)\}|\$(\w+)/g,
+          (_, a?: string, b?: string) => args[a ?? b ?? ''] ?? '',
+        ),
+      );
     }
   }
   return sources;

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, relative } from 'node:path';
 import { DEPLOY_DIR } from './manifests';
 import { deployFiles } from './overlays';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
 /** Generated files on disk under deploy/base and deploy/overlays (relative to deploy/). */
 export function filesOnDisk(): Map<string, string> {
@@ -34,11 +35,42 @@ export function drift(): string[] {
   return [...paths].filter((p) => wanted.get(p) !== actual.get(p)).sort();
 }
 
+/**
+ * node:util parseArgs, strict: an unknown flag stops the tool with its usage (exit 2), `--help` prints it.
+ * (tools/bench/args.ts holds the same for the other tools; a project does not import another's files.)
+ */
+export function cliArgs<O extends ParseArgsOptionsConfig>(
+  usage: string,
+  options: O,
+  positionals = false,
+) {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(`usage: ${usage}\n`);
+    process.exit(0);
+  }
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options,
+      strict: true,
+      allowPositionals: positionals,
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\nusage: ${usage}\n`);
+    process.exit(2);
+  }
+}
+
 function main(): void {
-  if (process.argv.includes('--check')) {
+  const { check } = cliArgs('npx tsx tools/deploy/generate.ts [--check]', {
+    check: { type: 'boolean' },
+  }).values;
+  if (check === true) {
     const differing = drift();
     if (differing.length > 0) {
-      process.stderr.write(`deploy/ is out of date; run npx tsx tools/deploy/generate.ts\n  ${differing.join('\n  ')}\n`);
+      process.stderr.write(
+        `deploy/ is out of date; run npx tsx tools/deploy/generate.ts\n  ${differing.join('\n  ')}\n`,
+      );
       process.exit(1);
     }
     return;

@@ -11,16 +11,19 @@ import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { INetworkPolicyEgressRule } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyEgressRule';
+import type { INetworkPolicyIngressRule } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyIngressRule';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { INamespace } from 'kubernetes-models/v1/Namespace';
 import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
 import type { IService } from 'kubernetes-models/v1/Service';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { parse } from 'yaml';
 import {
   ACQUIRER_KEY_SECRET_NAME,
@@ -49,7 +52,12 @@ export const DEPLOY_DIR = join(ROOT, 'deploy');
 export interface K8sObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   [field: string]: unknown;
 }
 
@@ -57,6 +65,8 @@ export const PART_OF = 'payment-gateway';
 export const CONFIG_MAP_NAME = 'pgw-config';
 export const COLLECTOR_NAME = 'otel-collector';
 export const COLLECTOR_IMAGE = 'otel/opentelemetry-collector-contrib:0.115.0';
+/** The collector tail-samples traces: all of a trace's spans must reach one replica (deploy/README.md). */
+export const COLLECTOR_REPLICAS = 1;
 /** The collector's configuration, shared with docker-compose (mounted there, embedded here). */
 export const COLLECTOR_CONFIG_FILE = join(DEPLOY_DIR, 'otel-collector.yaml');
 /** The uid/gid of the `node` user of the official Node images (the Dockerfile's USER). */
@@ -73,7 +83,8 @@ export const SCHEMA_REGISTRY_DB_SECRET_NAME = 'pgw-schema-registry-db';
 export const SCHEMA_REGISTRY_UID = 185;
 
 export function version(): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 /** The image of an app: overlays replace the tag (kustomize `images:`); the release pipeline pins a digest. */
@@ -82,7 +93,11 @@ export function imageName(app: AppName): string {
 }
 
 function labels(name: string, component: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': PART_OF, 'app.kubernetes.io/component': component };
+  return {
+    'app.kubernetes.io/name': name,
+    'app.kubernetes.io/part-of': PART_OF,
+    'app.kubernetes.io/component': component,
+  };
 }
 function selector(name: string): Record<string, string> {
   return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': PART_OF };
@@ -97,7 +112,13 @@ export const CONTAINER_SECURITY: ISecurityContext = {
 };
 
 function podSecurity(uid: number): IPodSecurityContext {
-  return { runAsNonRoot: true, runAsUser: uid, runAsGroup: uid, fsGroup: uid, seccompProfile: { type: 'RuntimeDefault' } };
+  return {
+    runAsNonRoot: true,
+    runAsUser: uid,
+    runAsGroup: uid,
+    fsGroup: uid,
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
 }
 
 const TMP_VOLUME = { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } };
@@ -110,7 +131,12 @@ export interface Sizing {
   minReplicas: number;
   maxReplicas: number;
 }
-export const BASE_SIZING: Sizing = { requests: { cpu: '100m', memory: '192Mi' }, limits: { cpu: '1', memory: '512Mi' }, minReplicas: 2, maxReplicas: 6 };
+export const BASE_SIZING: Sizing = {
+  requests: { cpu: '100m', memory: '192Mi' },
+  limits: { cpu: '1', memory: '512Mi' },
+  minReplicas: 2,
+  maxReplicas: 6,
+};
 
 /** The V8 heap for a memory limit: three quarters of it, so buffers and native memory fit beside it. */
 export function heapMegabytes(memoryLimit: string): number {
@@ -121,11 +147,62 @@ export function heapMegabytes(memoryLimit: string): number {
 }
 
 function secretEnv(variable: string, secret: string, key: string, optional = false): IEnvVar {
-  return { name: variable, valueFrom: { secretKeyRef: { name: secret, key, ...(optional ? { optional: true } : {}) } } };
+  return {
+    name: variable,
+    valueFrom: { secretKeyRef: { name: secret, key, ...(optional ? { optional: true } : {}) } },
+  };
 }
 
-function httpProbe(path: string, periodSeconds: number, timeoutSeconds: number, failureThreshold: number): IProbe {
-  return { httpGet: { path, port: 'http' }, periodSeconds, timeoutSeconds, failureThreshold };
+function httpProbe(
+  path: string,
+  port: string,
+  periodSeconds: number,
+  timeoutSeconds: number,
+  failureThreshold: number,
+): IProbe {
+  return { httpGet: { path, port }, periodSeconds, timeoutSeconds, failureThreshold };
+}
+
+/**
+ * The three probes every container of ours has, with the same timings: startup every 2 s (up to
+ * `startupFailures` tries), readiness every 5 s (out of the Service after 10 s), liveness every 10 s
+ * (restarted after a minute).
+ */
+function probes(p: {
+  port: string;
+  started: string;
+  ready: string;
+  live: string;
+  startupFailures: number;
+}): Pick<IContainer, 'startupProbe' | 'readinessProbe' | 'livenessProbe'> {
+  return {
+    startupProbe: httpProbe(p.started, p.port, 2, 2, p.startupFailures),
+    readinessProbe: httpProbe(p.ready, p.port, 5, 2, 2),
+    livenessProbe: httpProbe(p.live, p.port, 10, 3, 6),
+  };
+}
+
+/** A ClusterIP Service in front of `name`'s pods, each port by the container port's name. */
+function clusterService(
+  name: string,
+  component: string,
+  ports: ReadonlyArray<readonly [string, number]>,
+): IService {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, labels: labels(name, component) },
+    spec: {
+      type: 'ClusterIP',
+      selector: selector(name),
+      ports: ports.map(([port, number]) => ({
+        name: port,
+        port: number,
+        targetPort: port,
+        protocol: 'TCP',
+      })),
+    },
+  };
 }
 
 /** Every app but the gateway checks the principal the gateway signs. */
@@ -142,20 +219,37 @@ export function appContainer(app: AppName, sizing: Sizing): IContainer {
     { name: 'OTEL_SERVICE_NAME', value: app },
     { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
     { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-    { name: 'OTEL_RESOURCE_ATTRIBUTES', value: 'k8s.pod.name=$(POD_NAME),k8s.namespace.name=$(POD_NAMESPACE)' },
+    {
+      name: 'OTEL_RESOURCE_ATTRIBUTES',
+      value: 'k8s.pod.name=$(POD_NAME),k8s.namespace.name=$(POD_NAMESPACE)',
+    },
     // The schema is migrated by the app's migrate Job (migrateJob below), under a role this pod lacks.
     { name: 'MIGRATE_ON_START', value: '0' },
     ...Object.entries(spec.settings).map(([name, value]) => ({ name, value })),
-    ...Object.entries(spec.peers).map(([name, peer]) => ({ name, value: `http://${peer}:${APP_PORT}` })),
+    ...Object.entries(spec.peers).map(([name, peer]) => ({
+      name,
+      value: `http://${peer}:${APP_PORT}`,
+    })),
     secretEnv('DATABASE_URL', databaseSecretName(app), 'DATABASE_URL'),
     // The gateway alone signs principals (its private key); services verify them with the public key and,
     // during a rotation, the previous one too (left blank otherwise). No service holds a signing key.
     ...(verifiesPrincipals(app)
       ? [
           secretEnv('PRINCIPAL_PUBLIC_KEY', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_PUBLIC_KEY'),
-          secretEnv('PRINCIPAL_PUBLIC_KEY_PREVIOUS', PRINCIPAL_SECRET_NAME, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS', true),
+          secretEnv(
+            'PRINCIPAL_PUBLIC_KEY_PREVIOUS',
+            PRINCIPAL_SECRET_NAME,
+            'PRINCIPAL_PUBLIC_KEY_PREVIOUS',
+            true,
+          ),
         ]
-      : [secretEnv('PRINCIPAL_PRIVATE_KEY', PRINCIPAL_SIGNING_SECRET_NAME, 'PRINCIPAL_PRIVATE_KEY')]),
+      : [
+          secretEnv(
+            'PRINCIPAL_PRIVATE_KEY',
+            PRINCIPAL_SIGNING_SECRET_NAME,
+            'PRINCIPAL_PRIVATE_KEY',
+          ),
+        ]),
     ...spec.secrets.map((s) => secretEnv(s.variable, s.secret, s.key, s.optional === true)),
   ];
   return {
@@ -169,9 +263,13 @@ export function appContainer(app: AppName, sizing: Sizing): IContainer {
     // Startup: until the port opens (consumers subscribed); up to 3 minutes. Readiness (/readyz): out of the
     // Service after 10 s without the database or the broker. Liveness (/livez): the process alone, so a
     // database or Kafka outage takes pods out of the Service and restarts none; only a hung process restarts.
-    startupProbe: httpProbe(LIVENESS_PATH, 2, 2, 90),
-    readinessProbe: httpProbe(spec.healthPath, 5, 2, 2),
-    livenessProbe: httpProbe(LIVENESS_PATH, 10, 3, 6),
+    ...probes({
+      port: 'http',
+      started: LIVENESS_PATH,
+      ready: spec.healthPath,
+      live: LIVENESS_PATH,
+      startupFailures: 90,
+    }),
     // The endpoint leaves the Service before the process stops accepting: no request lands on a closing pod.
     lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
     securityContext: CONTAINER_SECURITY,
@@ -197,8 +295,18 @@ export function appDeployment(app: AppName, sizing: Sizing = BASE_SIZING): IDepl
           terminationGracePeriodSeconds: 40,
           securityContext: podSecurity(APP_UID),
           topologySpreadConstraints: [
-            { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector(app) } },
-            { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector(app) } },
+            {
+              maxSkew: 1,
+              topologyKey: 'topology.kubernetes.io/zone',
+              whenUnsatisfiable: 'ScheduleAnyway',
+              labelSelector: { matchLabels: selector(app) },
+            },
+            {
+              maxSkew: 1,
+              topologyKey: 'kubernetes.io/hostname',
+              whenUnsatisfiable: 'ScheduleAnyway',
+              labelSelector: { matchLabels: selector(app) },
+            },
           ],
           containers: [appContainer(app, sizing)],
           volumes: [TMP_VOLUME],
@@ -209,15 +317,13 @@ export function appDeployment(app: AppName, sizing: Sizing = BASE_SIZING): IDepl
 }
 
 export function appService(app: AppName): IService {
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: app, labels: labels(app, 'service') },
-    spec: { type: 'ClusterIP', selector: selector(app), ports: [{ name: 'http', port: APP_PORT, targetPort: 'http', protocol: 'TCP' }] },
-  };
+  return clusterService(app, 'service', [['http', APP_PORT]]);
 }
 
-export function appAutoscaler(app: AppName, sizing: Sizing = BASE_SIZING): IHorizontalPodAutoscaler {
+export function appAutoscaler(
+  app: AppName,
+  sizing: Sizing = BASE_SIZING,
+): IHorizontalPodAutoscaler {
   return {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',
@@ -226,9 +332,19 @@ export function appAutoscaler(app: AppName, sizing: Sizing = BASE_SIZING): IHori
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: app },
       minReplicas: sizing.minReplicas,
       maxReplicas: sizing.maxReplicas,
-      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+        },
+      ],
       // Up fast, down slowly: a burst of Pix at lunch should not flap the replica count.
-      behavior: { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } },
+      behavior: {
+        scaleDown: {
+          stabilizationWindowSeconds: 300,
+          policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }],
+        },
+      },
     },
   };
 }
@@ -247,6 +363,9 @@ export const BASE_CONFIG: Readonly<Record<string, string>> = {
   SCHEMA_REGISTRY_URL: `http://${SCHEMA_REGISTRY_NAME}:${SCHEMA_REGISTRY_PORT}/apis/ccompat/v7`,
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://${COLLECTOR_NAME}:4318`,
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  // Every span goes to the collector, which tail-samples whole traces (deploy/otel-collector.yaml): a root
+  // (the gateway's request, a job) is always sampled, and every service follows its caller's decision.
+  OTEL_TRACES_SAMPLER: 'parentbased_always_on',
   // Where the collector sends traces (an OTLP gRPC endpoint: Jaeger or Tempo); read by the collector only.
   OTEL_TRACES_BACKEND_ENDPOINT: 'jaeger-collector.observability:4317',
   LOG_LEVEL: 'info',
@@ -259,7 +378,24 @@ export const BASE_CONFIG: Readonly<Record<string, string>> = {
 };
 
 export function configMap(data: Readonly<Record<string, string>> = BASE_CONFIG): IConfigMap {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CONFIG_MAP_NAME, labels: labels('pgw', 'config') }, data: { ...data } };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: CONFIG_MAP_NAME, labels: labels('pgw', 'config') },
+    data: { ...data },
+  };
+}
+
+/** The pod of a Job: one container of an app's image, run once, not restarted in place on failure. */
+function runOncePod(container: IContainer): IPodSpec {
+  return {
+    restartPolicy: 'Never',
+    automountServiceAccountToken: false,
+    enableServiceLinks: false,
+    securityContext: podSecurity(APP_UID),
+    containers: [container],
+    volumes: [TMP_VOLUME],
+  };
 }
 
 /**
@@ -275,33 +411,31 @@ export function migrateJob(app: AppName): IJob {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name, labels: labels(`${app}-migrate`, 'migration'), annotations: { 'pgw/migrates': app } },
+    metadata: {
+      name,
+      labels: labels(`${app}-migrate`, 'migration'),
+      annotations: { 'pgw/migrates': app },
+    },
     spec: {
       backoffLimit: 6,
       activeDeadlineSeconds: 900,
       ttlSecondsAfterFinished: 604_800,
       template: {
         metadata: { labels: labels(`${app}-migrate`, 'migration') },
-        spec: {
-          restartPolicy: 'Never',
-          automountServiceAccountToken: false,
-          enableServiceLinks: false,
-          securityContext: podSecurity(APP_UID),
-          containers: [
-            {
-              name: 'migrate',
-              image: `${imageName(app)}:${version()}`,
-              imagePullPolicy: 'IfNotPresent',
-              command: ['node', 'dist/main.js', 'migrate'],
-              envFrom: [{ configMapRef: { name: CONFIG_MAP_NAME } }],
-              env: [secretEnv('DATABASE_URL', migrationSecretName(app), 'DATABASE_URL')],
-              resources: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-              securityContext: CONTAINER_SECURITY,
-              volumeMounts: [TMP_MOUNT],
-            },
-          ],
-          volumes: [TMP_VOLUME],
-        },
+        spec: runOncePod({
+          name: 'migrate',
+          image: `${imageName(app)}:${version()}`,
+          imagePullPolicy: 'IfNotPresent',
+          command: ['node', 'dist/main.js', 'migrate'],
+          envFrom: [{ configMapRef: { name: CONFIG_MAP_NAME } }],
+          env: [secretEnv('DATABASE_URL', migrationSecretName(app), 'DATABASE_URL')],
+          resources: {
+            requests: { cpu: '50m', memory: '128Mi' },
+            limits: { cpu: '500m', memory: '256Mi' },
+          },
+          securityContext: CONTAINER_SECURITY,
+          volumeMounts: [TMP_MOUNT],
+        }),
       },
     },
   };
@@ -365,7 +499,10 @@ fetch(process.env.GATEWAY_URL + '/admin/v1/jobs/' + job, {
 });
 `.trimStart();
 
-export const JOB_RESOURCES = { requests: { cpu: '20m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } };
+export const JOB_RESOURCES = {
+  requests: { cpu: '20m', memory: '64Mi' },
+  limits: { cpu: '200m', memory: '128Mi' },
+};
 
 export function jobCronJob(job: JobSpec): ICronJob {
   const name = `job-${job.name}`;
@@ -388,33 +525,24 @@ export function jobCronJob(job: JobSpec): ICronJob {
           ttlSecondsAfterFinished: 86_400,
           template: {
             metadata: { labels: labels(name, 'job') },
-            spec: {
-              restartPolicy: 'Never',
-              automountServiceAccountToken: false,
-              enableServiceLinks: false,
-              securityContext: podSecurity(APP_UID),
-              containers: [
-                {
-                  name: 'trigger',
-                  // The gateway's image: it has Node (fetch) and nothing of the services.
-                  image: `${imageName('gateway')}:${version()}`,
-                  imagePullPolicy: 'IfNotPresent',
-                  command: ['node', '-e', JOB_SCRIPT],
-                  env: [
-                    { name: 'JOB_NAME', value: job.name },
-                    { name: 'GATEWAY_URL', value: `http://gateway:${APP_PORT}` },
-                    { name: 'SEND_AS_OF_DATE', value: job.sendAsOfDate ? '1' : '0' },
-                    { name: 'JOB_TIME_ZONE', value: JOB_TIME_ZONE },
-                    { name: 'JOB_TIMEOUT_MS', value: String((job.deadlineSeconds - 5) * 1000) },
-                    secretEnv('ADMIN_TOKEN', ADMIN_SECRET_NAME, 'ADMIN_TOKEN'),
-                  ],
-                  resources: JOB_RESOURCES,
-                  securityContext: CONTAINER_SECURITY,
-                  volumeMounts: [TMP_MOUNT],
-                },
+            spec: runOncePod({
+              name: 'trigger',
+              // The gateway's image: it has Node (fetch) and nothing of the services.
+              image: `${imageName('gateway')}:${version()}`,
+              imagePullPolicy: 'IfNotPresent',
+              command: ['node', '-e', JOB_SCRIPT],
+              env: [
+                { name: 'JOB_NAME', value: job.name },
+                { name: 'GATEWAY_URL', value: `http://gateway:${APP_PORT}` },
+                { name: 'SEND_AS_OF_DATE', value: job.sendAsOfDate ? '1' : '0' },
+                { name: 'JOB_TIME_ZONE', value: JOB_TIME_ZONE },
+                { name: 'JOB_TIMEOUT_MS', value: String((job.deadlineSeconds - 5) * 1000) },
+                secretEnv('ADMIN_TOKEN', ADMIN_SECRET_NAME, 'ADMIN_TOKEN'),
               ],
-              volumes: [TMP_VOLUME],
-            },
+              resources: JOB_RESOURCES,
+              securityContext: CONTAINER_SECURITY,
+              volumeMounts: [TMP_MOUNT],
+            }),
           },
         },
       },
@@ -422,72 +550,98 @@ export function jobCronJob(job: JobSpec): ICronJob {
   };
 }
 
-export function collectorObjects(config: string = readFileSync(COLLECTOR_CONFIG_FILE, 'utf8')): K8sObject[] {
+/**
+ * The Deployment of a piece of infrastructure we run beside the apps (the collector, the schema registry):
+ * a fixed replica count, one container, rolled one new pod at a time with none taken away first.
+ */
+function supportDeployment(d: {
+  name: string;
+  component: string;
+  replicas: number;
+  uid: number;
+  container: IContainer;
+  volumes: IVolume[];
+}): IDeployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: d.name, labels: labels(d.name, d.component) },
+    spec: {
+      replicas: d.replicas,
+      revisionHistoryLimit: 5,
+      selector: { matchLabels: selector(d.name) },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      template: {
+        metadata: { labels: labels(d.name, d.component) },
+        spec: {
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          securityContext: podSecurity(d.uid),
+          containers: [d.container],
+          volumes: d.volumes,
+        },
+      },
+    },
+  };
+}
+
+export function collectorObjects(
+  config: string = readFileSync(COLLECTOR_CONFIG_FILE, 'utf8'),
+): K8sObject[] {
   const configMapObject: IConfigMap = {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name: `${COLLECTOR_NAME}-config`, labels: labels(COLLECTOR_NAME, 'telemetry') },
     data: { 'config.yaml': config },
   };
-  const deployment: IDeployment = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: COLLECTOR_NAME, labels: labels(COLLECTOR_NAME, 'telemetry') },
-    spec: {
-      replicas: 2,
-      revisionHistoryLimit: 5,
-      selector: { matchLabels: selector(COLLECTOR_NAME) },
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
-      template: {
-        metadata: { labels: labels(COLLECTOR_NAME, 'telemetry') },
-        spec: {
-          automountServiceAccountToken: false,
-          enableServiceLinks: false,
-          securityContext: podSecurity(COLLECTOR_UID),
-          containers: [
-            {
-              name: 'collector',
-              image: COLLECTOR_IMAGE,
-              imagePullPolicy: 'IfNotPresent',
-              args: ['--config=/etc/otelcol/config.yaml'],
-              env: [
-                { name: 'TRACES_BACKEND_ENDPOINT', valueFrom: { configMapKeyRef: { name: CONFIG_MAP_NAME, key: 'OTEL_TRACES_BACKEND_ENDPOINT' } } },
-                { name: 'GOMEMLIMIT', value: '400MiB' },
-              ],
-              ports: [
-                { name: 'otlp-grpc', containerPort: 4317, protocol: 'TCP' },
-                { name: 'otlp-http', containerPort: 4318, protocol: 'TCP' },
-                { name: 'metrics', containerPort: 8889, protocol: 'TCP' },
-                { name: 'health', containerPort: 13133, protocol: 'TCP' },
-              ],
-              resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-              startupProbe: { httpGet: { path: '/', port: 'health' }, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 30 },
-              readinessProbe: { httpGet: { path: '/', port: 'health' }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2 },
-              livenessProbe: { httpGet: { path: '/', port: 'health' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 6 },
-              securityContext: CONTAINER_SECURITY,
-              volumeMounts: [{ name: 'config', mountPath: '/etc/otelcol', readOnly: true }, TMP_MOUNT],
-            },
-          ],
-          volumes: [{ name: 'config', configMap: { name: `${COLLECTOR_NAME}-config` } }, TMP_VOLUME],
+  const deployment = supportDeployment({
+    name: COLLECTOR_NAME,
+    component: 'telemetry',
+    // One replica: tail sampling decides on whole traces, so every span of a trace must reach the same
+    // collector, which two replicas behind one Service would not ensure (deploy/README.md, Tail sampling).
+    replicas: COLLECTOR_REPLICAS,
+    uid: COLLECTOR_UID,
+    container: {
+      name: 'collector',
+      image: COLLECTOR_IMAGE,
+      imagePullPolicy: 'IfNotPresent',
+      args: ['--config=/etc/otelcol/config.yaml'],
+      env: [
+        {
+          name: 'TRACES_BACKEND_ENDPOINT',
+          valueFrom: {
+            configMapKeyRef: { name: CONFIG_MAP_NAME, key: 'OTEL_TRACES_BACKEND_ENDPOINT' },
+          },
         },
-      },
-    },
-  };
-  const service: IService = {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: COLLECTOR_NAME, labels: labels(COLLECTOR_NAME, 'telemetry') },
-    spec: {
-      type: 'ClusterIP',
-      selector: selector(COLLECTOR_NAME),
-      ports: [
-        { name: 'otlp-grpc', port: 4317, targetPort: 'otlp-grpc', protocol: 'TCP' },
-        { name: 'otlp-http', port: 4318, targetPort: 'otlp-http', protocol: 'TCP' },
-        { name: 'metrics', port: 8889, targetPort: 'metrics', protocol: 'TCP' },
+        { name: 'GOMEMLIMIT', value: '400MiB' },
       ],
+      ports: [
+        { name: 'otlp-grpc', containerPort: 4317, protocol: 'TCP' },
+        { name: 'otlp-http', containerPort: 4318, protocol: 'TCP' },
+        { name: 'metrics', containerPort: 8889, protocol: 'TCP' },
+        { name: 'health', containerPort: 13133, protocol: 'TCP' },
+      ],
+      resources: {
+        requests: { cpu: '100m', memory: '256Mi' },
+        limits: { cpu: '1', memory: '512Mi' },
+      },
+      ...probes({ port: 'health', started: '/', ready: '/', live: '/', startupFailures: 30 }),
+      securityContext: CONTAINER_SECURITY,
+      volumeMounts: [{ name: 'config', mountPath: '/etc/otelcol', readOnly: true }, TMP_MOUNT],
     },
-  };
-  return [configMapObject, deployment, service, appDisruptionBudget(COLLECTOR_NAME, 'telemetry')].map(asObject);
+    volumes: [{ name: 'config', configMap: { name: `${COLLECTOR_NAME}-config` } }, TMP_VOLUME],
+  });
+  const service = clusterService(COLLECTOR_NAME, 'telemetry', [
+    ['otlp-grpc', 4317],
+    ['otlp-http', 4318],
+    ['metrics', 8889],
+  ]);
+  return [
+    configMapObject,
+    deployment,
+    service,
+    appDisruptionBudget(COLLECTOR_NAME, 'telemetry'),
+  ].map(asObject);
 }
 
 /** The monitoring.coreos.com kinds are not in kubernetes-models: monitoring-crds.ts holds their shape. */
@@ -520,14 +674,26 @@ export function monitoringObjects(): K8sObject[] {
     metadata: { name: COLLECTOR_NAME, labels: labels(COLLECTOR_NAME, 'telemetry') },
     spec: {
       selector: { matchLabels: selector(COLLECTOR_NAME) },
-      endpoints: [{ port: 'metrics', path: '/metrics', interval: '15s', scrapeTimeout: '10s', honorLabels: true }],
+      endpoints: [
+        {
+          port: 'metrics',
+          path: '/metrics',
+          interval: '15s',
+          scrapeTimeout: '10s',
+          honorLabels: true,
+        },
+      ],
     },
   };
   const prometheusRule: K8sObject = {
     apiVersion: MONITORING_API_VERSION,
     kind: 'PrometheusRule',
     metadata: { name: PROMETHEUS_RULE_NAME, labels: labels(PROMETHEUS_RULE_NAME, 'telemetry') },
-    spec: { groups: filesOf(RULES_DIR, '.rules.yaml').flatMap(([, text]) => (parse(text) as { groups: unknown[] }).groups) },
+    spec: {
+      groups: filesOf(RULES_DIR, '.rules.yaml').flatMap(
+        ([, text]) => (parse(text) as { groups: unknown[] }).groups,
+      ),
+    },
   };
   const dashboards: IConfigMap = {
     apiVersion: 'v1',
@@ -548,57 +714,61 @@ export function monitoringObjects(): K8sObject[] {
  * restart keeps the ids the messages in Kafka carry.
  */
 export function schemaRegistryObjects(): K8sObject[] {
-  const deployment: IDeployment = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: SCHEMA_REGISTRY_NAME, labels: labels(SCHEMA_REGISTRY_NAME, 'schemas') },
-    spec: {
-      replicas: 2,
-      revisionHistoryLimit: 5,
-      selector: { matchLabels: selector(SCHEMA_REGISTRY_NAME) },
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
-      template: {
-        metadata: { labels: labels(SCHEMA_REGISTRY_NAME, 'schemas') },
-        spec: {
-          automountServiceAccountToken: false,
-          enableServiceLinks: false,
-          securityContext: podSecurity(SCHEMA_REGISTRY_UID),
-          containers: [
-            {
-              name: 'registry',
-              image: SCHEMA_REGISTRY_IMAGE,
-              imagePullPolicy: 'IfNotPresent',
-              env: [
-                { name: 'APICURIO_STORAGE_KIND', value: 'sql' },
-                { name: 'APICURIO_STORAGE_SQL_KIND', value: 'postgresql' },
-                secretEnv('APICURIO_DATASOURCE_URL', SCHEMA_REGISTRY_DB_SECRET_NAME, 'JDBC_URL'),
-                secretEnv('APICURIO_DATASOURCE_USERNAME', SCHEMA_REGISTRY_DB_SECRET_NAME, 'USERNAME'),
-                secretEnv('APICURIO_DATASOURCE_PASSWORD', SCHEMA_REGISTRY_DB_SECRET_NAME, 'PASSWORD'),
-              ],
-              ports: [
-                { name: 'http', containerPort: SCHEMA_REGISTRY_PORT, protocol: 'TCP' },
-                { name: 'management', containerPort: 9000, protocol: 'TCP' },
-              ],
-              resources: { requests: { cpu: '100m', memory: '384Mi' }, limits: { cpu: '1', memory: '768Mi' } },
-              startupProbe: { httpGet: { path: '/health/started', port: 'management' }, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 60 },
-              readinessProbe: { httpGet: { path: '/health/ready', port: 'management' }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2 },
-              livenessProbe: { httpGet: { path: '/health/live', port: 'management' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 6 },
-              securityContext: CONTAINER_SECURITY,
-              volumeMounts: [TMP_MOUNT],
-            },
-          ],
-          volumes: [TMP_VOLUME],
-        },
+  const deployment = supportDeployment({
+    name: SCHEMA_REGISTRY_NAME,
+    component: 'schemas',
+    replicas: 2,
+    uid: SCHEMA_REGISTRY_UID,
+    container: {
+      name: 'registry',
+      image: SCHEMA_REGISTRY_IMAGE,
+      imagePullPolicy: 'IfNotPresent',
+      env: [
+        { name: 'APICURIO_STORAGE_KIND', value: 'sql' },
+        { name: 'APICURIO_STORAGE_SQL_KIND', value: 'postgresql' },
+        secretEnv('APICURIO_DATASOURCE_URL', SCHEMA_REGISTRY_DB_SECRET_NAME, 'JDBC_URL'),
+        secretEnv('APICURIO_DATASOURCE_USERNAME', SCHEMA_REGISTRY_DB_SECRET_NAME, 'USERNAME'),
+        secretEnv('APICURIO_DATASOURCE_PASSWORD', SCHEMA_REGISTRY_DB_SECRET_NAME, 'PASSWORD'),
+      ],
+      ports: [
+        { name: 'http', containerPort: SCHEMA_REGISTRY_PORT, protocol: 'TCP' },
+        { name: 'management', containerPort: 9000, protocol: 'TCP' },
+      ],
+      resources: {
+        requests: { cpu: '100m', memory: '384Mi' },
+        limits: { cpu: '1', memory: '768Mi' },
       },
+      ...probes({
+        port: 'management',
+        started: '/health/started',
+        ready: '/health/ready',
+        live: '/health/live',
+        startupFailures: 60,
+      }),
+      securityContext: CONTAINER_SECURITY,
+      volumeMounts: [TMP_MOUNT],
     },
-  };
-  const service: IService = {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: SCHEMA_REGISTRY_NAME, labels: labels(SCHEMA_REGISTRY_NAME, 'schemas') },
-    spec: { type: 'ClusterIP', selector: selector(SCHEMA_REGISTRY_NAME), ports: [{ name: 'http', port: SCHEMA_REGISTRY_PORT, targetPort: 'http', protocol: 'TCP' }] },
-  };
+    volumes: [TMP_VOLUME],
+  });
+  const service = clusterService(SCHEMA_REGISTRY_NAME, 'schemas', [['http', SCHEMA_REGISTRY_PORT]]);
   return [deployment, service, appDisruptionBudget(SCHEMA_REGISTRY_NAME, 'schemas')].map(asObject);
+}
+
+function ingressPolicy(name: string, ingress: INetworkPolicyIngressRule[]): INetworkPolicy {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: `${name}-ingress`, labels: labels(name, 'network') },
+    spec: { podSelector: { matchLabels: selector(name) }, policyTypes: ['Ingress'], ingress },
+  };
+}
+
+/** Any pod of the gateway's (part-of the same system) may reach these TCP ports. */
+function fromOurPods(ports: number[]): INetworkPolicyIngressRule {
+  return {
+    from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } } }],
+    ports: ports.map((port) => ({ protocol: 'TCP' as const, port })),
+  };
 }
 
 /**
@@ -613,59 +783,53 @@ export function networkPolicies(): K8sObject[] {
       apiVersion: 'networking.k8s.io/v1',
       kind: 'NetworkPolicy',
       metadata: { name: 'default-deny-ingress', labels: labels('pgw', 'network') },
-      spec: { podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } }, policyTypes: ['Ingress'] },
+      spec: {
+        podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } },
+        policyTypes: ['Ingress'],
+      },
     },
   ];
   for (const app of APPS) {
-    const spec = APP_SPECS[app];
-    const callers = callersOf(app);
-    policies.push({
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'NetworkPolicy',
-      metadata: { name: `${app}-ingress`, labels: labels(app, 'network') },
-      spec: {
-        podSelector: { matchLabels: selector(app) },
-        policyTypes: ['Ingress'],
-        ingress: [
-          spec.public
-            ? { ports: [{ protocol: 'TCP', port: APP_PORT }] }
-            : {
-                from: [{ podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: callers }] } }],
-                ports: [{ protocol: 'TCP', port: APP_PORT }],
-              },
-        ],
-      },
-    });
+    const tcp = [{ protocol: 'TCP' as const, port: APP_PORT }];
+    policies.push(
+      ingressPolicy(app, [
+        APP_SPECS[app].public
+          ? { ports: tcp }
+          : {
+              from: [
+                {
+                  podSelector: {
+                    matchExpressions: [
+                      { key: 'app.kubernetes.io/name', operator: 'In', values: callersOf(app) },
+                    ],
+                  },
+                },
+              ],
+              ports: tcp,
+            },
+      ]),
+    );
   }
-  policies.push({
-    apiVersion: 'networking.k8s.io/v1',
-    kind: 'NetworkPolicy',
-    metadata: { name: `${COLLECTOR_NAME}-ingress`, labels: labels(COLLECTOR_NAME, 'network') },
-    spec: {
-      podSelector: { matchLabels: selector(COLLECTOR_NAME) },
-      policyTypes: ['Ingress'],
-      ingress: [
-        { from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } } }], ports: [{ protocol: 'TCP', port: 4317 }, { protocol: 'TCP', port: 4318 }] },
-        // Prometheus scrapes from its own namespace: the metrics carry no secret.
-        { ports: [{ protocol: 'TCP', port: 8889 }] },
-      ],
-    },
-  });
-  policies.push({
-    apiVersion: 'networking.k8s.io/v1',
-    kind: 'NetworkPolicy',
-    metadata: { name: `${SCHEMA_REGISTRY_NAME}-ingress`, labels: labels(SCHEMA_REGISTRY_NAME, 'network') },
-    spec: {
-      podSelector: { matchLabels: selector(SCHEMA_REGISTRY_NAME) },
-      policyTypes: ['Ingress'],
-      ingress: [{ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } } }], ports: [{ protocol: 'TCP', port: SCHEMA_REGISTRY_PORT }] }],
-    },
-  });
+  policies.push(
+    ingressPolicy(COLLECTOR_NAME, [
+      fromOurPods([4317, 4318]),
+      // Prometheus scrapes from its own namespace: the metrics carry no secret.
+      { ports: [{ protocol: 'TCP', port: 8889 }] },
+    ]),
+    ingressPolicy(SCHEMA_REGISTRY_NAME, [fromOurPods([SCHEMA_REGISTRY_PORT])]),
+  );
   return policies.map(asObject);
 }
 
 /** Where cluster and private addresses live: webhooks may reach none of them (SSRF to pods, nodes, metadata). */
-export const PRIVATE_IPV4 = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10'];
+export const PRIVATE_IPV4 = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '169.254.0.0/16',
+  '127.0.0.0/8',
+  '100.64.0.0/10',
+];
 export const PRIVATE_IPV6 = ['fc00::/7', 'fe80::/10', '::1/128', '::ffff:0:0/96'];
 /** PostgreSQL's and Kafka's ports: outside this namespace (a managed database, a Strimzi cluster). */
 export const DATABASE_PORT = 5432;
@@ -679,20 +843,56 @@ export const KAFKA_PORT = 9092;
  */
 export function egressPolicies(): K8sObject[] {
   const base: INetworkPolicyEgressRule[] = [
-    { to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }], ports: [{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 53 }] },
-    { ports: [{ protocol: 'TCP', port: DATABASE_PORT }, { protocol: 'TCP', port: KAFKA_PORT }] },
-    { to: [{ podSelector: { matchLabels: selector(COLLECTOR_NAME) } }], ports: [{ protocol: 'TCP', port: 4318 }] },
-    { to: [{ podSelector: { matchLabels: selector(SCHEMA_REGISTRY_NAME) } }], ports: [{ protocol: 'TCP', port: SCHEMA_REGISTRY_PORT }] },
+    {
+      to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+      ports: [
+        { protocol: 'UDP', port: 53 },
+        { protocol: 'TCP', port: 53 },
+      ],
+    },
+    {
+      ports: [
+        { protocol: 'TCP', port: DATABASE_PORT },
+        { protocol: 'TCP', port: KAFKA_PORT },
+      ],
+    },
+    {
+      to: [{ podSelector: { matchLabels: selector(COLLECTOR_NAME) } }],
+      ports: [{ protocol: 'TCP', port: 4318 }],
+    },
+    {
+      to: [{ podSelector: { matchLabels: selector(SCHEMA_REGISTRY_NAME) } }],
+      ports: [{ protocol: 'TCP', port: SCHEMA_REGISTRY_PORT }],
+    },
   ];
   const policy = (app: AppName, rules: INetworkPolicyEgressRule[]): INetworkPolicy => ({
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
     metadata: { name: `${app}-egress`, labels: labels(app, 'network') },
-    spec: { podSelector: { matchLabels: selector(app) }, policyTypes: ['Egress'], egress: [...base, ...rules] },
+    spec: {
+      podSelector: { matchLabels: selector(app) },
+      policyTypes: ['Egress'],
+      egress: [...base, ...rules],
+    },
   });
   const toPeers = (app: AppName): INetworkPolicyEgressRule[] => {
     const peers = [...new Set(Object.values(APP_SPECS[app].peers))];
-    return peers.length === 0 ? [] : [{ to: [{ podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: peers }] } }], ports: [{ protocol: 'TCP', port: APP_PORT }] }];
+    return peers.length === 0
+      ? []
+      : [
+          {
+            to: [
+              {
+                podSelector: {
+                  matchExpressions: [
+                    { key: 'app.kubernetes.io/name', operator: 'In', values: peers },
+                  ],
+                },
+              },
+            ],
+            ports: [{ protocol: 'TCP', port: APP_PORT }],
+          },
+        ];
   };
   return [
     policy('vault', toPeers('vault')),
@@ -724,7 +924,12 @@ export function baseFiles(): BaseFile[] {
     { file: 'config.yaml', objects: [asObject(configMap())] },
     ...APPS.map((app) => ({
       file: `${app}.yaml`,
-      objects: [appDeployment(app), appService(app), appAutoscaler(app), appDisruptionBudget(app)].map(asObject),
+      objects: [
+        appDeployment(app),
+        appService(app),
+        appAutoscaler(app),
+        appDisruptionBudget(app),
+      ].map(asObject),
     })),
     { file: 'jobs.yaml', objects: JOBS.map((job) => asObject(jobCronJob(job))) },
     { file: 'otel-collector.yaml', objects: collectorObjects() },
@@ -740,7 +945,13 @@ export function namespaceObject(name: string): K8sObject {
   const ns: INamespace = {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { name, labels: { 'app.kubernetes.io/part-of': PART_OF, 'pod-security.kubernetes.io/enforce': 'restricted' } },
+    metadata: {
+      name,
+      labels: {
+        'app.kubernetes.io/part-of': PART_OF,
+        'pod-security.kubernetes.io/enforce': 'restricted',
+      },
+    },
   };
   return asObject(ns);
 }
@@ -750,7 +961,13 @@ export function placeholderSecret(name: string, data: Record<string, string>): K
   const secret: ISecret = {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name, labels: labels('pgw', 'secret'), annotations: { 'pgw/placeholder': 'dev only: replace every value before anything real runs here' } },
+    metadata: {
+      name,
+      labels: labels('pgw', 'secret'),
+      annotations: {
+        'pgw/placeholder': 'dev only: replace every value before anything real runs here',
+      },
+    },
     type: 'Opaque',
     stringData: data,
   };
@@ -780,4 +997,11 @@ export function referencedSecrets(): Map<string, Set<string>> {
   return out;
 }
 
-export const SECRET_NAMES = { ACQUIRER_KEY_SECRET_NAME, ADMIN_SECRET_NAME, PRINCIPAL_SECRET_NAME, PRINCIPAL_SIGNING_SECRET_NAME, SCHEMA_REGISTRY_DB_SECRET_NAME, VAULT_KEYS_SECRET_NAME };
+export const SECRET_NAMES = {
+  ACQUIRER_KEY_SECRET_NAME,
+  ADMIN_SECRET_NAME,
+  PRINCIPAL_SECRET_NAME,
+  PRINCIPAL_SIGNING_SECRET_NAME,
+  SCHEMA_REGISTRY_DB_SECRET_NAME,
+  VAULT_KEYS_SECRET_NAME,
+};

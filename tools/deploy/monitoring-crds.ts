@@ -7,7 +7,11 @@
 import Ajv from 'ajv';
 
 /** The Operator's duration: Prometheus's without fractions (`30s`, `1h30m`, `0`). */
-const DURATION = { type: 'string', pattern: '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$' };
+const DURATION = {
+  type: 'string',
+  pattern:
+    '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$',
+};
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 const LABEL_SELECTOR = {
   type: 'object',
@@ -20,7 +24,11 @@ const LABEL_SELECTOR = {
         type: 'object',
         additionalProperties: false,
         required: ['key', 'operator'],
-        properties: { key: { type: 'string' }, operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }, values: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          key: { type: 'string' },
+          operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+          values: { type: 'array', items: { type: 'string' } },
+        },
       },
     },
   },
@@ -29,7 +37,11 @@ const METADATA = {
   type: 'object',
   required: ['name'],
   properties: {
-    name: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$', maxLength: 253 },
+    name: {
+      type: 'string',
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+      maxLength: 253,
+    },
     namespace: { type: 'string' },
     labels: STRING_MAP,
     annotations: STRING_MAP,
@@ -50,7 +62,14 @@ const SERVICE_MONITOR = {
       required: ['selector'],
       properties: {
         selector: LABEL_SELECTOR,
-        namespaceSelector: { type: 'object', additionalProperties: false, properties: { any: { type: 'boolean' }, matchNames: { type: 'array', items: { type: 'string' } } } },
+        namespaceSelector: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            any: { type: 'boolean' },
+            matchNames: { type: 'array', items: { type: 'string' } },
+          },
+        },
         jobLabel: { type: 'string' },
         targetLabels: { type: 'array', items: { type: 'string' } },
         podTargetLabels: { type: 'array', items: { type: 'string' } },
@@ -69,7 +88,10 @@ const SERVICE_MONITOR = {
               targetPort: { anyOf: [{ type: 'integer' }, { type: 'string' }] },
               path: { type: 'string' },
               scheme: { enum: ['http', 'https', 'HTTP', 'HTTPS'] },
-              params: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+              params: {
+                type: 'object',
+                additionalProperties: { type: 'array', items: { type: 'string' } },
+              },
               interval: DURATION,
               scrapeTimeout: DURATION,
               honorLabels: { type: 'boolean' },
@@ -157,5 +179,9 @@ export function monitoringErrors(object: { kind?: string }): string[] | null {
   const validate = validators[object.kind ?? ''];
   if (validate === undefined) return null;
   const ok = validate(object);
-  return ok ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`.trim());
+  return ok
+    ? []
+    : (validate.errors ?? []).map((e) =>
+        `${e.instancePath} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`.trim(),
+      );
 }

@@ -8,17 +8,36 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { COLLECTOR_CONFIG_FILE, COLLECTOR_NAME, DASHBOARDS_CONFIG_MAP_NAME, DASHBOARDS_DIR, MONITORING_API_VERSION, PROMETHEUS_RULE_NAME, ROOT, RULES_DIR, type K8sObject } from './manifests';
+import {
+  COLLECTOR_CONFIG_FILE,
+  COLLECTOR_NAME,
+  DASHBOARDS_CONFIG_MAP_NAME,
+  DASHBOARDS_DIR,
+  MONITORING_API_VERSION,
+  PROMETHEUS_RULE_NAME,
+  ROOT,
+  RULES_DIR,
+  type K8sObject,
+} from './manifests';
 import { monitoringErrors } from './monitoring-crds';
 import { ENVIRONMENTS, render } from './overlays';
 import type { Finding } from './validate';
 
 type Obj = K8sObject & Record<string, any>;
 /** The files of a directory of deploy/observability, read here apart from the generator that embeds them. */
-const filesIn = (dir: string, suffix: string) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => ({ name: f, text: readFileSync(join(dir, f), 'utf8') }));
-const find = (objects: readonly Obj[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
-const promtoolRuns = spawnSync('promtool', ['--version']).status === 0 || process.env['REQUIRE_PROMTOOL'] !== undefined;
-const SKIPPED = promtoolRuns ? '' : ' — SKIPPED: promtool is not installed (apt-get install prometheus)';
+const filesIn = (dir: string, suffix: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(suffix))
+    .sort()
+    .map((f) => ({ name: f, text: readFileSync(join(dir, f), 'utf8') }));
+const find = (objects: readonly Obj[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name);
+const promtoolRuns =
+  spawnSync('promtool', ['--version']).status === 0 ||
+  process.env['REQUIRE_PROMTOOL'] !== undefined;
+const SKIPPED = promtoolRuns
+  ? ''
+  : ' — SKIPPED: promtool is not installed (apt-get install prometheus)';
 
 describe.each(ENVIRONMENTS)('monitoring objects, %s overlay', (env) => {
   const objects = render(env) as Obj[];
@@ -26,33 +45,46 @@ describe.each(ENVIRONMENTS)('monitoring objects, %s overlay', (env) => {
   const rule = find(objects, 'PrometheusRule', PROMETHEUS_RULE_NAME)!;
   const dashboards = find(objects, 'ConfigMap', DASHBOARDS_CONFIG_MAP_NAME)!;
 
-  it('has a ServiceMonitor, a PrometheusRule and the dashboards ConfigMap, in the overlay\'s namespace, each of the right shape', () => {
-    for (const o of [serviceMonitor, rule, dashboards]) expect(o?.metadata.namespace).toBe(overlayNamespace(objects));
+  it("has a ServiceMonitor, a PrometheusRule and the dashboards ConfigMap, in the overlay's namespace, each of the right shape", () => {
+    for (const o of [serviceMonitor, rule, dashboards])
+      expect(o?.metadata.namespace).toBe(overlayNamespace(objects));
     expect([monitoringErrors(serviceMonitor), monitoringErrors(rule)]).toEqual([[], []]);
   });
 
-  it('the ServiceMonitor selects the collector\'s Service, on the port of the collector\'s prometheus exporter, keeping the apps\' job label', () => {
+  it("the ServiceMonitor selects the collector's Service, on the port of the collector's prometheus exporter, keeping the apps' job label", () => {
     // Proves Prometheus scrapes where the apps' metrics actually are: a wrong selector or port scrapes nothing, silently.
     const service = find(objects, 'Service', COLLECTOR_NAME)!;
-    expect(Object.entries(serviceMonitor.spec.selector.matchLabels).every(([k, v]) => service.metadata.labels?.[k] === v)).toBe(true);
-    const collector = parse(readFileSync(COLLECTOR_CONFIG_FILE, 'utf8')) as { exporters: { prometheus: { endpoint: string } } };
+    expect(
+      Object.entries(serviceMonitor.spec.selector.matchLabels).every(
+        ([k, v]) => service.metadata.labels?.[k] === v,
+      ),
+    ).toBe(true);
+    const collector = parse(readFileSync(COLLECTOR_CONFIG_FILE, 'utf8')) as {
+      exporters: { prometheus: { endpoint: string } };
+    };
     const exporterPort = Number(collector.exporters.prometheus.endpoint.split(':').pop());
     const [endpoint] = serviceMonitor.spec.endpoints;
     expect(service.spec.ports.find((p: any) => p.name === endpoint.port)?.port).toBe(exporterPort);
     expect(endpoint.honorLabels).toBe(true);
     // The collector's pods accept Prometheus on that port (the NetworkPolicy of its ingress).
-    const policy = objects.find((o) => o.kind === 'NetworkPolicy' && o.spec.podSelector?.matchLabels?.['app.kubernetes.io/name'] === COLLECTOR_NAME);
+    const policy = objects.find(
+      (o) =>
+        o.kind === 'NetworkPolicy' &&
+        o.spec.podSelector?.matchLabels?.['app.kubernetes.io/name'] === COLLECTOR_NAME,
+    );
     expect(JSON.stringify(policy?.spec.ingress)).toContain(`"port":${exporterPort}`);
   });
 
   it('the PrometheusRule holds exactly the groups of deploy/observability/rules, each name once', () => {
-    const groups = filesIn(RULES_DIR, '.rules.yaml').flatMap((f) => (parse(f.text) as { groups: Array<{ name: string }> }).groups);
+    const groups = filesIn(RULES_DIR, '.rules.yaml').flatMap(
+      (f) => (parse(f.text) as { groups: Array<{ name: string }> }).groups,
+    );
     expect(groups.length).toBeGreaterThan(0);
     expect(rule.spec.groups).toEqual(groups);
     expect(new Set(groups.map((g) => g.name)).size).toBe(groups.length);
   });
 
-  it('the dashboards ConfigMap holds exactly the dashboard files, labelled for Grafana\'s sidecar', () => {
+  it("the dashboards ConfigMap holds exactly the dashboard files, labelled for Grafana's sidecar", () => {
     expect(dashboards.metadata.labels?.['grafana_dashboard']).toBe('1');
     const files = filesIn(DASHBOARDS_DIR, '.json');
     expect(files.length).toBeGreaterThan(0);
@@ -61,17 +93,23 @@ describe.each(ENVIRONMENTS)('monitoring objects, %s overlay', (env) => {
     expect(JSON.stringify(dashboards).length).toBeLessThan(200 * 1024);
   });
 
-  (promtoolRuns ? it : it.skip)(`promtool accepts the PrometheusRule's rules as rendered${SKIPPED}`, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pgw-prometheusrule-'));
-    try {
-      const file = join(dir, 'rendered.rules.yaml');
-      writeFileSync(file, stringify({ groups: rule.spec.groups }));
-      const r = spawnSync('promtool', ['check', 'rules', file], { encoding: 'utf8' });
-      expect([r.status, `${r.stdout}${r.stderr}`]).toEqual([0, expect.stringContaining('SUCCESS')]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  (promtoolRuns ? it : it.skip)(
+    `promtool accepts the PrometheusRule's rules as rendered${SKIPPED}`,
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pgw-prometheusrule-'));
+      try {
+        const file = join(dir, 'rendered.rules.yaml');
+        writeFileSync(file, stringify({ groups: rule.spec.groups }));
+        const r = spawnSync('promtool', ['check', 'rules', file], { encoding: 'utf8' });
+        expect([r.status, `${r.stdout}${r.stderr}`]).toEqual([
+          0,
+          expect.stringContaining('SUCCESS'),
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 function overlayNamespace(objects: readonly Obj[]): string | undefined {
@@ -82,7 +120,10 @@ describe('the monitoring.coreos.com shapes (monitoring-crds.ts)', () => {
   const valid = (render('prod') as Obj[]).filter((o) => o.apiVersion === MONITORING_API_VERSION);
 
   it('reject what the API server would drop or refuse: a misspelt field, a duration in words, a rule with no expr or both record and alert, a missing selector', () => {
-    const [serviceMonitor, rule] = [valid.find((o) => o.kind === 'ServiceMonitor')!, valid.find((o) => o.kind === 'PrometheusRule')!];
+    const [serviceMonitor, rule] = [
+      valid.find((o) => o.kind === 'ServiceMonitor')!,
+      valid.find((o) => o.kind === 'PrometheusRule')!,
+    ];
     const copy = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
     const misspelt = copy(serviceMonitor);
@@ -111,8 +152,15 @@ describe('the monitoring.coreos.com shapes (monitoring-crds.ts)', () => {
   });
 
   it('validate.ts applies them to every monitoring.coreos.com object, and reports a kind it has no shape for', () => {
-    const broken = [{ ...valid[0], spec: { endpoints: 'every 15s' } }, { apiVersion: MONITORING_API_VERSION, kind: 'Probe', metadata: { name: 'p' }, spec: {} }];
-    const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, 'validate.ts'), '-'], { input: JSON.stringify(broken), encoding: 'utf8', cwd: ROOT, timeout: 60_000 });
+    const broken = [
+      { ...valid[0], spec: { endpoints: 'every 15s' } },
+      { apiVersion: MONITORING_API_VERSION, kind: 'Probe', metadata: { name: 'p' }, spec: {} },
+    ];
+    const result = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, 'validate.ts'), '-'],
+      { input: JSON.stringify(broken), encoding: 'utf8', cwd: ROOT, timeout: 60_000 },
+    );
     expect(result.status).toBe(0);
     const findings = JSON.parse(result.stdout) as Finding[];
     expect(findings.map((f) => [f.object, f.errors.length > 0])).toEqual([

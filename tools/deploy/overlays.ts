@@ -36,31 +36,53 @@ export interface Overlay {
   notes: string[];
 }
 
-const DEV_SIZING: Sizing = { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '384Mi' }, minReplicas: 2, maxReplicas: 3 };
+const DEV_SIZING: Sizing = {
+  requests: { cpu: '50m', memory: '128Mi' },
+  limits: { cpu: '500m', memory: '384Mi' },
+  minReplicas: 2,
+  maxReplicas: 3,
+};
 
-const DEV_PRINCIPAL_PRIVATE_KEY = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIEHuViV7JBaAOykF+w0dnGGsRmOrEd7nuJnyevEwhP7/\n-----END PRIVATE KEY-----\n';
-const DEV_PRINCIPAL_PUBLIC_KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAh1azmMM8aePmMvJMnMme+OgCwno1J9iEEC4aqdvUr2s=\n-----END PUBLIC KEY-----\n';
+const DEV_PRINCIPAL_PRIVATE_KEY =
+  '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIEHuViV7JBaAOykF+w0dnGGsRmOrEd7nuJnyevEwhP7/\n-----END PRIVATE KEY-----\n';
+const DEV_PRINCIPAL_PUBLIC_KEY =
+  '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAh1azmMM8aePmMvJMnMme+OgCwno1J9iEEC4aqdvUr2s=\n-----END PUBLIC KEY-----\n';
 
 /** Dev placeholders: obviously fake, valid in shape (the vault checks base64 lengths at boot). */
 function devSecrets(): K8sObject[] {
   const values: Record<string, Record<string, string>> = {
     // A dev-only Ed25519 pair, published here: replace both before anything real runs (docs/runbook.md).
-    [SECRET_NAMES.PRINCIPAL_SECRET_NAME]: { PRINCIPAL_PUBLIC_KEY: DEV_PRINCIPAL_PUBLIC_KEY, PRINCIPAL_PUBLIC_KEY_PREVIOUS: '' },
-    [SECRET_NAMES.PRINCIPAL_SIGNING_SECRET_NAME]: { PRINCIPAL_PRIVATE_KEY: DEV_PRINCIPAL_PRIVATE_KEY },
+    [SECRET_NAMES.PRINCIPAL_SECRET_NAME]: {
+      PRINCIPAL_PUBLIC_KEY: DEV_PRINCIPAL_PUBLIC_KEY,
+      PRINCIPAL_PUBLIC_KEY_PREVIOUS: '',
+    },
+    [SECRET_NAMES.PRINCIPAL_SIGNING_SECRET_NAME]: {
+      PRINCIPAL_PRIVATE_KEY: DEV_PRINCIPAL_PRIVATE_KEY,
+    },
     [SECRET_NAMES.ADMIN_SECRET_NAME]: { ADMIN_TOKEN: 'dev-admin-token-change-me-0123456789' },
     [SECRET_NAMES.VAULT_KEYS_SECRET_NAME]: {
       VAULT_KEK: Buffer.from('dev-kek-change-me-32-bytes-long!').toString('base64'),
       VAULT_KEK_ID: 'dev-1',
       VAULT_KEKS_RETIRED: '',
-      VAULT_FINGERPRINT_KEY: Buffer.from('dev-fingerprint-key-change-me-0123456789').toString('base64'),
+      VAULT_FINGERPRINT_KEY: Buffer.from('dev-fingerprint-key-change-me-0123456789').toString(
+        'base64',
+      ),
     },
     [SECRET_NAMES.ACQUIRER_KEY_SECRET_NAME]: { ACQUIRER_SIM_KEY: 'dev-acquirer-key-change-me' },
-    [SECRET_NAMES.SCHEMA_REGISTRY_DB_SECRET_NAME]: { JDBC_URL: 'jdbc:postgresql://postgres:5432/gateway?currentSchema=schema_registry', USERNAME: 'pgw_schema_registry', PASSWORD: 'change-me' },
+    [SECRET_NAMES.SCHEMA_REGISTRY_DB_SECRET_NAME]: {
+      JDBC_URL: 'jdbc:postgresql://postgres:5432/gateway?currentSchema=schema_registry',
+      USERNAME: 'pgw_schema_registry',
+      PASSWORD: 'change-me',
+    },
   };
   for (const app of APPS) {
-    values[databaseSecretName(app)] = { DATABASE_URL: `postgres://pgw_${app.replace('-', '_')}:change-me@postgres:5432/gateway` };
+    values[databaseSecretName(app)] = {
+      DATABASE_URL: `postgres://pgw_${app.replace('-', '_')}:change-me@postgres:5432/gateway`,
+    };
     // The migration role (DDL on the app's schema), read by the app's migrate Job only (docs/runbook.md).
-    values[migrationSecretName(app)] = { DATABASE_URL: `postgres://pgw_${app.replace('-', '_')}_migrate:change-me@postgres:5432/gateway` };
+    values[migrationSecretName(app)] = {
+      DATABASE_URL: `postgres://pgw_${app.replace('-', '_')}_migrate:change-me@postgres:5432/gateway`,
+    };
   }
   const referenced = referencedSecrets();
   return [...referenced.keys()].sort().map((name) => {
@@ -76,7 +98,10 @@ export function overlay(env: Environment): Overlay {
       env,
       namespace: 'pgw-dev',
       imageTag: 'dev',
-      config: { LOG_LEVEL: 'debug', OTEL_TRACES_BACKEND_ENDPOINT: 'jaeger-collector.observability:4317' },
+      config: {
+        LOG_LEVEL: 'debug',
+        OTEL_TRACES_BACKEND_ENDPOINT: 'jaeger-collector.observability:4317',
+      },
       sizing: Object.fromEntries(APPS.map((app) => [app, DEV_SIZING])),
       resources: [
         { file: 'namespace.yaml', objects: [namespaceObject('pgw-dev')] },
@@ -104,11 +129,26 @@ export function overlay(env: Environment): Overlay {
       DEPLOYMENT_ENV: 'production',
     },
     sizing: {
-      gateway: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '2', memory: '768Mi' }, minReplicas: 3, maxReplicas: 20 },
-      charges: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' }, minReplicas: 3, maxReplicas: 12 },
+      gateway: {
+        requests: { cpu: '250m', memory: '256Mi' },
+        limits: { cpu: '2', memory: '768Mi' },
+        minReplicas: 3,
+        maxReplicas: 20,
+      },
+      charges: {
+        requests: { cpu: '250m', memory: '256Mi' },
+        limits: { cpu: '1', memory: '512Mi' },
+        minReplicas: 3,
+        maxReplicas: 12,
+      },
       vault: { ...BASE_SIZING, minReplicas: 3, maxReplicas: 8 },
       webhooks: { ...BASE_SIZING, minReplicas: 2, maxReplicas: 10 },
-      ledger: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' }, minReplicas: 2, maxReplicas: 8 },
+      ledger: {
+        requests: { cpu: '200m', memory: '256Mi' },
+        limits: { cpu: '1', memory: '512Mi' },
+        minReplicas: 2,
+        maxReplicas: 8,
+      },
     },
     resources: [{ file: 'namespace.yaml', objects: [namespaceObject('pgw')] }],
     notes: [
@@ -129,7 +169,15 @@ export function overlayPatches(o: Overlay): Patch[] {
   const patches: Patch[] = [];
   const changed = Object.entries(o.config).filter(([key, value]) => BASE_CONFIG[key] !== value);
   if (changed.length > 0) {
-    patches.push({ file: 'patches/config.yaml', patch: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CONFIG_MAP_NAME }, data: Object.fromEntries(changed) } });
+    patches.push({
+      file: 'patches/config.yaml',
+      patch: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: CONFIG_MAP_NAME },
+        data: Object.fromEntries(changed),
+      },
+    });
   }
   for (const app of APPS) {
     const sizing = o.sizing[app];
@@ -146,7 +194,12 @@ export function overlayPatches(o: Overlay): Patch[] {
               containers: [
                 {
                   name: app,
-                  env: [{ name: 'NODE_OPTIONS', value: `--max-old-space-size=${heapMegabytes(sizing.limits.memory)}` }],
+                  env: [
+                    {
+                      name: 'NODE_OPTIONS',
+                      value: `--max-old-space-size=${heapMegabytes(sizing.limits.memory)}`,
+                    },
+                  ],
                   resources: { requests: { ...sizing.requests }, limits: { ...sizing.limits } },
                 },
               ],
@@ -157,7 +210,12 @@ export function overlayPatches(o: Overlay): Patch[] {
     });
     patches.push({
       file: `patches/${app}-hpa.yaml`,
-      patch: { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: app }, spec: { minReplicas: sizing.minReplicas, maxReplicas: sizing.maxReplicas } },
+      patch: {
+        apiVersion: 'autoscaling/v2',
+        kind: 'HorizontalPodAutoscaler',
+        metadata: { name: app },
+        spec: { minReplicas: sizing.minReplicas, maxReplicas: sizing.maxReplicas },
+      },
     });
   }
   return patches;
@@ -183,21 +241,36 @@ function isRecord(value: unknown): value is Record<string, Json> {
 export function mergePatch(target: Json, patch: Json): Json {
   if (isRecord(target) && isRecord(patch)) {
     const out: Record<string, Json> = { ...target };
-    for (const [key, value] of Object.entries(patch)) out[key] = key in target ? mergePatch(target[key] as Json, value) : value;
+    for (const [key, value] of Object.entries(patch))
+      out[key] = key in target ? mergePatch(target[key] as Json, value) : value;
     return out;
   }
-  if (Array.isArray(target) && Array.isArray(patch) && patch.every((p) => isRecord(p) && typeof p.name === 'string')) {
+  if (
+    Array.isArray(target) &&
+    Array.isArray(patch) &&
+    patch.every((p) => isRecord(p) && typeof p.name === 'string')
+  ) {
     const out = target.map((item) => {
-      const match = isRecord(item) ? patch.find((p) => isRecord(p) && p.name === item.name) : undefined;
+      const match = isRecord(item)
+        ? patch.find((p) => isRecord(p) && p.name === item.name)
+        : undefined;
       return match === undefined ? item : mergePatch(item, match);
     });
-    for (const p of patch) if (!target.some((item) => isRecord(item) && isRecord(p) && item.name === p.name)) out.push(p);
+    for (const p of patch)
+      if (!target.some((item) => isRecord(item) && isRecord(p) && item.name === p.name))
+        out.push(p);
     return out;
   }
   return patch;
 }
 
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'PersistentVolume', 'StorageClass']);
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'PersistentVolume',
+  'StorageClass',
+]);
 
 function setImages(node: Json, images: ReadonlyArray<{ name: string; newTag: string }>): Json {
   if (Array.isArray(node)) return node.map((n) => setImages(n, images));
@@ -218,11 +291,19 @@ function setImages(node: Json, images: ReadonlyArray<{ name: string; newTag: str
 /** The objects `kubectl kustomize deploy/overlays/<env>` yields, computed from the same definitions. */
 export function render(env: Environment): K8sObject[] {
   const o = overlay(env);
-  let objects = [...baseFiles().flatMap((f) => f.objects), ...o.resources.flatMap((r) => r.objects)].map((x) => JSON.parse(JSON.stringify(x)) as K8sObject);
+  let objects = [
+    ...baseFiles().flatMap((f) => f.objects),
+    ...o.resources.flatMap((r) => r.objects),
+  ].map((x) => JSON.parse(JSON.stringify(x)) as K8sObject);
   for (const { patch } of overlayPatches(o)) {
-    const index = objects.findIndex((x) => x.kind === patch.kind && x.metadata.name === patch.metadata.name);
+    const index = objects.findIndex(
+      (x) => x.kind === patch.kind && x.metadata.name === patch.metadata.name,
+    );
     if (index < 0) throw new Error(`patch for missing ${patch.kind}/${patch.metadata.name}`);
-    objects[index] = mergePatch(objects[index] as unknown as Json, patch as unknown as Json) as unknown as K8sObject;
+    objects[index] = mergePatch(
+      objects[index] as unknown as Json,
+      patch as unknown as Json,
+    ) as unknown as K8sObject;
   }
   const images = overlayImages(o);
   objects = objects.map((x) => setImages(x as unknown as Json, images) as unknown as K8sObject);
@@ -232,7 +313,8 @@ export function render(env: Environment): K8sObject[] {
 
 // ---- the files of deploy/ -----------------------------------------------------------------------------
 
-export const GENERATED_HEADER = '# Generated by tools/deploy/generate.ts from tools/deploy/*.ts: edit those, then run\n# `npx tsx tools/deploy/generate.ts` (the spec in tools/deploy fails when this file is out of date).\n';
+export const GENERATED_HEADER =
+  '# Generated by tools/deploy/generate.ts from tools/deploy/*.ts: edit those, then run\n# `npx tsx tools/deploy/generate.ts` (the spec in tools/deploy fails when this file is out of date).\n';
 
 export function toYaml(objects: readonly unknown[]): string {
   return objects.map((o) => stringify(o, { lineWidth: 0 })).join('---\n');
@@ -245,13 +327,22 @@ export function deployFiles(): Map<string, string> {
   for (const f of bases) files.set(`base/${f.file}`, GENERATED_HEADER + toYaml(f.objects));
   files.set(
     'base/kustomization.yaml',
-    GENERATED_HEADER + toYaml([{ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: bases.map((f) => f.file) }]),
+    GENERATED_HEADER +
+      toYaml([
+        {
+          apiVersion: 'kustomize.config.k8s.io/v1beta1',
+          kind: 'Kustomization',
+          resources: bases.map((f) => f.file),
+        },
+      ]),
   );
   for (const env of ENVIRONMENTS) {
     const o = overlay(env);
     const patches = overlayPatches(o);
-    for (const r of o.resources) files.set(`overlays/${env}/${r.file}`, GENERATED_HEADER + toYaml(r.objects));
-    for (const p of patches) files.set(`overlays/${env}/${p.file}`, GENERATED_HEADER + toYaml([p.patch]));
+    for (const r of o.resources)
+      files.set(`overlays/${env}/${r.file}`, GENERATED_HEADER + toYaml(r.objects));
+    for (const p of patches)
+      files.set(`overlays/${env}/${p.file}`, GENERATED_HEADER + toYaml([p.patch]));
     const kustomization = {
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
@@ -260,7 +351,10 @@ export function deployFiles(): Map<string, string> {
       images: overlayImages(o),
       patches: patches.map((p) => ({ path: p.file })),
     };
-    files.set(`overlays/${env}/kustomization.yaml`, GENERATED_HEADER + o.notes.map((n) => `# ${n}\n`).join('') + toYaml([kustomization]));
+    files.set(
+      `overlays/${env}/kustomization.yaml`,
+      GENERATED_HEADER + o.notes.map((n) => `# ${n}\n`).join('') + toYaml([kustomization]),
+    );
   }
   return files;
 }

@@ -10,6 +10,7 @@
 import { MONITORING_API_VERSION, type K8sObject } from './manifests';
 import { monitoringErrors } from './monitoring-crds';
 import { ENVIRONMENTS, render, type Environment } from './overlays';
+import { cliArgs } from './generate';
 
 export interface Finding {
   env: string;
@@ -27,39 +28,71 @@ interface Model {
 }
 type ModelClass = new (data: unknown) => Model;
 
-export async function validateObjects(env: string, objects: readonly K8sObject[]): Promise<Finding[]> {
+export async function validateObjects(
+  env: string,
+  objects: readonly K8sObject[],
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const object of objects) {
     const id = `${object.kind}/${object.metadata.name}`;
     if (object.apiVersion === MONITORING_API_VERSION) {
-      findings.push({ env, object: id, errors: monitoringErrors(object) ?? [`no schema for ${object.apiVersion} ${object.kind} in monitoring-crds.ts`] });
+      findings.push({
+        env,
+        object: id,
+        errors: monitoringErrors(object) ?? [
+          `no schema for ${object.apiVersion} ${object.kind} in monitoring-crds.ts`,
+        ],
+      });
       continue;
     }
     let Class: ModelClass | undefined;
     try {
-      const module = (await import(modelModule(object.apiVersion, object.kind))) as Record<string, ModelClass>;
+      const module = (await import(modelModule(object.apiVersion, object.kind))) as Record<
+        string,
+        ModelClass
+      >;
       Class = module[object.kind];
     } catch (error) {
-      findings.push({ env, object: id, errors: [`no schema for ${object.apiVersion} ${object.kind}: ${String(error)}`] });
+      findings.push({
+        env,
+        object: id,
+        errors: [`no schema for ${object.apiVersion} ${object.kind}: ${String(error)}`],
+      });
       continue;
     }
     if (Class === undefined) {
-      findings.push({ env, object: id, errors: [`no model ${object.kind} in ${object.apiVersion}`] });
+      findings.push({
+        env,
+        object: id,
+        errors: [`no model ${object.kind} in ${object.apiVersion}`],
+      });
       continue;
     }
     try {
       new Class(object).validate();
       findings.push({ env, object: id, errors: [] });
     } catch (error) {
-      const details = (error as { errors?: Array<{ instancePath?: string; message?: string }> }).errors;
-      findings.push({ env, object: id, errors: details?.map((d) => `${d.instancePath ?? ''} ${d.message ?? ''}`.trim()) ?? [String(error)] });
+      const details = (error as { errors?: Array<{ instancePath?: string; message?: string }> })
+        .errors;
+      findings.push({
+        env,
+        object: id,
+        errors: details?.map((d) => `${d.instancePath ?? ''} ${d.message ?? ''}`.trim()) ?? [
+          String(error),
+        ],
+      });
     }
   }
   return findings;
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+  // `-`: objects on stdin; otherwise the environments to render and validate (all by default).
+  const args = cliArgs(
+    `npx tsx tools/deploy/validate.ts [- | ${ENVIRONMENTS.join(' ')}...]`,
+    {},
+    true,
+  ).positionals;
   if (args[0] === '-') {
     // Objects as a JSON array on stdin (the spec feeds broken ones to prove the validator rejects them).
     const chunks: Buffer[] = [];

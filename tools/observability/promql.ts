@@ -7,7 +7,22 @@ import { join } from 'node:path';
 export const METRICS_CATALOG = join(__dirname, '..', '..', 'docs', 'metrics.md');
 
 /** Words of PromQL that look like metric names: operators, modifiers and the special floats. */
-const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'inf', 'nan', 'atan2']);
+const KEYWORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'inf',
+  'nan',
+  'atan2',
+]);
 
 /**
  * The metric names an expression selects: what is left once strings, label matchers, range and
@@ -29,7 +44,9 @@ export function metricNames(expr: string): string[] {
 }
 
 /** The Prometheus names of docs/metrics.md: every backticked name in the "Prometheus" column of its tables. */
-export function catalogPrometheusNames(markdown: string = readFileSync(METRICS_CATALOG, 'utf8')): Set<string> {
+export function catalogPrometheusNames(
+  markdown: string = readFileSync(METRICS_CATALOG, 'utf8'),
+): Set<string> {
   const names = new Set<string>();
   let column = -1;
   for (const line of markdown.split('\n')) {
@@ -37,7 +54,10 @@ export function catalogPrometheusNames(markdown: string = readFileSync(METRICS_C
       column = -1;
       continue;
     }
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (column === -1) {
       column = cells.findIndex((c) => c.toLowerCase() === 'prometheus');
       continue;
