@@ -1,8 +1,22 @@
 import { relative } from 'node:path';
 import { startAllInOne } from '../../apps/all-in-one/src/all-in-one';
 import { SERVICES } from '../../apps/all-in-one/src/services';
-import { COMPACTED_TOPICS, EVENT_TOPICS, eventTypeSchema, isEventType, listSchemaFiles, registeredSchemaText, subjectOf, TOPICS } from '@pgw/contracts';
-import { DEAD_LETTER_HEADERS, deadLetterTopic, HEADER_EVENT_ID, HEADER_EVENT_TYPE } from '@pgw/platform-bus';
+import {
+  COMPACTED_TOPICS,
+  EVENT_TOPICS,
+  eventTypeSchema,
+  isEventType,
+  listSchemaFiles,
+  registeredSchemaText,
+  subjectOf,
+  TOPICS,
+} from '@pgw/contracts';
+import {
+  DEAD_LETTER_HEADERS,
+  deadLetterTopic,
+  HEADER_EVENT_ID,
+  HEADER_EVENT_TYPE,
+} from '@pgw/platform-bus';
 import type { ServiceDefinition } from '@pgw/platform-service';
 
 // The AsyncAPI document is generated from what the code holds: every schema file (listSchemaFiles, so a new
@@ -20,17 +34,30 @@ export interface CapturedConsumer {
 }
 
 /** Starts the all-in-one (in memory, silent) with every service's consumers observed, runs `whileRunning`, then stops it. */
-export async function captureConsumers(whileRunning?: (url: string) => Promise<void>): Promise<CapturedConsumer[]> {
+export async function captureConsumers(
+  whileRunning?: (url: string) => Promise<void>,
+): Promise<CapturedConsumer[]> {
   const captured: CapturedConsumer[] = [];
   const observed = SERVICES.map((definition): ServiceDefinition => ({
     ...definition,
     build: async (app, context) => {
       const parts = await definition.build(app, context);
-      for (const consumer of parts.consumers ?? []) captured.push({ service: definition.name, name: consumer.name, topics: [...consumer.topics] });
+      for (const consumer of parts.consumers ?? [])
+        captured.push({
+          service: definition.name,
+          name: consumer.name,
+          topics: [...consumer.topics],
+        });
       return parts;
     },
   }));
-  const system = await startAllInOne({ dataDir: null, port: 0, demo: false, log: { level: 'silent' }, services: observed });
+  const system = await startAllInOne({
+    dataDir: null,
+    port: 0,
+    demo: false,
+    log: { level: 'silent' },
+    services: observed,
+  });
   try {
     await whileRunning?.(system.url);
   } finally {
@@ -46,26 +73,40 @@ type Topic = (typeof TOPICS)[keyof typeof TOPICS];
  * topic added to TOPICS does not typecheck until it is described; the key patterns are those of the ids
  * (libs/domain ids) the producers pass to outboxMessage.
  */
-const TOPIC_DOCS: { [T in Topic]: { description: string; key: { description: string; pattern: string } } } = {
+const TOPIC_DOCS: {
+  [T in Topic]: { description: string; key: { description: string; pattern: string } };
+} = {
   'gateway.directory': {
     description:
       'The directory (tenants, sellers, pricing plans) that the other services keep local copies of. Each event carries the whole state and a version that grows with each change: keep the highest version seen. Compacted: read from the beginning, it holds the last event of each entity.',
     key: {
-      description: "`<tenant id>/<entity id>` (directoryKey), or the tenant id alone for a tenant's own event: one tenant's directory stays in order on one partition, and compaction keeps the last event of each entity.",
+      description:
+        "`<tenant id>/<entity id>` (directoryKey), or the tenant id alone for a tenant's own event: one tenant's directory stays in order on one partition, and compaction keeps the last event of each entity.",
       pattern: '^ten_[A-Za-z0-9]+(/(seller|plan|we)_[A-Za-z0-9]+)?$',
     },
   },
   'gateway.webhook-endpoints': {
-    description: 'Webhook endpoints with their signing secrets; only the webhooks service reads it, so no other service ever receives a secret. Compacted, like the directory.',
-    key: { description: '`<tenant id>/<webhook endpoint id>` (directoryKey).', pattern: '^ten_[A-Za-z0-9]+/we_[A-Za-z0-9]+$' },
+    description:
+      'Webhook endpoints with their signing secrets; only the webhooks service reads it, so no other service ever receives a secret. Compacted, like the directory.',
+    key: {
+      description: '`<tenant id>/<webhook endpoint id>` (directoryKey).',
+      pattern: '^ten_[A-Za-z0-9]+/we_[A-Za-z0-9]+$',
+    },
   },
   'charges.charges': {
-    description: 'Every event of a charge, its refunds and its chargebacks, in the order they happened.',
-    key: { description: 'The charge id: the events of one charge stay in order on one partition.', pattern: '^ch_[A-Za-z0-9]+$' },
+    description:
+      'Every event of a charge, its refunds and its chargebacks, in the order they happened.',
+    key: {
+      description: 'The charge id: the events of one charge stay in order on one partition.',
+      pattern: '^ch_[A-Za-z0-9]+$',
+    },
   },
   'receivables.sellers': {
     description: 'Every receivable, settlement and balance movement of a seller.',
-    key: { description: 'The seller id: the events of one seller stay in order on one partition.', pattern: '^seller_[A-Za-z0-9]+$' },
+    key: {
+      description: 'The seller id: the events of one seller stay in order on one partition.',
+      pattern: '^seller_[A-Za-z0-9]+$',
+    },
   },
   'anticipation.sellers': {
     description: 'Every anticipation executed for a seller.',
@@ -79,7 +120,10 @@ const REPO_ROOT = `${__dirname}/../..`;
 
 function topicDocs(topic: string): (typeof TOPIC_DOCS)[Topic] {
   const docs = (TOPIC_DOCS as Record<string, (typeof TOPIC_DOCS)[Topic] | undefined>)[topic];
-  if (docs === undefined) throw new Error(`topic ${topic} is not in TOPICS: describe it in tools/asyncapi/build-document.ts`);
+  if (docs === undefined)
+    throw new Error(
+      `topic ${topic} is not in TOPICS: describe it in tools/asyncapi/build-document.ts`,
+    );
   return docs;
 }
 
@@ -90,11 +134,32 @@ function headersOf(eventType: string): Json {
     description: 'Kafka headers, each value a UTF-8 string.',
     required: [HEADER_EVENT_ID, HEADER_EVENT_TYPE],
     properties: {
-      [HEADER_EVENT_ID]: { type: 'string', pattern: '^evt_[A-Za-z0-9]+$', description: "The envelope's event_id. Delivery is at least once: a consumer drops an id it has already applied." },
-      [HEADER_EVENT_TYPE]: { type: 'string', const: eventType, description: '`<producer>.<event>.v<N>`: the record type of the body, so its reader schema and its registry subject.' },
-      'origin-traceparent': { type: 'string', description: 'W3C trace context of the work that produced the event; continue this trace, not `traceparent`. Absent when the producer had no trace.' },
-      'origin-tracestate': { type: 'string', description: 'W3C trace state beside origin-traceparent, when the producer had one.' },
-      traceparent: { type: 'string', description: "The relay's `send` span of this message (messaging semantic conventions); a consumer's `process` span links to it." },
+      [HEADER_EVENT_ID]: {
+        type: 'string',
+        pattern: '^evt_[A-Za-z0-9]+$',
+        description:
+          "The envelope's event_id. Delivery is at least once: a consumer drops an id it has already applied.",
+      },
+      [HEADER_EVENT_TYPE]: {
+        type: 'string',
+        const: eventType,
+        description:
+          '`<producer>.<event>.v<N>`: the record type of the body, so its reader schema and its registry subject.',
+      },
+      'origin-traceparent': {
+        type: 'string',
+        description:
+          'W3C trace context of the work that produced the event; continue this trace, not `traceparent`. Absent when the producer had no trace.',
+      },
+      'origin-tracestate': {
+        type: 'string',
+        description: 'W3C trace state beside origin-traceparent, when the producer had one.',
+      },
+      traceparent: {
+        type: 'string',
+        description:
+          "The relay's `send` span of this message (messaging semantic conventions); a consumer's `process` span links to it.",
+      },
     },
   };
 }
@@ -109,13 +174,16 @@ function withNamespaces(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withNamespaces);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = key === 'default' ? value : withNamespaces(value);
+  for (const [key, value] of Object.entries(schema))
+    out[key] = key === 'default' ? value : withNamespaces(value);
   const name = out.name;
   const named = out.type === 'record' || out.type === 'enum' || out.type === 'fixed';
   if (!named || typeof name !== 'string' || !name.includes('.')) return out;
   const namespace = name.slice(0, name.lastIndexOf('.'));
   const aliases = (out.aliases ?? []) as string[];
-  const local = aliases.filter((a) => a.startsWith(`${namespace}.`) && !a.slice(namespace.length + 1).includes('.')).map((a) => a.slice(namespace.length + 1));
+  const local = aliases
+    .filter((a) => a.startsWith(`${namespace}.`) && !a.slice(namespace.length + 1).includes('.'))
+    .map((a) => a.slice(namespace.length + 1));
   const foreign = aliases.filter((a) => a.includes('.') && !a.startsWith(`${namespace}.`));
   const { aliases: _aliases, ...rest } = out;
   return {
@@ -128,7 +196,10 @@ function withNamespaces(schema: unknown): unknown {
 }
 
 function messageOf(eventType: string, schemaPath: string): Json {
-  if (!isEventType(eventType)) throw new Error(`${schemaPath}: event type ${eventType} has no topic in EVENT_TOPICS (libs/contracts/src/events.ts)`);
+  if (!isEventType(eventType))
+    throw new Error(
+      `${schemaPath}: event type ${eventType} has no topic in EVENT_TOPICS (libs/contracts/src/events.ts)`,
+    );
   const topic = EVENT_TOPICS[eventType];
   const schema = eventTypeSchema(eventType);
   return {
@@ -143,7 +214,10 @@ function messageOf(eventType: string, schemaPath: string): Json {
     // The schema the producer registers under the subject (self-contained, the envelope inlined), with each
     // full name written as namespace and name: the same schema by Avro's rules, in the form AsyncAPI's Avro
     // meta-schema accepts (its `name` has no dot).
-    payload: { schemaFormat: AVRO_SCHEMA_FORMAT, schema: withNamespaces(JSON.parse(registeredSchemaText(schema)) as unknown) },
+    payload: {
+      schemaFormat: AVRO_SCHEMA_FORMAT,
+      schema: withNamespaces(JSON.parse(registeredSchemaText(schema)) as unknown),
+    },
     bindings: {
       kafka: {
         key: { type: 'string', ...topicDocs(topic).key },
@@ -197,7 +271,9 @@ export function buildDocument(consumers: readonly CapturedConsumer[]): Json {
   }
 
   const operations: Record<string, Json> = {};
-  for (const { producer, topic, eventTypes } of [...senders.values()].sort((a, b) => `${a.producer} ${a.topic}`.localeCompare(`${b.producer} ${b.topic}`))) {
+  for (const { producer, topic, eventTypes } of [...senders.values()].sort((a, b) =>
+    `${a.producer} ${a.topic}`.localeCompare(`${b.producer} ${b.topic}`),
+  )) {
     operations[`${producer}.send.${topic}`] = {
       action: 'send',
       title: `${producer} publishes to ${topic}`,
@@ -207,19 +283,29 @@ export function buildDocument(consumers: readonly CapturedConsumer[]): Json {
       tags: [{ name: producer }],
     };
   }
-  const sortedConsumers = [...consumers].sort((a, b) => `${a.service}.${a.name}`.localeCompare(`${b.service}.${b.name}`));
+  const sortedConsumers = [...consumers].sort((a, b) =>
+    `${a.service}.${a.name}`.localeCompare(`${b.service}.${b.name}`),
+  );
   for (const consumer of sortedConsumers) {
     // startService subscribes each consumer in the group `<service>.<consumer>`.
     const groupId = `${consumer.service}.${consumer.name}`;
     for (const topic of [...consumer.topics].sort()) {
-      if (!channels[topic]) throw new Error(`consumer ${groupId} reads ${topic}, which no schema file's type is published to`);
+      if (!channels[topic])
+        throw new Error(
+          `consumer ${groupId} reads ${topic}, which no schema file's type is published to`,
+        );
       operations[`${groupId}.receive.${topic}`] = {
         action: 'receive',
         title: `${consumer.service} reads ${topic}`,
         description: `Consumer group ${groupId}: each event is applied once (inbox) in the transaction of its effect. A version of an event newer than this build's is read as the newest version it has (FULL_TRANSITIVE); an event it has no version of is parked in ${deadLetterTopic(consumer.service)}, not skipped.`,
         // No message list: a consumer reads every message of the topic and skips the types that are not its business.
         channel: ref('channels', topic),
-        bindings: { kafka: { groupId: { type: 'string', enum: [groupId] }, bindingVersion: KAFKA_BINDING_VERSION } },
+        bindings: {
+          kafka: {
+            groupId: { type: 'string', enum: [groupId] },
+            bindingVersion: KAFKA_BINDING_VERSION,
+          },
+        },
         tags: [{ name: consumer.service }],
       };
     }
@@ -229,13 +315,23 @@ export function buildDocument(consumers: readonly CapturedConsumer[]): Json {
   // headers) plus where it came from and why: any of the messages of the topics it reads.
   for (const service of [...new Set(sortedConsumers.map((c) => c.service))]) {
     const topic = deadLetterTopic(service);
-    const read = new Set(sortedConsumers.filter((c) => c.service === service).flatMap((c) => c.topics));
+    const read = new Set(
+      sortedConsumers.filter((c) => c.service === service).flatMap((c) => c.topics),
+    );
     const parked: Record<string, Json> = {};
-    for (const source of [...read].sort()) for (const eventType of Object.keys(channelMessages.get(source) ?? {})) parked[eventType] = ref('components', 'messages', eventType);
+    for (const source of [...read].sort())
+      for (const eventType of Object.keys(channelMessages.get(source) ?? {}))
+        parked[eventType] = ref('components', 'messages', eventType);
     channels[topic] = {
       address: topic,
       title: topic,
-      description: `Events the ${service} service's consumers parked: the original bytes, key and headers, plus ${Object.values(DEAD_LETTER_HEADERS).map((h) => `\`${h}\``).join(', ')} (why, which consumer, and the source topic, partition and offset). The operator routes /admin/v1/services/${service}/dead-letters list and replay them.`,
+      description: `Events the ${service} service's consumers parked: the original bytes, key and headers, plus ${Object.values(
+        DEAD_LETTER_HEADERS,
+      )
+        .map((h) => `\`${h}\``)
+        .join(
+          ', ',
+        )} (why, which consumer, and the source topic, partition and offset). The operator routes /admin/v1/services/${service}/dead-letters list and replay them.`,
       messages: parked,
       bindings: { kafka: { topic, bindingVersion: KAFKA_BINDING_VERSION } },
     };
@@ -243,7 +339,9 @@ export function buildDocument(consumers: readonly CapturedConsumer[]): Json {
       action: 'send',
       title: `${service} parks events in ${topic}`,
       channel: ref('channels', topic),
-      messages: Object.keys(parked).map((eventType) => ref('channels', topic, 'messages', eventType)),
+      messages: Object.keys(parked).map((eventType) =>
+        ref('channels', topic, 'messages', eventType),
+      ),
       tags: [{ name: service }],
     };
   }
@@ -255,8 +353,8 @@ export function buildDocument(consumers: readonly CapturedConsumer[]): Json {
       version: 'v1',
       description: [
         'Generated by tools/asyncapi/generate.ts from the Avro schema files, the topics and the consumers of the services; do not edit by hand.',
-        'Every message is in the Confluent wire format: byte 0 is the magic byte 0, bytes 1-4 the writer\'s schema id (big-endian), the rest the Avro binary body.',
-        'Any Confluent Avro deserializer reads it with the registry URL alone; the payload below is the schema as registered under the message\'s subject (TopicRecordNameStrategy, FULL_TRANSITIVE).',
+        "Every message is in the Confluent wire format: byte 0 is the magic byte 0, bytes 1-4 the writer's schema id (big-endian), the rest the Avro binary body.",
+        "Any Confluent Avro deserializer reads it with the registry URL alone; the payload below is the schema as registered under the message's subject (TopicRecordNameStrategy, FULL_TRANSITIVE).",
       ].join(' '),
     },
     defaultContentType: 'application/octet-stream',
@@ -264,8 +362,15 @@ export function buildDocument(consumers: readonly CapturedConsumer[]): Json {
       local: {
         host: '127.0.0.1:9092',
         protocol: 'kafka',
-        description: 'docker compose (KAFKA_BROKERS); the schema registry is Apicurio\'s Confluent-compatible API (SCHEMA_REGISTRY_URL).',
-        bindings: { kafka: { schemaRegistryUrl: 'http://127.0.0.1:8081/apis/ccompat/v7', schemaRegistryVendor: 'confluent', bindingVersion: KAFKA_BINDING_VERSION } },
+        description:
+          "docker compose (KAFKA_BROKERS); the schema registry is Apicurio's Confluent-compatible API (SCHEMA_REGISTRY_URL).",
+        bindings: {
+          kafka: {
+            schemaRegistryUrl: 'http://127.0.0.1:8081/apis/ccompat/v7',
+            schemaRegistryVendor: 'confluent',
+            bindingVersion: KAFKA_BINDING_VERSION,
+          },
+        },
       },
     },
     channels,

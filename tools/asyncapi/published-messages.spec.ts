@@ -14,7 +14,12 @@ import { DOCUMENT_PATH } from './generate';
 
 interface Document {
   channels: Record<string, { messages: Record<string, { $ref: string }> }>;
-  components: { messages: Record<string, { headers: object; bindings: { kafka: { key: { pattern: string } } } }> };
+  components: {
+    messages: Record<
+      string,
+      { headers: object; bindings: { kafka: { key: { pattern: string } } } }
+    >;
+  };
 }
 
 const doc = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as Document;
@@ -25,25 +30,82 @@ const probe: ServiceDefinition = {
   name: 'asyncapi-probe',
   migrations: [],
   build: async () => ({
-    consumers: [{ name: 'every-channel', topics: Object.keys(doc.channels), apply: async (_trx, message) => void seen.push(message) }],
+    consumers: [
+      {
+        name: 'every-channel',
+        topics: Object.keys(doc.channels),
+        apply: async (_trx, message) => void seen.push(message),
+      },
+    ],
   }),
 };
 
 let system: AllInOne;
 
 beforeAll(async () => {
-  system = await startAllInOne({ dataDir: null, port: 0, demo: true, log: { level: 'silent' }, services: [...SERVICES, probe] });
+  system = await startAllInOne({
+    dataDir: null,
+    port: 0,
+    demo: true,
+    log: { level: 'silent' },
+    services: [...SERVICES, probe],
+  });
   if (system.demo === null) throw new Error('the demo was not provisioned');
-  const { call, admin } = client({ url: system.url, adminToken: system.adminToken, tenantId: system.demo.tenantId, apiKey: system.demo.apiKey });
+  const { call, admin } = client({
+    url: system.url,
+    adminToken: system.adminToken,
+    tenantId: system.demo.tenantId,
+    apiKey: system.demo.apiKey,
+  });
   const tenant = system.demo.tenantId;
-  expect((await admin('POST', `/admin/v1/tenants/${tenant}/pricing-plans`, { name: 'Gold', fee_bps_per_month: 150, settlement_delay_days: 2 })).status).toBe(201);
-  expect((await admin('POST', `/admin/v1/tenants/${tenant}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hooks', events: ['anticipation.succeeded'] })).status).toBe(201);
-  const token = await call('POST', '/api/v1/payment-methods/tokenize', { body: { card: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2031, cvv: '123', holder_name: 'MARIA OLIVEIRA' } } });
-  const charge = await call('POST', '/api/v1/charges', { body: { buyer: BUYER, amount: 30_000, payment_method: 'CREDIT_CARD', installments: 3, card_token: token.body.id } });
+  expect(
+    (
+      await admin('POST', `/admin/v1/tenants/${tenant}/pricing-plans`, {
+        name: 'Gold',
+        fee_bps_per_month: 150,
+        settlement_delay_days: 2,
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await admin('POST', `/admin/v1/tenants/${tenant}/webhook-endpoints`, {
+        url: 'http://127.0.0.1:9/hooks',
+        events: ['anticipation.succeeded'],
+      })
+    ).status,
+  ).toBe(201);
+  const token = await call('POST', '/api/v1/payment-methods/tokenize', {
+    body: {
+      card: {
+        number: '4111 1111 1111 1111',
+        exp_month: 12,
+        exp_year: 2031,
+        cvv: '123',
+        holder_name: 'MARIA OLIVEIRA',
+      },
+    },
+  });
+  const charge = await call('POST', '/api/v1/charges', {
+    body: {
+      buyer: BUYER,
+      amount: 30_000,
+      payment_method: 'CREDIT_CARD',
+      installments: 3,
+      card_token: token.body.id,
+    },
+  });
   expect([charge.status, charge.body.status]).toEqual([201, 'paid']);
   // The charge's balance movement is the last event of that flow. (The endpoint wants a kind nothing here
   // raises, so no delivery is tried.)
-  await waitFor(() => (seen.some((m) => m.headers['event-type']?.startsWith('receivables.balance-moved.')) ? true : undefined), 60_000, "the charge's balance movement");
+  await waitFor(
+    () =>
+      seen.some((m) => m.headers['event-type']?.startsWith('receivables.balance-moved.'))
+        ? true
+        : undefined,
+    60_000,
+    "the charge's balance movement",
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -53,7 +115,12 @@ afterAll(async () => {
 describe('the messages the system publishes, against docs/asyncapi.json', () => {
   it('reach the directory, webhook endpoint, charges and receivables topics', () => {
     // Proves the checks below judged messages of every topic this flow writes to.
-    expect([...new Set(seen.map((m) => m.topic))].sort()).toEqual(['charges.charges', 'gateway.directory', 'gateway.webhook-endpoints', 'receivables.sellers']);
+    expect([...new Set(seen.map((m) => m.topic))].sort()).toEqual([
+      'charges.charges',
+      'gateway.directory',
+      'gateway.webhook-endpoints',
+      'receivables.sellers',
+    ]);
   });
 
   it("each is one of its channel's messages, keyed and with headers as that message says", () => {
@@ -61,9 +128,16 @@ describe('the messages the system publishes, against docs/asyncapi.json', () => 
     const ajv = new Ajv({ allErrors: true });
     for (const message of seen) {
       const type = message.headers['event-type'] ?? '(none)';
-      expect([message.topic, type, doc.channels[message.topic]?.messages[type]]).toEqual([message.topic, type, { $ref: `#/components/messages/${type}` }]);
+      expect([message.topic, type, doc.channels[message.topic]?.messages[type]]).toEqual([
+        message.topic,
+        type,
+        { $ref: `#/components/messages/${type}` },
+      ]);
       const described = doc.components.messages[type]!;
-      expect([type, message.key]).toEqual([type, expect.stringMatching(new RegExp(described.bindings.kafka.key.pattern))]);
+      expect([type, message.key]).toEqual([
+        type,
+        expect.stringMatching(new RegExp(described.bindings.kafka.key.pattern)),
+      ]);
       const validHeaders = ajv.validate(described.headers, message.headers);
       expect([type, validHeaders ? null : ajv.errorsText()]).toEqual([type, null]);
     }

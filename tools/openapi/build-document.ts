@@ -2,14 +2,24 @@ import { SERVICES } from '../../apps/all-in-one/src/services';
 import { startAllInOne } from '../../apps/all-in-one/src/all-in-one';
 import { registerAdminRoutes } from '../../apps/gateway/src/routes/admin.plugin';
 import type { RouteContext } from '../../apps/gateway/src/routes/route-context';
-import { OPERATOR_ROUTES, PUBLIC_ROUTES, type ForwardedRoute, type PublicRoute } from '../../apps/gateway/src/routes.table';
+import {
+  OPERATOR_ROUTES,
+  PUBLIC_ROUTES,
+  type ForwardedRoute,
+  type PublicRoute,
+} from '../../apps/gateway/src/routes.table';
 import { buildApp, ErrorBodySchema, errorStatus, type ErrorCode } from '@pgw/platform-http';
 import { ManualClock, type ServiceDefinition } from '@pgw/platform-service';
 import { signWebhook } from '@pgw/webhook-signature';
 import { Components, type JsonSchema } from './components';
 import { EXAMPLES_NOW, recordExamples, type Examples, type Exchange } from './examples';
 import { ADMIN_INTRODUCTION, PUBLIC_INTRODUCTION } from './introduction';
-import { ADMIN_OPERATIONS, GATEWAY_OPERATIONS, PUBLIC_OPERATIONS, type OperationDoc } from './operations';
+import {
+  ADMIN_OPERATIONS,
+  GATEWAY_OPERATIONS,
+  PUBLIC_OPERATIONS,
+  type OperationDoc,
+} from './operations';
 import { EVENT_SCHEMA, SIGNATURE_HEADER, webhooksOf } from './webhooks';
 
 // The OpenAPI documents are generated from the schemas the services and the gateway register on their
@@ -44,11 +54,21 @@ export interface Capture {
  * Starts the all-in-one (in memory, silent, its clock stopped at EXAMPLES_NOW) with every route observed,
  * records the examples through it, runs `whileRunning`, then stops it.
  */
-export async function captureRoutes(whileRunning?: (url: string) => Promise<void>): Promise<Capture> {
+export async function captureRoutes(
+  whileRunning?: (url: string) => Promise<void>,
+): Promise<Capture> {
   const routes: CapturedRoute[] = [];
-  const observe = (service: string) => (options: { method: string | string[]; url: string; schema?: unknown }) => {
-    for (const method of [options.method].flat()) routes.push({ service, method: String(method), url: options.url, schema: plain(options.schema ?? {}) as RouteSchema });
-  };
+  const observe =
+    (service: string) =>
+    (options: { method: string | string[]; url: string; schema?: unknown }) => {
+      for (const method of [options.method].flat())
+        routes.push({
+          service,
+          method: String(method),
+          url: options.url,
+          schema: plain(options.schema ?? {}) as RouteSchema,
+        });
+    };
   const observed = SERVICES.map((definition): ServiceDefinition => ({
     ...definition,
     build: async (app, context) => {
@@ -62,7 +82,14 @@ export async function captureRoutes(whileRunning?: (url: string) => Promise<void
   await registerAdminRoutes(gateway, {} as RouteContext, () => undefined);
   await gateway.close();
 
-  const system = await startAllInOne({ dataDir: null, port: 0, demo: false, clock: new ManualClock(EXAMPLES_NOW), log: { level: 'silent' }, services: observed });
+  const system = await startAllInOne({
+    dataDir: null,
+    port: 0,
+    demo: false,
+    clock: new ManualClock(EXAMPLES_NOW),
+    log: { level: 'silent' },
+    services: observed,
+  });
   let examples: Examples;
   try {
     examples = await recordExamples(system.url, system.adminToken);
@@ -76,7 +103,12 @@ export async function captureRoutes(whileRunning?: (url: string) => Promise<void
 // TypeBox marks schemas with symbol keys; a JSON round trip keeps exactly the JSON Schema.
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
-const IDEMPOTENT = new Set(['POST /api/v1/charges', 'POST /api/v1/charges/:id/capture', 'POST /api/v1/charges/:id/refund', 'POST /api/v1/anticipations']);
+const IDEMPOTENT = new Set([
+  'POST /api/v1/charges',
+  'POST /api/v1/charges/:id/capture',
+  'POST /api/v1/charges/:id/refund',
+  'POST /api/v1/anticipations',
+]);
 
 const ERROR_TITLES: Record<string, string> = {
   '401': 'Not authenticated',
@@ -94,13 +126,21 @@ const openApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 const keyOf = (route: ForwardedRoute) => `${route.method} ${route.url}`;
 
 /** The error codes each status of an operation can carry, by what the route is. */
-function errorCodes(route: ForwardedRoute & Partial<PublicRoute>, doc: OperationDoc, schema: RouteSchema, admin: boolean): Map<string, ErrorCode[]> {
-  const codes: ErrorCode[] = admin ? ['admin_token_invalid'] : ['api_key_missing', 'api_key_invalid', 'api_key_revoked', 'permission_denied'];
+function errorCodes(
+  route: ForwardedRoute & Partial<PublicRoute>,
+  doc: OperationDoc,
+  schema: RouteSchema,
+  admin: boolean,
+): Map<string, ErrorCode[]> {
+  const codes: ErrorCode[] = admin
+    ? ['admin_token_invalid']
+    : ['api_key_missing', 'api_key_invalid', 'api_key_revoked', 'permission_denied'];
   if (route.sellerScope) codes.push('seller_scope_required');
   if (route.kyc || route.splitRecipientsKyc) codes.push('seller_kyc_required');
   if (route.url.includes(':')) codes.push('resource_not_found');
   if (IDEMPOTENT.has(keyOf(route))) codes.push('idempotency_key_reused', 'idempotency_key_in_use');
-  if (schema.body !== undefined || schema.querystring !== undefined || route.method === 'POST') codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown');
+  if (schema.body !== undefined || schema.querystring !== undefined || route.method === 'POST')
+    codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown');
   if (schema.body !== undefined) codes.push('invalid_json');
   codes.push(...(doc.invalid ?? []));
   if (!admin) codes.push('rate_limited');
@@ -116,39 +156,91 @@ function errorCodes(route: ForwardedRoute & Partial<PublicRoute>, doc: Operation
 
 const exampleKey = (name: string) => name.replace(/[^A-Za-z0-9]+/g, '_');
 
-function examplesOf(exchanges: readonly Exchange[], pick: (e: Exchange) => unknown): Record<string, JsonSchema> | undefined {
+function examplesOf(
+  exchanges: readonly Exchange[],
+  pick: (e: Exchange) => unknown,
+): Record<string, JsonSchema> | undefined {
   if (exchanges.length === 0) return undefined;
-  return Object.fromEntries(exchanges.map((e) => [exampleKey(e.name), { summary: e.name, value: pick(e) }]));
+  return Object.fromEntries(
+    exchanges.map((e) => [exampleKey(e.name), { summary: e.name, value: pick(e) }]),
+  );
 }
 
-function operationOf(route: ForwardedRoute & Partial<PublicRoute>, doc: OperationDoc, schema: RouteSchema, components: Components, recorded: readonly Exchange[], admin: boolean): JsonSchema {
+function operationOf(
+  route: ForwardedRoute & Partial<PublicRoute>,
+  doc: OperationDoc,
+  schema: RouteSchema,
+  components: Components,
+  recorded: readonly Exchange[],
+  admin: boolean,
+): JsonSchema {
   const key = keyOf(route);
   const responses: Record<string, JsonSchema> = {};
   for (const [status, body] of Object.entries(schema.response ?? {})) {
-    const examples = examplesOf(recorded.filter((e) => String(e.status) === status), (e) => e.response);
+    const examples = examplesOf(
+      recorded.filter((e) => String(e.status) === status),
+      (e) => e.response,
+    );
     responses[status] = {
       description: doc.resource ?? 'Success',
-      content: { 'application/json': { schema: doc.resource !== undefined ? components.answer(doc.resource, body, key) : body, ...(examples ? { examples } : {}) } },
+      content: {
+        'application/json': {
+          schema: doc.resource !== undefined ? components.answer(doc.resource, body, key) : body,
+          ...(examples ? { examples } : {}),
+        },
+      },
     };
   }
-  for (const [status, codes] of [...errorCodes(route, doc, schema, admin)].sort(([a], [b]) => a.localeCompare(b))) {
-    const examples = examplesOf(recorded.filter((e) => String(e.status) === status), (e) => e.response);
+  for (const [status, codes] of [...errorCodes(route, doc, schema, admin)].sort(([a], [b]) =>
+    a.localeCompare(b),
+  )) {
+    const examples = examplesOf(
+      recorded.filter((e) => String(e.status) === status),
+      (e) => e.response,
+    );
     responses[status] = {
       description: `${ERROR_TITLES[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ...(status === '503' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}) },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(examples ? { examples } : {}) } },
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+        ...(status === '503' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+      },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          ...(examples ? { examples } : {}),
+        },
+      },
     };
   }
-  const requestExamples = examplesOf(recorded.filter((e) => e.request !== undefined && e.status < 400), (e) => e.request);
+  const requestExamples = examplesOf(
+    recorded.filter((e) => e.request !== undefined && e.status < 400),
+    (e) => e.request,
+  );
   return {
     operationId: doc.operationId,
     summary: doc.summary,
     description: doc.description,
     tags: [doc.tag],
-    ...(route.permission !== undefined ? { 'x-permission': route.permission, 'x-seller-scope': route.sellerScope, 'x-kyc-required': route.kyc } : {}),
+    ...(route.permission !== undefined
+      ? {
+          'x-permission': route.permission,
+          'x-seller-scope': route.sellerScope,
+          'x-kyc-required': route.kyc,
+        }
+      : {}),
     parameters: parametersOf(route, schema),
     ...(schema.body
-      ? { requestBody: { required: key !== 'POST /api/v1/charges/:id/refund', content: { 'application/json': { schema: schema.body, ...(requestExamples ? { examples: requestExamples } : {}) } } } }
+      ? {
+          requestBody: {
+            required: key !== 'POST /api/v1/charges/:id/refund',
+            content: {
+              'application/json': {
+                schema: schema.body,
+                ...(requestExamples ? { examples: requestExamples } : {}),
+              },
+            },
+          },
+        }
       : {}),
     responses,
   };
@@ -158,10 +250,18 @@ function parametersOf(route: ForwardedRoute, schema: RouteSchema): JsonSchema[] 
   const parameters: JsonSchema[] = [];
   const pathNames = [...route.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
   const paramProps = (schema.params?.properties ?? {}) as Record<string, JsonSchema>;
-  for (const name of pathNames) parameters.push({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } });
+  for (const name of pathNames)
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: paramProps[name] ?? { type: 'string' },
+    });
   const query = schema.querystring;
   const required = new Set((query?.required ?? []) as string[]);
-  for (const [name, property] of Object.entries((query?.properties ?? {}) as Record<string, JsonSchema>)) {
+  for (const [name, property] of Object.entries(
+    (query?.properties ?? {}) as Record<string, JsonSchema>,
+  )) {
     parameters.push({ name, in: 'query', required: required.has(name), schema: property });
   }
   // Inline rather than a $ref: tools reading the document (the hostile-input spec among them) find it by name.
@@ -170,7 +270,8 @@ function parametersOf(route: ForwardedRoute, schema: RouteSchema): JsonSchema[] 
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours.',
+      description:
+        'Same key and request: the first answer is replayed (Idempotent-Replayed: true); kept 24 hours.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
@@ -188,26 +289,55 @@ function describeRoutes<R extends ForwardedRoute>(
   admin: boolean,
 ): void {
   for (const route of routes) {
-    const owned = captured.find((c) => c.service === route.service && c.method === route.method && c.url === route.url);
-    if (owned === undefined) throw new Error(`${keyOf(route)}: the ${route.service} service registers no such route`);
+    const owned = captured.find(
+      (c) => c.service === route.service && c.method === route.method && c.url === route.url,
+    );
+    if (owned === undefined)
+      throw new Error(`${keyOf(route)}: the ${route.service} service registers no such route`);
     const doc = docs[keyOf(route)];
-    if (doc === undefined) throw new Error(`${keyOf(route)}: no entry in tools/openapi/operations.ts`);
-    (paths[openApiPath(route.url)] ??= {})[route.method.toLowerCase()] = operationOf(route, doc, owned.schema, components, examples.routes[keyOf(route)] ?? [], admin);
+    if (doc === undefined)
+      throw new Error(`${keyOf(route)}: no entry in tools/openapi/operations.ts`);
+    (paths[openApiPath(route.url)] ??= {})[route.method.toLowerCase()] = operationOf(
+      route,
+      doc,
+      owned.schema,
+      components,
+      examples.routes[keyOf(route)] ?? [],
+      admin,
+    );
   }
   const described = new Set(routes.map(keyOf));
   const stale = Object.keys(docs).filter((key) => !described.has(key));
-  if (stale.length > 0) throw new Error(`tools/openapi/operations.ts describes routes that are not served: ${stale.join(', ')}`);
+  if (stale.length > 0)
+    throw new Error(
+      `tools/openapi/operations.ts describes routes that are not served: ${stale.join(', ')}`,
+    );
 }
 
-const tagsOf = (paths: Record<string, Record<string, JsonSchema>>, descriptions: Record<string, string>) => {
-  const names = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags as string[])))];
+const tagsOf = (
+  paths: Record<string, Record<string, JsonSchema>>,
+  descriptions: Record<string, string>,
+) => {
+  const names = [
+    ...new Set(
+      Object.values(paths).flatMap((ops) =>
+        Object.values(ops).flatMap((op) => op.tags as string[]),
+      ),
+    ),
+  ];
   return names.map((name) => ({ name, description: descriptions[name] ?? name }));
 };
 
 const SHARED_COMPONENTS = {
   headers: {
-    RequestId: { description: 'The request id, also in the body: quote it when asking for help.', schema: { type: 'string', pattern: '^req_' } },
-    RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+    RequestId: {
+      description: 'The request id, also in the body: quote it when asking for help.',
+      schema: { type: 'string', pattern: '^req_' },
+    },
+    RetryAfter: {
+      description: 'Seconds to wait before retrying.',
+      schema: { type: 'integer', minimum: 0 },
+    },
   },
 };
 
@@ -235,7 +365,10 @@ export function buildDocument(capture: Capture): JsonSchema {
   const { routes: captured, examples } = capture;
   const components = new Components();
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const gatewayRoutes = Object.keys(GATEWAY_OPERATIONS).map((key) => ({ method: key.split(' ')[0]!, url: key.split(' ')[1]! }));
+  const gatewayRoutes = Object.keys(GATEWAY_OPERATIONS).map((key) => ({
+    method: key.split(' ')[0]!,
+    url: key.split(' ')[1]!,
+  }));
   for (const { method, url } of gatewayRoutes) {
     const doc = GATEWAY_OPERATIONS[`${method} ${url}`]!;
     (paths[url] ??= {})[method.toLowerCase()] = {
@@ -244,40 +377,80 @@ export function buildDocument(capture: Capture): JsonSchema {
       description: doc.description,
       tags: [doc.tag],
       security: [],
-      responses: { '200': { description: doc.summary, content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': {
+          description: doc.summary,
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     };
   }
   const running = new Set(captured.map((c) => c.service));
   // A service this deployment does not run has no routes to describe (the gateway answers them 404).
   const routes = PUBLIC_ROUTES.filter((r) => running.has(r.service));
-  describeRoutes(routes, Object.fromEntries(Object.entries(PUBLIC_OPERATIONS).filter(([key]) => routes.some((r) => keyOf(r) === key))), captured, examples, components, paths, false);
+  describeRoutes(
+    routes,
+    Object.fromEntries(
+      Object.entries(PUBLIC_OPERATIONS).filter(([key]) => routes.some((r) => keyOf(r) === key)),
+    ),
+    captured,
+    examples,
+    components,
+    paths,
+    false,
+  );
   const webhooks = webhooksOf(components, examples.events);
   const signed = examples.events['charge.paid'];
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Payment gateway API',
-      version: 'v1',
-      description: PUBLIC_INTRODUCTION,
-      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
-    },
-    servers: [{ url: 'http://127.0.0.1:8080', description: '`npm start` on this machine' }],
+    ...documentHead('Payment gateway API', PUBLIC_INTRODUCTION),
     security: [{ apiKey: [] }],
     tags: tagsOf({ ...paths, ...webhooks }, TAG_DESCRIPTIONS),
     paths,
     webhooks,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key secret, sk_test_… or sk_live_…' } },
-      schemas: { Error: plain(ErrorBodySchema), Event: EVENT_SCHEMA, ...sorted(components.schemas) },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key secret, sk_test_… or sk_live_…',
+        },
+      },
+      schemas: {
+        Error: plain(ErrorBodySchema),
+        Event: EVENT_SCHEMA,
+        ...sorted(components.schemas),
+      },
       parameters: {
         Signature: {
           ...SIGNATURE_HEADER,
           // A real signature: the charge.paid example's body signed with the secret whsec_example at EXAMPLES_NOW.
-          ...(signed !== undefined ? { example: signWebhook('whsec_example', JSON.stringify(signed), EXAMPLES_NOW.getTime() / 1000) } : {}),
+          ...(signed !== undefined
+            ? {
+                example: signWebhook(
+                  'whsec_example',
+                  JSON.stringify(signed),
+                  EXAMPLES_NOW.getTime() / 1000,
+                ),
+              }
+            : {}),
         },
       },
       ...SHARED_COMPONENTS,
     },
+  };
+}
+
+/** The head both documents share: OpenAPI 3.1, the API's title and introduction, the local server. */
+function documentHead(title: string, description: string): JsonSchema {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title,
+      version: 'v1',
+      description,
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+    },
+    servers: [{ url: 'http://127.0.0.1:8080', description: '`npm start` on this machine' }],
   };
 }
 
@@ -288,26 +461,35 @@ export function buildAdminDocument(capture: Capture): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const gatewayRoutes = captured
     .filter((c) => c.service === 'gateway' && c.method !== 'HEAD')
-    .map((c) => ({ method: c.method as ForwardedRoute['method'], url: c.url, service: 'gateway' as ForwardedRoute['service'] }));
+    .map((c) => ({
+      method: c.method as ForwardedRoute['method'],
+      url: c.url,
+      service: 'gateway' as ForwardedRoute['service'],
+    }));
   const running = new Set(captured.map((c) => c.service));
   const routes = [...gatewayRoutes, ...OPERATOR_ROUTES.filter((r) => running.has(r.service))];
   describeRoutes(routes, ADMIN_OPERATIONS, captured, examples, components, paths, true);
   return {
-    openapi: '3.1.0',
-    info: { title: 'Payment gateway operator API', version: 'v1', description: ADMIN_INTRODUCTION, license: { name: 'UNLICENSED', identifier: 'UNLICENSED' } },
-    servers: [{ url: 'http://127.0.0.1:8080', description: '`npm start` on this machine' }],
+    ...documentHead('Payment gateway operator API', ADMIN_INTRODUCTION),
     security: [{ adminToken: [] }],
     tags: tagsOf(paths, TAG_DESCRIPTIONS),
     paths,
     components: {
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: "The deployment's ADMIN_TOKEN (npm start prints it)." } },
+      securitySchemes: {
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The deployment's ADMIN_TOKEN (npm start prints it).",
+        },
+      },
       schemas: { Error: plain(ErrorBodySchema), ...sorted(components.schemas) },
       ...SHARED_COMPONENTS,
     },
   };
 }
 
-const sorted = (record: Record<string, JsonSchema>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+const sorted = (record: Record<string, JsonSchema>) =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
 /** The document as committed: two-space JSON and a final newline. */
 export const serialize = (document: JsonSchema): string => `${JSON.stringify(document, null, 2)}\n`;

@@ -22,14 +22,17 @@ export class Components {
     if (additionalProperties === false) this.closed.add(name);
     else if (additionalProperties !== undefined) open.additionalProperties = additionalProperties;
     const known = this.schemas[name];
-    if (known !== undefined && !isDeepStrictEqual(known, open)) throw new Error(`${route} answers a ${name} unlike ${this.from[name]}'s`);
+    if (known !== undefined && !isDeepStrictEqual(known, open))
+      throw new Error(`${route} answers a ${name} unlike ${this.from[name]}'s`);
     this.schemas[name] ??= open;
     this.from[name] ??= route;
   }
 
   /** The resource `name` where it is the whole value (a list item, a webhook's data.object). */
   resource(name: string): JsonSchema {
-    return this.closed.has(name) ? { $ref: ref(name), unevaluatedProperties: false } : { $ref: ref(name) };
+    return this.closed.has(name)
+      ? { $ref: ref(name), unevaluatedProperties: false }
+      : { $ref: ref(name) };
   }
 
   /** A route's success answer: the resource with request_id (or alone), or `<Resource>List`, a page of them. */
@@ -45,9 +48,13 @@ export class Components {
       const item = name.slice(0, -'List'.length);
       const data = properties.data ?? {};
       this.register(item, (data.items ?? {}) as JsonSchema, route);
-      const envelope = { ...schema, properties: { ...properties, data: { ...data, items: this.resource(item) } } };
+      const envelope = {
+        ...schema,
+        properties: { ...properties, data: { ...data, items: this.resource(item) } },
+      };
       const known = this.schemas[name];
-      if (known !== undefined && !isDeepStrictEqual(known, envelope)) throw new Error(`${route} answers a ${name} unlike ${this.from[name]}'s`);
+      if (known !== undefined && !isDeepStrictEqual(known, envelope))
+        throw new Error(`${route} answers a ${name} unlike ${this.from[name]}'s`);
       this.schemas[name] = envelope;
       this.from[name] ??= route;
       return { $ref: ref(name) };
@@ -56,7 +63,10 @@ export class Components {
     const required = ((schema.required ?? []) as string[]).filter((p) => p !== 'request_id');
     this.register(name, { ...schema, required, properties: resourceProperties }, route);
     return {
-      allOf: [{ $ref: ref(name) }, { type: 'object', required: ['request_id'], properties: { request_id: requestId } }],
+      allOf: [
+        { $ref: ref(name) },
+        { type: 'object', required: ['request_id'], properties: { request_id: requestId } },
+      ],
       ...(this.closed.has(name) ? { unevaluatedProperties: false } : {}),
     };
   }

@@ -16,16 +16,45 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '4111 1111 1111 1111', brand: 'visa', status: 'paid' },
   { number: '5555 5555 5555 4444', brand: 'mastercard', status: 'paid' },
   { number: '3782 822463 10005', brand: 'amex', status: 'paid' },
-  { number: '4000 0000 0000 0002', brand: 'visa', status: 'refused', refusedReason: 'card_declined', returnCode: '05' },
-  { number: '4000 0000 0000 9995', brand: 'visa', status: 'refused', refusedReason: 'insufficient_funds', returnCode: '51' },
-  { number: '4000 0000 0000 0069', brand: 'visa', status: 'refused', refusedReason: 'expired_card', returnCode: '54' },
-  { number: '4000 0000 0000 0119', brand: 'visa', status: 'failed', refusedReason: 'processing_error' },
+  {
+    number: '4000 0000 0000 0002',
+    brand: 'visa',
+    status: 'refused',
+    refusedReason: 'card_declined',
+    returnCode: '05',
+  },
+  {
+    number: '4000 0000 0000 9995',
+    brand: 'visa',
+    status: 'refused',
+    refusedReason: 'insufficient_funds',
+    returnCode: '51',
+  },
+  {
+    number: '4000 0000 0000 0069',
+    brand: 'visa',
+    status: 'refused',
+    refusedReason: 'expired_card',
+    returnCode: '54',
+  },
+  {
+    number: '4000 0000 0000 0119',
+    brand: 'visa',
+    status: 'failed',
+    refusedReason: 'processing_error',
+  },
 ];
 
 const outcome = (card: TestCard) =>
-  card.status === 'paid' ? 'approved: `paid`' : `\`${card.status}\`, \`refused_reason\` \`${card.refusedReason}\`${card.returnCode ? `, \`acquirer_return_code\` \`${card.returnCode}\`` : ''}`;
+  card.status === 'paid'
+    ? 'approved: `paid`'
+    : `\`${card.status}\`, \`refused_reason\` \`${card.refusedReason}\`${card.returnCode ? `, \`acquirer_return_code\` \`${card.returnCode}\`` : ''}`;
 
-const TEST_CARD_TABLE = ['| number | brand | outcome |', '|---|---|---|', ...TEST_CARDS.map((c) => `| \`${c.number}\` | ${c.brand} | ${outcome(c)} |`)].join('\n');
+const TEST_CARD_TABLE = [
+  '| number | brand | outcome |',
+  '|---|---|---|',
+  ...TEST_CARDS.map((c) => `| \`${c.number}\` | ${c.brand} | ${outcome(c)} |`),
+].join('\n');
 
 export const PUBLIC_INTRODUCTION = `The API of a payment gateway for white-label integrators in Brazil: tokenize cards, charge by card, Pix or boleto (with splits between sellers), refund, follow the receivable schedule, the balance and the payouts, and anticipate receivables.
 

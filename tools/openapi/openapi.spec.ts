@@ -49,11 +49,19 @@ describe('docs/openapi.json and docs/openapi-admin.json', () => {
     // Every service of the all-in-one runs here, so every route of the table is expected.
     for (const route of PUBLIC_ROUTES) {
       const operation = document.paths[pathOf(route.url)]?.[route.method.toLowerCase()];
-      expect([route.method, route.url, operation?.['x-permission']]).toEqual([route.method, route.url, route.permission]);
+      expect([route.method, route.url, operation?.['x-permission']]).toEqual([
+        route.method,
+        route.url,
+        route.permission,
+      ]);
       expect(operation?.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       expect(operation?.summary).toBeTruthy();
-      const success = Object.entries(operation!.responses).find(([status]) => status.startsWith('2'))!;
-      expect(Object.keys(success[1].content?.['application/json']?.examples ?? {}).length).toBeGreaterThan(0);
+      const success = Object.entries(operation!.responses).find(([status]) =>
+        status.startsWith('2'),
+      )!;
+      expect(
+        Object.keys(success[1].content?.['application/json']?.examples ?? {}).length,
+      ).toBeGreaterThan(0);
     }
     expect(document.paths['/api/v1/charges']?.post?.operationId).toBe('createCharge');
     expect(document.paths['/api/v1/charges/{id}/refund']?.post?.operationId).toBe('refundCharge');
@@ -62,7 +70,11 @@ describe('docs/openapi.json and docs/openapi-admin.json', () => {
   it('have every operator route in the admin document', () => {
     // Proves the operator API is documented: the gateway's directory and every forwarded operator route.
     const document = JSON.parse(generatedAdmin) as Document;
-    for (const route of OPERATOR_ROUTES) expect([route.url, document.paths[pathOf(route.url)]?.[route.method.toLowerCase()]?.operationId]).toEqual([route.url, expect.any(String)]);
+    for (const route of OPERATOR_ROUTES)
+      expect([
+        route.url,
+        document.paths[pathOf(route.url)]?.[route.method.toLowerCase()]?.operationId,
+      ]).toEqual([route.url, expect.any(String)]);
     expect(document.paths['/admin/v1/tenants']?.post?.operationId).toBe('createTenant');
   });
 
@@ -70,7 +82,10 @@ describe('docs/openapi.json and docs/openapi-admin.json', () => {
     // Proves the `webhooks` section lists every kind the webhooks service sends, each signed.
     const document = JSON.parse(generated) as Document;
     expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_KINDS].sort());
-    for (const kind of WEBHOOK_KINDS) expect(document.webhooks[kind]?.post.parameters).toEqual([{ $ref: '#/components/parameters/Signature' }]);
+    for (const kind of WEBHOOK_KINDS)
+      expect(document.webhooks[kind]?.post.parameters).toEqual([
+        { $ref: '#/components/parameters/Signature' },
+      ]);
   });
 
   it('is served at GET /api/v1/openapi.json without an API key', () => {

@@ -25,7 +25,8 @@ export interface OperationDoc {
   extra?: readonly ('409' | '502')[];
 }
 
-const PAGED = 'A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.';
+const PAGED =
+  'A page of `limit` items (1 to 100, default 50) from page `page` (from 1), newest first; `total` and `total_pages` count every match.';
 
 export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/v1/payment-methods/tokenize': {
@@ -57,14 +58,30 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/v1/charges/:id': {
     operationId: 'retrieveCharge',
     summary: 'Retrieve a charge',
-    description: 'The charge as it is now, with its refunds and its split. A charge of another tenant, or of the other environment, is not found.',
+    description:
+      'The charge as it is now, with its refunds and its split. A charge of another tenant, or of the other environment, is not found.',
     tag: 'Charges',
     resource: 'Charge',
+  },
+  'GET /api/v1/charges/:id/refunds': {
+    operationId: 'listChargeRefunds',
+    summary: 'List a charge’s refunds',
+    description: `Every refund of the charge, whoever made it, with its status: \`succeeded\`, \`failed\`, or \`processing\` while the acquirer's answer is unknown. Needs \`charges:read\`, like the charge. ${PAGED}`,
+    tag: 'Charges',
+    resource: 'RefundList',
+  },
+  'GET /api/v1/charges/:id/events': {
+    operationId: 'listChargeEvents',
+    summary: 'List a charge’s events',
+    description: `The history of the charge: each change of the charge, of its refunds and of its chargebacks, as the event the change announced — its \`id\` is the \`id\` of the webhook event sent for it, its \`type\` the webhook's kind, \`charge_status\` the charge's status right after. Charges made before the history was kept list only later changes. Needs \`charges:read\`. ${PAGED}`,
+    tag: 'Charges',
+    resource: 'ChargeEventList',
   },
   'POST /api/v1/charges/:id/capture': {
     operationId: 'captureCharge',
     summary: 'Capture a charge',
-    description: 'Captures a card charge created with `capture_method=manual` while its authorization holds: the charge becomes `paid`. Capturing a charge that is not `authorized` answers `charge_not_capturable`.',
+    description:
+      'Captures a card charge created with `capture_method=manual` while its authorization holds: the charge becomes `paid`. Capturing a charge that is not `authorized` answers `charge_not_capturable`.',
     tag: 'Charges',
     resource: 'Charge',
     invalid: ['charge_not_capturable'],
@@ -83,7 +100,8 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/v1/balance': {
     operationId: 'retrieveBalance',
     summary: 'Retrieve the balance',
-    description: "The seller's balance in cents: `pending` (receivables not yet due), `available` (due, to be paid out), `reserved` (held against chargebacks) and what can be requested now. Needs a seller-scoped key.",
+    description:
+      "The seller's balance in cents: `pending` (receivables not yet due), `available` (due, to be paid out), `reserved` (held against chargebacks) and what can be requested now. Needs a seller-scoped key.",
     tag: 'Balance',
     resource: 'Balance',
   },
@@ -97,14 +115,15 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/v1/receivables': {
     operationId: 'listReceivables',
     summary: 'List receivables',
-    description: `The receivable schedule: one receivable per installment of each paid charge, net of the MDR, due D+N. ${PAGED}`,
+    description: `The receivable schedule: one receivable per installment of each paid charge, net of the MDR, due D+N; narrowed by \`status\`, and to one charge's by \`charge_id\`. ${PAGED}`,
     tag: 'Receivables',
     resource: 'ReceivableList',
   },
   'GET /api/v1/receivables/:id': {
     operationId: 'retrieveReceivable',
     summary: 'Retrieve a receivable',
-    description: 'One installment of a charge as the seller will receive it: its amounts, its due date, and the anticipation or settlement that took it.',
+    description:
+      'One installment of a charge as the seller will receive it: its amounts, its due date, and the anticipation or settlement that took it.',
     tag: 'Receivables',
     resource: 'Receivable',
   },
@@ -132,7 +151,8 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/v1/chargebacks/:id': {
     operationId: 'retrieveChargeback',
     summary: 'Retrieve a chargeback',
-    description: 'One dispute: the amount held, the reason code and its outcome (`open`, `won`, `lost`).',
+    description:
+      'One dispute: the amount held, the reason code and its outcome (`open`, `won`, `lost`).',
     tag: 'Chargebacks',
     resource: 'Chargeback',
   },
@@ -165,7 +185,8 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/v1/anticipations/:id': {
     operationId: 'retrieveAnticipation',
     summary: 'Retrieve an anticipation',
-    description: 'One executed anticipation with its items: each receivable anticipated, its days, fee and net. Needs a seller-scoped key.',
+    description:
+      'One executed anticipation with its items: each receivable anticipated, its days, fee and net. Needs a seller-scoped key.',
     tag: 'Anticipations',
     resource: 'Anticipation',
   },
@@ -173,27 +194,45 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
 
 /** The operations the gateway answers itself, without an API key. */
 export const GATEWAY_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
-  'GET /api/v1/health': { operationId: 'getHealth', summary: 'Check the API', description: 'Answers 200 while the gateway is up. Needs no API key.', tag: 'Meta' },
-  'GET /api/v1/openapi.json': { operationId: 'getOpenApiDocument', summary: 'Get this document', description: 'The OpenAPI 3.1 document of the public API, as committed in docs/openapi.json. Needs no API key.', tag: 'Meta' },
+  'GET /api/v1/health': {
+    operationId: 'getHealth',
+    summary: 'Check the API',
+    description: 'Answers 200 while the gateway is up. Needs no API key.',
+    tag: 'Meta',
+  },
+  'GET /api/v1/openapi.json': {
+    operationId: 'getOpenApiDocument',
+    summary: 'Get this document',
+    description:
+      'The OpenAPI 3.1 document of the public API, as committed in docs/openapi.json. Needs no API key.',
+    tag: 'Meta',
+  },
   'GET /api/v1/asyncapi.json': {
     operationId: 'getAsyncApiDocument',
     summary: 'Get the events document',
-    description: 'The AsyncAPI 3 document of the events on the bus (docs/asyncapi.json). Needs no API key.',
+    description:
+      'The AsyncAPI 3 document of the events on the bus (docs/asyncapi.json). Needs no API key.',
     tag: 'Meta',
   },
 };
 
 const words = (kebab: string) => kebab.split('-');
-const pascal = (kebab: string) => words(kebab).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (kebab: string) =>
+  words(kebab)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 const JOB_PROSE: Record<keyof typeof JOB_OWNERS, string> = {
   'receivables-release': 'Makes the receivables due by `as_of_date` available.',
   'settlement-run': 'Pays out every seller’s available receivables as settlements.',
-  'authorization-expiry': 'Cancels the manual-capture card charges whose authorization has expired.',
+  'authorization-expiry':
+    'Cancels the manual-capture card charges whose authorization has expired.',
   'pix-expiry': 'Cancels the Pix charges that were not paid before they expired.',
   'refund-reconciliation': 'Asks the acquirer for the outcome of refunds still pending with it.',
-  'pix-payments': 'Asks each live tenant’s Pix PSP about its pending Pix charges and pays those the PSP reports paid.',
-  'boleto-exchange': 'Exchanges CNAB 240 files with each live tenant’s bank: sends the slips registered since the last run and pays the charges whose liquidation a return file reports.',
+  'pix-payments':
+    'Asks each live tenant’s Pix PSP about its pending Pix charges and pays those the PSP reports paid.',
+  'boleto-exchange':
+    'Exchanges CNAB 240 files with each live tenant’s bank: sends the slips registered since the last run and pays the charges whose liquidation a return file reports.',
 };
 
 const jobOperations = Object.fromEntries(
@@ -225,7 +264,8 @@ const deadLetterOperations = Object.fromEntries(
       {
         operationId: `replay${pascal(service)}DeadLetter`,
         summary: `Replay one of the ${service} service's parked events`,
-        description: 'Applies the parked event again, after the deploy that fixes its cause; an event the consumer still cannot apply answers 409 `event_not_replayable` and stays parked.',
+        description:
+          'Applies the parked event again, after the deploy that fixes its cause; an event the consumer still cannot apply answers 409 `event_not_replayable` and stays parked.',
         tag: 'Dead letters',
       },
     ],
@@ -234,7 +274,8 @@ const deadLetterOperations = Object.fromEntries(
       {
         operationId: `replayAll${pascal(service)}DeadLetters`,
         summary: `Replay all of the ${service} service's parked events`,
-        description: 'Applies every parked event again, oldest first, and answers how many were applied and how many stay parked.',
+        description:
+          'Applies every parked event again, oldest first, and answers how many were applied and how many stay parked.',
         tag: 'Dead letters',
       },
     ],
@@ -242,19 +283,33 @@ const deadLetterOperations = Object.fromEntries(
 );
 
 export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
-  'GET /admin/v1/tenants': { operationId: 'listTenants', summary: 'List tenants', description: `Every tenant of the deployment. ${PAGED}`, tag: 'Tenants', resource: 'TenantList' },
+  'GET /admin/v1/tenants': {
+    operationId: 'listTenants',
+    summary: 'List tenants',
+    description: `Every tenant of the deployment. ${PAGED}`,
+    tag: 'Tenants',
+    resource: 'TenantList',
+  },
   'POST /admin/v1/tenants': {
     operationId: 'createTenant',
     summary: 'Create a tenant',
-    description: 'A white-label integrator: every seller, key, charge and webhook endpoint belongs to one. `treasury_available_cash_cents` bounds what its sellers can anticipate.',
+    description:
+      'A white-label integrator: every seller, key, charge and webhook endpoint belongs to one. `treasury_available_cash_cents` bounds what its sellers can anticipate.',
     tag: 'Tenants',
     resource: 'Tenant',
   },
-  'PATCH /admin/v1/tenants/:tenant_id': { operationId: 'updateTenant', summary: 'Update a tenant', description: "Changes the tenant's name or its treasury.", tag: 'Tenants', resource: 'Tenant' },
+  'PATCH /admin/v1/tenants/:tenant_id': {
+    operationId: 'updateTenant',
+    summary: 'Update a tenant',
+    description: "Changes the tenant's name or its treasury.",
+    tag: 'Tenants',
+    resource: 'Tenant',
+  },
   'POST /admin/v1/tenants/:tenant_id/sellers': {
     operationId: 'createSeller',
     summary: 'Create a seller',
-    description: 'A merchant of the tenant, identified by its CPF or CNPJ. It cannot tokenize or charge until its `kyc_status` is `approved`.',
+    description:
+      'A merchant of the tenant, identified by its CPF or CNPJ. It cannot tokenize or charge until its `kyc_status` is `approved`.',
     tag: 'Sellers',
     resource: 'Seller',
   },
@@ -275,7 +330,8 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /admin/v1/tenants/:tenant_id/pricing-plans': {
     operationId: 'createPricingPlan',
     summary: 'Create a pricing plan',
-    description: "The MDR by payment method, the anticipation fee and the settlement delay; the tenant's `default` plan applies to sellers without one of their own.",
+    description:
+      "The MDR by payment method, the anticipation fee and the settlement delay; the tenant's `default` plan applies to sellers without one of their own.",
     tag: 'Pricing plans',
     resource: 'PricingPlan',
   },
@@ -286,11 +342,18 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Pricing plans',
     resource: 'PricingPlanList',
   },
-  'PATCH /admin/v1/pricing-plans/:plan_id': { operationId: 'updatePricingPlan', summary: 'Update a pricing plan', description: 'Changes a plan; charges made before keep the pricing they were made with.', tag: 'Pricing plans', resource: 'PricingPlan' },
+  'PATCH /admin/v1/pricing-plans/:plan_id': {
+    operationId: 'updatePricingPlan',
+    summary: 'Update a pricing plan',
+    description: 'Changes a plan; charges made before keep the pricing they were made with.',
+    tag: 'Pricing plans',
+    resource: 'PricingPlan',
+  },
   'POST /admin/v1/api-keys': {
     operationId: 'createApiKey',
     summary: 'Create an API key',
-    description: 'A key of the tenant (or of one of its sellers) for `test` or `live`, with the permissions named. The `secret` is in this answer only: it is stored as a hash.',
+    description:
+      'A key of the tenant (or of one of its sellers) for `test` or `live`, with the permissions named. The `secret` is in this answer only: it is stored as a hash.',
     tag: 'API keys',
     resource: 'CreatedApiKey',
   },
@@ -301,11 +364,18 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'API keys',
     resource: 'ApiKeyList',
   },
-  'DELETE /admin/v1/api-keys/:key_id': { operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'From now on the key answers 401 `api_key_revoked`.', tag: 'API keys', resource: 'ApiKey' },
+  'DELETE /admin/v1/api-keys/:key_id': {
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    description: 'From now on the key answers 401 `api_key_revoked`.',
+    tag: 'API keys',
+    resource: 'ApiKey',
+  },
   'POST /admin/v1/tenants/:tenant_id/webhook-endpoints': {
     operationId: 'createWebhookEndpoint',
     summary: 'Create a webhook endpoint',
-    description: 'Where the tenant’s events are sent (all of them, or those in `events`), signed with the `secret` shown in this answer. Private and loopback addresses are refused unless the deployment allows them.',
+    description:
+      'Where the tenant’s events are sent (all of them, or those in `events`), signed with the `secret` shown in this answer. Private and loopback addresses are refused unless the deployment allows them.',
     tag: 'Webhooks',
     resource: 'WebhookEndpoint',
   },
@@ -319,7 +389,8 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'DELETE /admin/v1/webhook-endpoints/:id': {
     operationId: 'deleteWebhookEndpoint',
     summary: 'Delete a webhook endpoint',
-    description: 'No event is sent to it from now on; its past deliveries stay listed. `pgw listen` deletes the endpoint of its session when it ends.',
+    description:
+      'No event is sent to it from now on; its past deliveries stay listed. `pgw listen` deletes the endpoint of its session when it ends.',
     tag: 'Webhooks',
   },
   'POST /admin/v1/webhook-endpoints/:id/rotate-secret': {
@@ -334,7 +405,12 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: `The events sent to one endpoint, with their status and attempts. ${PAGED}`,
     tag: 'Webhooks',
   },
-  'GET /admin/v1/webhook-deliveries/:id': { operationId: 'retrieveWebhookDelivery', summary: 'Retrieve a webhook delivery', description: 'One delivery with every attempt: when, the status code or the reason it failed.', tag: 'Webhooks' },
+  'GET /admin/v1/webhook-deliveries/:id': {
+    operationId: 'retrieveWebhookDelivery',
+    summary: 'Retrieve a webhook delivery',
+    description: 'One delivery with every attempt: when, the status code or the reason it failed.',
+    tag: 'Webhooks',
+  },
   'POST /admin/v1/webhook-deliveries/:id/redeliver': {
     operationId: 'redeliverWebhook',
     summary: 'Redeliver a webhook',
@@ -344,21 +420,24 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /admin/v1/simulations/charges/:charge_id/pay': {
     operationId: 'simulatePayment',
     summary: 'Pay a Pix or boleto charge',
-    description: 'Test mode: the buyer pays a pending Pix or boleto charge, as the PSP or the bank would tell; the charge becomes `paid`.',
+    description:
+      'Test mode: the buyer pays a pending Pix or boleto charge, as the PSP or the bank would tell; the charge becomes `paid`.',
     tag: 'Simulations',
     resource: 'Charge',
   },
   'POST /admin/v1/simulations/chargebacks': {
     operationId: 'simulateChargeback',
     summary: 'Open a chargeback',
-    description: 'Test mode: the issuer disputes a paid card charge (in full, or `amount_cents` of it); the amount is reserved from the seller’s balance.',
+    description:
+      'Test mode: the issuer disputes a paid card charge (in full, or `amount_cents` of it); the amount is reserved from the seller’s balance.',
     tag: 'Simulations',
     resource: 'Chargeback',
   },
   'POST /admin/v1/simulations/chargebacks/:cb_id/resolve': {
     operationId: 'resolveChargeback',
     summary: 'Resolve a chargeback',
-    description: 'Test mode: the dispute is `won` (the reserve is released) or `lost` (the amount is debited).',
+    description:
+      'Test mode: the dispute is `won` (the reserve is released) or `lost` (the amount is debited).',
     tag: 'Simulations',
     resource: 'Chargeback',
   },
@@ -366,19 +445,28 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     operationId: 'setLiveRails',
     summary: 'Set a tenant’s live rails',
     description:
-      'Names the live adapter of each kind of payment (card: `cielo`; Pix: `bcb-pix`; boleto: `cnab240-bb`) and the credentials name the deployment keeps its secrets under (`LIVE_RAIL_<NAME>_…` variables and files; no secret is sent or stored). Credentials the deployment lacks are refused with the variable to set. `null` leaves a kind without a live rail: where `DEPLOYMENT_ENV=production` its live charges are refused, elsewhere they reach the simulator.',
+      'Names the live adapter of each kind of payment (card: `cielo`; Pix: `bcb-pix`; boleto: `cnab240-bb`) and the credentials name the deployment keeps its secrets under (`LIVE_RAIL_<NAME>_…` variables and files; no secret is sent or stored). Credentials the deployment lacks are refused with the variable to set, and a tenant the directory does not hold is 404 `resource_not_found`; nothing is stored then. `null` leaves a kind without a live rail: where `DEPLOYMENT_ENV=production` its live charges are refused, elsewhere they reach the simulator.',
     tag: 'Tenants',
   },
   'GET /admin/v1/tenants/:tenant_id/live-rails': {
     operationId: 'getLiveRails',
     summary: 'Show a tenant’s live rails',
-    description: 'Each rail with its provider, its credentials name, whether the deployment holds them complete, and its non-secret settings with account numbers masked.',
+    description:
+      'Each rail with its provider, its credentials name, whether the deployment holds them complete, and its non-secret settings with account numbers masked — for Pix, `webhook_client_auth`: which client certificates (pinned fingerprints, issuing CAs) stand for the PSP on our webhook, or none (notifications refused). 404 for a tenant the directory does not hold.',
+    tag: 'Tenants',
+  },
+  'PUT /admin/v1/tenants/:tenant_id/live-rails/pix/webhook': {
+    operationId: 'registerPixWebhook',
+    summary: 'Register the Pix webhook at the tenant’s PSP',
+    description:
+      'Tells the PSP of the tenant’s live Pix rail where to send its payment notifications (the API Pix `PUT /webhook/{chave}`): `webhook_url` is our public notification address, `https://<ingress>/provider/v1/pix/notifications` (the PSP appends `/pix`). Done once per Pix account, again when the address changes; the same URL again changes nothing. 404 `resource_not_found` when the tenant has no live Pix rail; 422 `parameter_invalid` when its credentials are incomplete (`pix.credentials`) or the URL is refused, by us (not https) or by the PSP (`webhook_url`); 502 `provider_unavailable` when the PSP cannot answer now. Without a registered webhook, payments are still confirmed by the `pix-payments` job.',
     tag: 'Tenants',
   },
   'POST /admin/v1/simulations/provider': {
     operationId: 'setProviderMode',
     summary: 'Set the acquirer simulator’s mode',
-    description: 'Test mode: the simulated acquirer answers `normal`ly, as `unavailable` (a 502 to card charges) or with a `timeout`, until told otherwise.',
+    description:
+      'Test mode: the simulated acquirer answers `normal`ly, as `unavailable` (a 502 to card charges) or with a `timeout`, until told otherwise.',
     tag: 'Simulations',
   },
   ...jobOperations,

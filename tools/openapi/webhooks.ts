@@ -28,23 +28,34 @@ export const EVENT_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['id', 'object', 'type', 'created_at', 'livemode', 'data', 'request_id'],
   properties: {
-    id: { type: 'string', pattern: '^evt_', description: 'Deduplicate by this id: a delivery can be repeated.' },
+    id: {
+      type: 'string',
+      pattern: '^evt_',
+      description: 'Deduplicate by this id: a delivery can be repeated.',
+    },
     object: { const: 'event' },
     type: { type: 'string' },
     created_at: { type: 'string', format: 'date-time' },
     livemode: { type: 'boolean' },
     data: { type: 'object', required: ['object'], properties: { object: { type: 'object' } } },
-    request_id: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'The API request that caused the event, when one did.' },
+    request_id: {
+      anyOf: [{ type: 'string' }, { type: 'null' }],
+      description: 'The API request that caused the event, when one did.',
+    },
   },
 };
 
 const camel = (kind: string) => kind.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase());
 
-export function webhooksOf(components: Components, examples: Readonly<Record<string, unknown>>): Record<string, Record<string, JsonSchema>> {
+export function webhooksOf(
+  components: Components,
+  examples: Readonly<Record<string, unknown>>,
+): Record<string, Record<string, JsonSchema>> {
   const webhooks: Record<string, Record<string, JsonSchema>> = {};
   for (const kind of WEBHOOK_KINDS) {
     const resource = RESOURCE_OF[kind.split('.')[0]!];
-    if (resource === undefined || components.schemas[resource] === undefined) throw new Error(`webhook ${kind}: no component for its resource`);
+    if (resource === undefined || components.schemas[resource] === undefined)
+      throw new Error(`webhook ${kind}: no component for its resource`);
     const example = examples[kind];
     webhooks[kind] = {
       post: {
@@ -61,7 +72,16 @@ export function webhooksOf(components: Components, examples: Readonly<Record<str
               schema: {
                 allOf: [
                   { $ref: '#/components/schemas/Event' },
-                  { type: 'object', properties: { type: { const: kind }, data: { type: 'object', properties: { object: components.resource(resource) } } } },
+                  {
+                    type: 'object',
+                    properties: {
+                      type: { const: kind },
+                      data: {
+                        type: 'object',
+                        properties: { object: components.resource(resource) },
+                      },
+                    },
+                  },
                 ],
               },
               ...(example !== undefined ? { example } : {}),
