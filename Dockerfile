@@ -6,8 +6,8 @@
 #          libraries it imports into /out/dist/main.js (esbuild, installed with tsx), copies the Avro
 #          schemas beside it (libs/contracts reads <bundle dir>/../schemas), the gateway's API reference
 #          script (/out/dist/api-reference.js, from @scalar/api-reference) and, into /out/node_modules,
-#          only the packages kept out of the bundle: pg and kafkajs, which OpenTelemetry instruments by
-#          patching require(), and what they depend on.
+#          only the packages kept out of the bundle: pg, which OpenTelemetry instruments by patching
+#          require(), kafkajs, the OpenTelemetry SDK, and what they depend on.
 # runtime: Node 24 slim, the bundle and those packages, owned by root and run as the unprivileged `node`
 #          user (uid 1000, the Kubernetes manifests' runAsUser); nothing of the other apps, no npm cache,
 #          no dev dependency, no TypeScript. The root filesystem can be mounted read-only.

@@ -8,4 +8,6 @@ module.exports = {
   testPathIgnorePatterns: [...preset.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'],
   // The embedded database boots in 2-4 s on a quiet machine and much longer on a busy one.
   testTimeout: 60_000,
+  // One initialised PGlite data directory every suite's in-memory database starts from (skips initdb).
+  globalSetup: '<rootDir>/libs/testing/src/unit-global-setup.ts',
 };

@@ -3,7 +3,9 @@ const { compilerOptions } = require('./tsconfig.base.json');
 
 const moduleNameMapper = {};
 for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
-  moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = `<rootDir>/${target}`;
+  // `@pgw/charges-domain/*` (an app's domain project) maps each file below it.
+  const pattern = alias.replace(/\//g, '\\/').replace('*', '(.*)');
+  moduleNameMapper[`^${pattern}$`] = `<rootDir>/${target.replace('*', '$1')}`;
 }
 
 module.exports = {
