@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AcquirerRouter } from '@pgw/acquirer';
 import type { Db } from '@pgw/platform-db';
 import type { Clock, Peers } from '@pgw/platform-service';
@@ -11,4 +12,10 @@ export interface ChargesDeps {
   acquirers: AcquirerRouter;
   peers: Peers;
   config: ChargesConfig;
+}
+
+/** The request an operation serves, as its route hands it over: its id (on the events) and its log. */
+export interface RequestContext {
+  requestId: string;
+  log: FastifyBaseLogger;
 }

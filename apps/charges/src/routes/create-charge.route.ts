@@ -1,19 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { acquirerCodeFor, assertLiveAllowed, RAIL_KINDS, type LiveModeGuard } from '@pgw/acquirer';
-import { assert, newId } from '@pgw/domain';
+import { assertLiveAllowed, RAIL_KINDS, type LiveModeGuard } from '@pgw/acquirer';
 import { ApiError, apiPrincipal } from '@pgw/platform-http';
 import { idempotent, type IdempotentOptions } from '@pgw/platform-idempotency';
-import { isCard } from '@pgw/charges-domain/charge';
-import { readCreateCharge, type NewCharge } from '@pgw/charges-domain/charge-input';
-import { insertCharge, type ChargeRow } from '../data/charge.repository';
-import { kycStatusOf, sellersOfTenant } from '../data/seller.repository';
-import { createdOutcome, requestProvider, settleIntent } from '../operations/charge-outcome';
+import { readCreateCharge } from '@pgw/charges-domain/charge-input';
 import { railKindOf } from '../operations/acquirer-for';
-import { railOfNewCharge } from '../operations/card-rail';
+import { createCharge } from '../operations/create-charge';
 import type { ChargesDeps } from '../operations/deps';
-import { lookupToken } from '../operations/vault.client';
 import { ChargeResource } from '../resources';
 import { mayReadCharge, principalHeader, scopeOf } from './common';
 
@@ -90,11 +84,8 @@ export const CreateChargeBody = Type.Object(
 const PERMISSION = 'charges:create';
 
 /**
- * POST /api/v1/charges: validate → load the token and the split recipients (reads only) → take the key
- * and save the intent, and commit → ask the provider → save the outcome with its events and the key's
- * answer, and commit. Two commits per charge. The provider is never called inside a transaction, and the
- * intent is committed before it is called, so a crash in between leaves a pending charge that the
- * recovery resolves by reference (charge-states.md).
+ * POST /api/v1/charges: the permission, the body (schema, then charge-input.ts), the live guard, then
+ * operations/create-charge.ts under the Idempotency-Key.
  */
 export function createChargeRoute(
   app: FastifyInstance,
@@ -144,182 +135,19 @@ export function createChargeRoute(
         claim: 'with-work',
         mayRead: mayReadCharge(scopeOf(principal), 'id'),
       };
-      return idempotent(request, reply, deps, principal, keyOptions, async (session) => {
-        const owner = await resolveOwner(deps, request, input, principal);
-        await checkSplitRecipients(deps, principal.tenantId, owner.sellerId, input);
-
-        // The rail is decided once (a stored card's own, else the tenant's now): the charge records the one
-        // that serves it, and every call about it (this authorization included) goes there.
-        const acquirerRail = await railOfNewCharge(
+      return idempotent(request, reply, deps, principal, keyOptions, (session) =>
+        createCharge(
           deps,
-          request.log,
-          { tenantId: principal.tenantId, livemode: principal.livemode },
-          railKind,
-          owner.cardRail,
-        );
-        const now = deps.clock.now();
-        const intent: ChargeRow = {
-          id: newId('ch_'),
-          tenant_id: principal.tenantId,
-          livemode: principal.livemode,
-          seller_id: owner.sellerId,
-          status: 'pending',
-          amount_cents: input.amountCents,
-          currency: input.currency,
-          payment_method: input.paymentMethod,
-          capture_method: input.captureMethod,
-          installments: input.installments,
-          card_token: input.cardToken,
-          card_ref: owner.cardRef,
-          card_brand: owner.cardBrand,
-          buyer_json: JSON.stringify(input.buyer),
-          metadata_json: input.metadata === null ? null : JSON.stringify(input.metadata),
-          split_json: JSON.stringify(
-            input.split.map((s) => ({
-              recipient_seller_id: s.recipientSellerId,
-              amount_cents: s.amountCents,
-            })),
-          ),
-          acquirer_code: acquirerCodeFor(
-            deps.acquirers.forRecordedRail(principal.livemode, railKind, acquirerRail),
-            railKind,
-          ),
-          acquirer_rail: acquirerRail,
-          acquirer_transaction_id: null,
-          authorization_code: null,
-          acquirer_return_code: null,
-          acquirer_return_message: null,
-          refused_reason: null,
-          pix_expires_in: input.pix?.expiresInSeconds ?? null,
-          pix_qr_code: null,
-          pix_expires_at: null,
-          boleto_due_date: input.boleto?.dueDate ?? null,
-          boleto_barcode: null,
-          boleto_digitable_line: null,
-          outcome_known: false,
-          announced: false,
-          refunded_cents: 0,
-          chargeback_cents: 0,
-          status_before_chargeback: null,
-          authorized_at: null,
-          paid_at: null,
-          canceled_at: null,
-          created_at: now,
-          updated_at: now,
-        };
-        // The key, the intent and the link between them commit together, before the provider is called:
-        // a twin waits on the key's row and then finds it in use, and a crash after this commit leaves an
-        // intent that the recovery resolves and whose key it completes.
-        await deps.db.tx(async (trx) => {
-          await session.claim(trx);
-          await insertCharge(trx, intent);
-          await session.attach(trx, intent.id);
-        });
-
-        const outcome = await requestProvider(deps, intent, securityCode);
-        if (
-          outcome.kind !== 'authorization' &&
-          outcome.kind !== 'pix' &&
-          outcome.kind !== 'boleto'
-        ) {
-          request.log.warn(
-            { charge_id: intent.id, provider_outcome: outcome.kind },
-            'provider did not settle the charge',
-          );
-        }
-        const charge = await deps.db.tx((trx) =>
-          settleIntent(
-            deps,
-            trx,
-            intent.id,
-            outcome,
-            { db: deps.db, requestId: request.id },
-            session,
-          ),
-        );
-        request.log.info(
-          { charge_id: charge.id, status: charge.status, payment_method: charge.payment_method },
-          'charge created',
-        );
-        return createdOutcome(charge);
-      });
+          {
+            requestId: request.id,
+            log: request.log,
+            principalHeader: () => principalHeader(request),
+          },
+          principal,
+          { input, railKind, securityCode },
+          session,
+        ),
+      );
     },
   );
-}
-
-/**
- * Whose money this is. A card charge belongs to its token's seller (the vault answers only for tokens in
- * the caller's tenant and environment, and of the key's seller when the key is seller-scoped); Pix and
- * boleto belong to the key's seller (checked by readCreateCharge).
- */
-async function resolveOwner(
-  deps: ChargesDeps,
-  request: FastifyRequest,
-  input: NewCharge,
-  key: { tenantId: string; livemode: boolean; sellerId: string | null },
-): Promise<{
-  sellerId: string;
-  cardRef: string | null;
-  cardRail: string | null;
-  cardBrand: string | null;
-}> {
-  const keySellerId = key.sellerId;
-  if (!isCard(input.paymentMethod)) {
-    assert(keySellerId !== null, 'charge.pix-or-boleto-has-seller-at-owner-check');
-    return { sellerId: keySellerId, cardRef: null, cardRail: null, cardBrand: null };
-  }
-  assert(input.cardToken !== null, 'charge.card-has-token-at-owner-check');
-  const token = await lookupToken(deps.peers, {
-    tokenId: input.cardToken,
-    scope: { tenantId: key.tenantId, livemode: key.livemode, sellerId: keySellerId },
-    principalHeader: principalHeader(request),
-    requestId: request.id,
-    timeoutMs: deps.config.vaultTimeoutMs,
-  });
-  // An unknown token is a field the request got wrong, not a missing resource of the URL: 422 on
-  // card_token (parameter_invalid), the same answer for a token of another tenant, environment or seller.
-  if (token === null)
-    throw new ApiError('parameter_invalid', 'card_token: no such token', 'card_token');
-  // The gateway checked the KYC of a seller-scoped key's seller, read-your-writes; a tenant-wide key's
-  // charge belongs to the token's seller, known only now: charges' copy of the directory decides (it
-  // follows the gateway within the seconds of contract §4b; a seller it has no status for yet passes).
-  if (keySellerId === null) {
-    const kyc = await deps.db.read((q) => kycStatusOf(q, key.tenantId, token.sellerId));
-    if (kyc !== null && kyc !== 'approved')
-      throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
-  }
-  return {
-    sellerId: token.sellerId,
-    cardRef: token.cardRef,
-    cardRail: token.cardRail,
-    cardBrand: token.brand,
-  };
-}
-
-/** Recipients must be other sellers of the same tenant, as charges' copy of the directory knows them. */
-async function checkSplitRecipients(
-  deps: ChargesDeps,
-  tenantId: string,
-  ownSellerId: string,
-  input: NewCharge,
-): Promise<void> {
-  if (input.split.length === 0) return;
-  const known = await deps.db.read((q) =>
-    sellersOfTenant(
-      q,
-      tenantId,
-      input.split.map((s) => s.recipientSellerId),
-    ),
-  );
-  for (const [index, item] of input.split.entries()) {
-    const param = `split.${index}.recipient_seller_id`;
-    if (item.recipientSellerId === ownSellerId)
-      throw new ApiError(
-        'split_invalid',
-        `${param}: is the charge's own seller, who receives the remainder`,
-        param,
-      );
-    if (!known.has(item.recipientSellerId))
-      throw new ApiError('split_invalid', `${param}: no such seller in this tenant`, param);
-  }
 }
