@@ -344,27 +344,3 @@ describe('jobs page past the rows they cannot settle', () => {
     }
   }, 60_000);
 });
-
-describe('job routes', () => {
-  it('are for the operator only, validate as_of_date, and answer {job, as_of_date, processed}', async () => {
-    // Proves the operator-only door and the body rules of contract §5's jobs.
-    expect((await post(h, '/admin/v1/jobs/pix-expiry', m.key)).statusCode).toBe(401);
-    const bad = await post(h, '/admin/v1/jobs/pix-expiry', asOperator(), {
-      as_of_date: '2026-13-01',
-    });
-    expect(bad.statusCode).toBe(422);
-    expect(bad.json().error).toMatchObject({ code: 'parameter_invalid', param: 'as_of_date' });
-    const unknown = await post(h, '/admin/v1/jobs/pix-expiry', asOperator(), { when: 'now' });
-    expect(unknown.json().error).toMatchObject({ code: 'parameter_unknown', param: 'when' });
-    const ok = await post(h, '/admin/v1/jobs/refund-reconciliation', asOperator());
-    expect(ok.json()).toEqual({
-      job: 'refund-reconciliation',
-      as_of_date: today(),
-      processed: 0,
-      request_id: expect.any(String),
-    });
-    expect((await post(h, '/admin/v1/jobs/receivables-release', asOperator())).statusCode).toBe(
-      404,
-    );
-  });
-});

@@ -26,6 +26,7 @@ import {
   outboxEvents,
   post,
   publishSeller,
+  setProviderMode,
   startCharges,
   type Harness,
   type Merchant,
@@ -832,6 +833,27 @@ describe('Pix and boleto', () => {
     expect(parts.amountCents).toBe(98_765);
     expect(parts.dueDateFactor).toBe(dueDateFactor(body.boleto.due_date));
     expect(dueDateFactor('2025-02-22')).toBe(1000);
+  });
+});
+
+describe('POST /api/v1/charges when the provider cannot be reached (contract §5)', () => {
+  afterEach(async () => {
+    await setProviderMode(h, 'normal');
+  });
+
+  it('unavailable at create: the charge is failed (201), nothing was authorized', async () => {
+    // Proves "nothing happened" becomes a failed charge with the reason in acquirer_return_message.
+    await setProviderMode(h, 'unavailable');
+    const card = await create(cardCharge(m.token()));
+    expect(card.statusCode).toBe(201);
+    expect(card.json()).toMatchObject({
+      status: 'failed',
+      refused_reason: null,
+      acquirer_return_message: expect.stringMatching(/could not be reached/),
+    });
+    expect(h.acquirer.authorizations.has(card.json().id)).toBe(false);
+    const instant = await create(pix({ amount: 100 }));
+    expect([instant.statusCode, instant.json().status]).toEqual([201, 'failed']);
   });
 });
 
