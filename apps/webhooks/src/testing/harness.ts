@@ -320,3 +320,40 @@ export async function publishCharge(
 
 export const newTenant = (): string => newId('ten_');
 export const newCharge = (): string => newId('ch_');
+
+/** What the operator's delivery route answers for one delivery, with its attempts. */
+export interface DeliveryView {
+  id: string;
+  status: string;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  attempts: Array<{
+    number: number;
+    started_at: string;
+    status_code: number | null;
+    succeeded: boolean;
+    error: string | null;
+  }>;
+}
+
+/** A request to the service as the operator (through the gateway's operator principal). */
+export const asOperator = (h: Harness, method: 'GET' | 'POST', url: string) =>
+  h.service.app.inject({ method, url, headers: operatorHeaders() });
+
+/** The delivery of `eventId` to `endpointId`, as the operator reads it; undefined before there is one. */
+export async function deliveryOf(
+  h: Harness,
+  endpointId: string,
+  eventId: string,
+): Promise<DeliveryView | undefined> {
+  const list = await asOperator(
+    h,
+    'GET',
+    `/admin/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`,
+  );
+  if (list.statusCode !== 200)
+    throw new Error(`deliveries answered ${list.statusCode}: ${list.body}`);
+  const summary = list.json().data.find((d: { event_id: string }) => d.event_id === eventId);
+  if (summary === undefined) return undefined;
+  return (await asOperator(h, 'GET', `/admin/v1/webhook-deliveries/${summary.id}`)).json();
+}
