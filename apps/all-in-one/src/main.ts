@@ -1,23 +1,32 @@
 import { resolve } from 'node:path';
-import { envInt, envOptionalSecret, envString } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { readEnv } from '@pgw/platform-http';
 import { reportBrokenInvariants } from '@pgw/platform-service';
 import { startAllInOne } from './all-in-one';
+
+/** What `npm start` reads, once (contract §1); each service's own variables are read by the service. */
+const AllInOneEnv = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 8080 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ default: './.data' }),
+  /** The distributed gateway's rule: a token given has at least 16 characters; none: one is generated. */
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  DEMO: Type.Boolean({ default: true }),
+});
 
 async function main(): Promise<void> {
   // Every broken invariant of the seven services is logged and counted, under this process's name.
   reportBrokenInvariants('all-in-one');
   const env = process.env;
-  const port = envInt(env, 'PORT', 8080);
-  const dataDir = resolve(envString(env, 'DATA_DIR', './.data'));
-  const adminToken = envOptionalSecret(env, 'ADMIN_TOKEN');
+  const vars = readEnv(AllInOneEnv, env);
+  const dataDir = resolve(vars.DATA_DIR);
   const startedAtMs = Date.now();
   const system = await startAllInOne({
     dataDir,
-    port,
-    host: envString(env, 'HOST', '127.0.0.1'),
-    // The distributed gateway's rule (envSecret): a token given must have at least 16 characters.
-    ...(adminToken !== undefined ? { adminToken } : {}),
-    demo: envString(env, 'DEMO', '1') === '1',
+    port: vars.PORT,
+    host: vars.HOST,
+    ...(vars.ADMIN_TOKEN !== undefined ? { adminToken: vars.ADMIN_TOKEN } : {}),
+    demo: vars.DEMO,
     env,
   });
 

@@ -137,6 +137,7 @@ describe('npm start (all-in-one)', () => {
       timeout: 30_000,
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('ADMIN_TOKEN is required (at least 16 characters)');
+    expect(run.stderr).toContain('ADMIN_TOKEN must have at least 16 characters');
+    expect(run.stderr).not.toContain('short-token');
   }, 40_000);
 });

@@ -1,16 +1,16 @@
 import { telemetry } from './instrument';
 import { createPgDb } from '@pgw/platform-db';
-import { envPrincipalPrivateKey, envSecret, readEnv } from '@pgw/platform-http';
+import { readEnv } from '@pgw/platform-http';
 import {
   busFromConfig,
   MigrateEnv,
   peerUrlsFromEnv,
   runMain,
-  ServiceMainEnv,
   systemClock,
   type Stop,
 } from '@pgw/platform-service';
 import { migrateGateway, startGateway } from './gateway';
+import { GatewayMainEnv } from './service';
 import type { ServiceName } from './routes.table';
 
 // The distributed mode: the gateway alone, on its own PostgreSQL schema and Kafka, forwarding over HTTP
@@ -27,16 +27,17 @@ async function main(): Promise<Stop | undefined> {
     process.stdout.write('gateway: migrated schema gateway\n');
     return undefined;
   }
-  // The database, the bus and the listener, as every service's main reads them (the gateway's own settings: GatewayEnv).
-  const vars = readEnv(ServiceMainEnv, env);
+  // The database, the bus and the listener as every service's main reads them, and the secrets; the
+  // gateway's own settings are GatewayEnv, read by the service.
+  const vars = readEnv(GatewayMainEnv, env);
   const db = createPgDb({ url: vars.DATABASE_URL, schema: 'gateway' });
   const bus = busFromConfig(vars, 'gateway');
   const gateway = await startGateway({
     db,
     bus,
     clock: systemClock,
-    principalPrivateKey: envPrincipalPrivateKey(env),
-    adminToken: envSecret(env, 'ADMIN_TOKEN'),
+    principalPrivateKey: vars.PRINCIPAL_PRIVATE_KEY,
+    adminToken: vars.ADMIN_TOKEN,
     upstreams: { mode: 'http', baseUrls },
     env,
   });

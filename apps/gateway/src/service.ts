@@ -1,9 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { assert } from '@pgw/domain';
 import {
-  allowsPrivateWebhookTargets,
   PRINCIPAL_TTL_MS,
   principalPrivateKey,
   readEnv,
@@ -15,7 +14,7 @@ import {
   GATEWAY_UPSTREAM_LIMIT,
   observeGauge,
 } from '@pgw/platform-metrics';
-import type { ServiceDefinition } from '@pgw/platform-service';
+import { ServiceMainEnv, type ServiceDefinition } from '@pgw/platform-service';
 import { traceAtEdge } from '@pgw/platform-telemetry';
 import { adminTokenCheck } from './auth/admin-auth';
 import { ApiKeyAuthenticator, keyCacheFor } from './auth/api-key-auth';
@@ -100,7 +99,10 @@ const HealthSchema = Type.Object({
   request_id: RequestIdSchema,
 });
 
-/** The gateway's own variables (the database, bus and listener: ServiceMainEnv, in main.ts). */
+/**
+ * The gateway's own variables, read once (gatewaySettings); the database, the bus, the listener and its
+ * secrets are main.ts's (GatewayMainEnv).
+ */
 export const GatewayEnv = Type.Object({
   RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: RATE_LIMIT_PER_SECOND_DEFAULT }),
   UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 1, default: UPSTREAM_TIMEOUT_MS_DEFAULT }),
@@ -110,7 +112,31 @@ export const GatewayEnv = Type.Object({
     default: UPSTREAM_LATENCY_TARGET_MS_DEFAULT,
   }),
   AUTH_FAILURES_PER_SECOND: Type.Integer({ minimum: 1, default: AUTH_FAILURES_PER_SECOND_DEFAULT }),
+  /** Whose X-Forwarded-For request.ip believes (forwarding/trusted-proxies.ts); empty: nobody's. */
+  TRUSTED_PROXIES: Type.String({ default: '' }),
+  /** 1: webhook endpoints may name private addresses (contract §7; the all-in-one's default). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
 });
+
+/** What the gateway's main reads, once: a service main's variables, and the gateway's two secrets. */
+export const GatewayMainEnv = Type.Composite([
+  ServiceMainEnv,
+  Type.Object({
+    /** The Ed25519 private key (PEM) that signs every forwarded principal. */
+    PRINCIPAL_PRIVATE_KEY: Type.String(),
+    /** The operator API's bearer token. */
+    ADMIN_TOKEN: Type.String({ minLength: 16 }),
+  }),
+]);
+
+/** GatewayEnv as read, with TRUSTED_PROXIES checked and split. */
+export type GatewaySettings = Static<typeof GatewayEnv> & { trustedProxies: string[] };
+
+/** Reads the gateway's variables: every bad one named in one ConfigError. */
+export function gatewaySettings(env: NodeJS.ProcessEnv): GatewaySettings {
+  const vars = readEnv(GatewayEnv, env);
+  return { ...vars, trustedProxies: trustedProxies(vars.TRUSTED_PROXIES) };
+}
 
 /**
  * The only public door, started by startService as every service is (migrations, probes, the outbox relay,
@@ -121,6 +147,9 @@ export const GatewayEnv = Type.Object({
  */
 export function gatewayService(deps: GatewayDeps): GatewayDefinition {
   let started: { ctx: RouteContext; admission: Admission } | null = null;
+  // Read once, by whichever of edge and build startService calls first.
+  let settings: GatewaySettings | null = null;
+  const settingsOf = (env: NodeJS.ProcessEnv) => (settings ??= gatewaySettings(env));
   const running = () => {
     assert(started !== null, 'gateway.built-before-use');
     return started;
@@ -131,13 +160,13 @@ export function gatewayService(deps: GatewayDeps): GatewayDefinition {
     // TRUSTED_PROXIES: whose X-Forwarded-For request.ip believes; the address is signed into each principal.
     edge: (context) => ({
       bodyLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES_DEFAULT,
-      trustProxy: trustedProxies(context.env),
+      trustProxy: settingsOf(context.env).trustedProxies,
     }),
     provisionDemo: () => provisionDemo(running().ctx),
     inFlight: () => running().admission.snapshot(),
     limits: () => running().admission.limits(),
     async build(app, context) {
-      const vars = readEnv(GatewayEnv, context.env);
+      const vars = settingsOf(context.env);
       // One limit per service, shared by the public and the operator routes: it protects the service.
       const admission = new Admission({
         inFlightMax: vars.UPSTREAM_IN_FLIGHT_MAX,
@@ -168,7 +197,7 @@ export function gatewayService(deps: GatewayDeps): GatewayDefinition {
         db: context.db,
         clock: context.clock,
         authenticator,
-        allowPrivateWebhookTargets: allowsPrivateWebhookTargets(context.env),
+        allowPrivateWebhookTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       };
       // Parsed once: every forwarded request is signed with it.
       const principalKey = principalPrivateKey(deps.principalPrivateKey);

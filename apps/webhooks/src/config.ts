@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { allowsPrivateWebhookTargets, ConfigError, readEnv } from '@pgw/platform-http';
+import { ConfigError, readEnv } from '@pgw/platform-http';
 
 // The delivery worker's settings, read once at boot. The defaults are contract §7's: 10 s per attempt,
 // exponential back-off from 10 s capped at 1 h. The retry window (24 h) and the rotation overlap (24 h)
@@ -58,6 +58,7 @@ export const WebhooksEnv = Type.Object({
     maximum: 60_000,
     default: DEFAULT_CONFIG.pollIntervalMs,
   }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false }),
 });
 
 export function webhooksConfig(env: NodeJS.ProcessEnv): WebhooksConfig {
@@ -68,7 +69,7 @@ export function webhooksConfig(env: NodeJS.ProcessEnv): WebhooksConfig {
     retryCapMs: vars.WEBHOOK_RETRY_CAP_MS,
     concurrencyMax: vars.WEBHOOK_CONCURRENCY,
     pollIntervalMs: vars.WEBHOOK_POLL_INTERVAL_MS,
-    allowPrivateTargets: allowsPrivateWebhookTargets(env),
+    allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   };
   if (config.retryCapMs < config.retryBaseMs)
     throw new ConfigError('WEBHOOK_RETRY_CAP_MS must be at least WEBHOOK_RETRY_BASE_MS');

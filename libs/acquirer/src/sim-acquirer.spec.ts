@@ -171,6 +171,11 @@ describe('SimAcquirer: the acquirer port over the simulator', () => {
     expect(() => createAcquirer({ peers, env: { ACQUIRER_ADAPTER: 'cielo' } })).toThrow(
       /not a known acquirer adapter/,
     );
-    expect(() => createAcquirer({ peers, env: { ACQUIRER_TIMEOUT_MS: '0' } })).toThrow(RangeError);
+    expect(() => createAcquirer({ peers, env: { ACQUIRER_TIMEOUT_MS: '0' } })).toThrow(
+      'ACQUIRER_TIMEOUT_MS must be at least 1, got 0',
+    );
+    expect(() => createAcquirer({ peers, env: { ACQUIRER_SIM_KEY: 'short' } })).toThrow(
+      'ACQUIRER_SIM_KEY must have at least 16 characters',
+    );
   });
 });

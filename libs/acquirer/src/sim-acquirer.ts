@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import type { Static, TSchema } from '@sinclair/typebox';
-import { envInt, envString } from '@pgw/platform-http';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ConfigError, readEnv } from '@pgw/platform-http';
 import type { PeerRequest, Peers } from '@pgw/platform-service';
 import {
   ACQUIRER_REJECTION_CODES,
@@ -278,23 +278,30 @@ export class SimAcquirer implements AcquirerPort {
   }
 }
 
+/** createAcquirer's variables, read once. */
+const AcquirerEnv = Type.Object({
+  ACQUIRER_ADAPTER: Type.String({ default: 'simulator' }),
+  ACQUIRER_TIMEOUT_MS: Type.Integer({ minimum: 1, default: ACQUIRER_TIMEOUT_MS_DEFAULT }),
+  /** The simulator's shared key (ACQUIRER_SIM_KEY of the simulator), when it has one. */
+  ACQUIRER_SIM_KEY: Type.Optional(Type.String({ minLength: 16 })),
+});
+
 /**
  * The acquirer a service talks to, chosen by configuration: `ACQUIRER_ADAPTER` (only `simulator` exists
  * today), `ACQUIRER_TIMEOUT_MS` (default 3000) and, for the simulator, `ACQUIRER_SIM_KEY`.
  */
 export function createAcquirer(options: { peers: Peers; env: NodeJS.ProcessEnv }): AcquirerPort {
-  const adapter = envString(options.env, 'ACQUIRER_ADAPTER', 'simulator');
-  const timeoutMs = envInt(options.env, 'ACQUIRER_TIMEOUT_MS', ACQUIRER_TIMEOUT_MS_DEFAULT);
-  switch (adapter) {
-    case 'simulator': {
-      const key = options.env.ACQUIRER_SIM_KEY;
+  const vars = readEnv(AcquirerEnv, options.env);
+  switch (vars.ACQUIRER_ADAPTER) {
+    case 'simulator':
       return new SimAcquirer({
         peers: options.peers,
-        timeoutMs,
-        ...(key !== undefined && key !== '' ? { key } : {}),
+        timeoutMs: vars.ACQUIRER_TIMEOUT_MS,
+        ...(vars.ACQUIRER_SIM_KEY !== undefined ? { key: vars.ACQUIRER_SIM_KEY } : {}),
       });
-    }
     default:
-      throw new Error(`ACQUIRER_ADAPTER=${adapter} is not a known acquirer adapter`);
+      throw new ConfigError(
+        `ACQUIRER_ADAPTER=${vars.ACQUIRER_ADAPTER} is not a known acquirer adapter`,
+      );
   }
 }

@@ -18,9 +18,9 @@ function isAddressOrCidr(entry: string): boolean {
   return version !== 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
-/** TRUSTED_PROXIES as a list (comma-separated addresses, CIDRs or range names); unset or empty: none. */
-export function trustedProxies(env: NodeJS.ProcessEnv): string[] {
-  const entries = (env.TRUSTED_PROXIES ?? '')
+/** TRUSTED_PROXIES's text as a list (comma-separated addresses, CIDRs or range names); empty: none. */
+export function trustedProxies(list: string): string[] {
+  const entries = list
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');

@@ -11,6 +11,7 @@ import {
   publishEndpoint,
   Receiver,
   startWebhooks,
+  type DeliveryView,
   type Harness,
 } from '../testing/harness';
 

@@ -4,6 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
+import type { Static } from '@sinclair/typebox';
 import {
   encodeEvent,
   EVENT_TOPICS,
@@ -23,6 +24,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '@pgw/platform-service';
+import { DeliveryWithAttemptsBody } from '../routes/schemas';
 import { createWebhooksService } from '../service';
 
 /** The specs play the gateway: principals are signed with this pair for each request; the service holds the public key. */
@@ -322,19 +324,7 @@ export const newTenant = (): string => newId('ten_');
 export const newCharge = (): string => newId('ch_');
 
 /** What the operator's delivery route answers for one delivery, with its attempts. */
-export interface DeliveryView {
-  id: string;
-  status: string;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  attempts: Array<{
-    number: number;
-    started_at: string;
-    status_code: number | null;
-    succeeded: boolean;
-    error: string | null;
-  }>;
-}
+export type DeliveryView = Static<typeof DeliveryWithAttemptsBody>;
 
 /** A request to the service as the operator (through the gateway's operator principal). */
 export const asOperator = (h: Harness, method: 'GET' | 'POST', url: string) =>

@@ -1,5 +1,5 @@
-// Configuration comes from the environment, read once at boot. A secret has no default: a service that
-// lacks one refuses to start rather than run with a guessable value.
+// Configuration comes from the environment, read once at boot (env.ts's readEnv, with a TypeBox schema).
+// A secret has no default: a service that lacks one refuses to start rather than run with a guessable value.
 
 export class ConfigError extends Error {}
 
@@ -8,25 +8,6 @@ export function envString(env: NodeJS.ProcessEnv, name: string, fallback?: strin
   if (value !== undefined && value !== '') return value;
   if (fallback !== undefined) return fallback;
   throw new ConfigError(`${name} is required`);
-}
-
-export function envSecret(env: NodeJS.ProcessEnv, name: string, minLength = 16): string {
-  const value = env[name];
-  if (value === undefined || value.length < minLength) {
-    throw new ConfigError(`${name} is required (at least ${minLength} characters)`);
-  }
-  return value;
-}
-
-/** A secret that may be absent (unset or empty: undefined); when present, held to the same length rule. */
-export function envOptionalSecret(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  minLength = 16,
-): string | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  return envSecret(env, name, minLength);
 }
 
 export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -77,4 +77,17 @@ describe('readEnv', () => {
     );
     expect(readEnv(Schema, { DATABASE_URL: 'u', PORT: '65535' }).PORT).toBe(65_535);
   });
+
+  it('names a secret too short by its length, never its value', () => {
+    const Secret = Type.Object({ ADMIN_TOKEN: Type.String({ minLength: 16 }) });
+    expect(() => readEnv(Secret, { ADMIN_TOKEN: 'short-token' })).toThrow(
+      'ADMIN_TOKEN must have at least 16 characters',
+    );
+    try {
+      readEnv(Secret, { ADMIN_TOKEN: 'short-token' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('short-token');
+    }
+    expect(readEnv(Secret, { ADMIN_TOKEN: 'x'.repeat(16) }).ADMIN_TOKEN).toBe('x'.repeat(16));
+  });
 });

@@ -6,7 +6,13 @@ import { ConfigError } from './config';
 // with their defaults and bounds, read once at boot. Every bad variable is named in one error, so that a
 // deploy with three mistakes fails once, not three times.
 
-type EnvSchema = TSchema & { type?: string; default?: unknown; minimum?: number; maximum?: number };
+type EnvSchema = TSchema & {
+  type?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+};
 
 const TRUE = new Set(['1', 'true']);
 const FALSE = new Set(['0', 'false']);
@@ -35,6 +41,13 @@ function convert(name: string, raw: string, schema: EnvSchema): { value: unknown
 }
 
 function bounds(name: string, value: unknown, schema: EnvSchema): string | null {
+  // A secret's length is named, never its value.
+  if (
+    typeof value === 'string' &&
+    schema.minLength !== undefined &&
+    value.length < schema.minLength
+  )
+    return `${name} must have at least ${schema.minLength} characters`;
   if (Value.Check(schema, value)) return null;
   const { minimum, maximum } = schema;
   if (typeof value === 'number' && (minimum !== undefined || maximum !== undefined)) {

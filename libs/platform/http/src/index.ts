@@ -18,7 +18,6 @@ export type { ClientRequestTimer } from './client-metrics';
 export {
   canonicalPath,
   canonicalQuery,
-  envPrincipalPrivateKey,
   envPrincipalPublicKeys,
   generatePrincipalKeys,
   PRINCIPAL_HEADER,
@@ -58,11 +57,11 @@ export {
   RequestIdSchema,
 } from './schemas';
 export type { ListPage } from './schemas';
-export { ConfigError, envInt, envOptionalSecret, envSecret, envString } from './config';
+export { ConfigError, envInt, envString } from './config';
 export { readEnv } from './env';
 export { checkedOptionalBody, emptyBodyAsObject } from './optional-body';
 export { validationToApiError } from './validation';
 // Pure, so they live in @pgw/domain (charges' domain checks metadata with them); re-exported for the routes.
 export { nestsDeeperThan, serializesLongerThan } from '@pgw/domain';
-export { allowsPrivateWebhookTargets, isBlockedAddress, webhookUrlProblem } from './webhook-target';
+export { isBlockedAddress, webhookUrlProblem } from './webhook-target';
 export { JobResultSchema } from './job-result';

@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import { buildApp } from './build-app';
 import { ConfigError } from './config';
 import {
-  envPrincipalPrivateKey,
   envPrincipalPublicKeys,
   generatePrincipalKeys,
   PRINCIPAL_HEADER,
@@ -262,17 +261,12 @@ describe('principal keys', () => {
     expect(read.previousPublicKey).toBeUndefined();
     expect(
       verifyPrincipal(
-        signPrincipal(
-          principal,
-          GET_CH_1,
-          envPrincipalPrivateKey({ PRINCIPAL_PRIVATE_KEY: KEYS.privateKeyPem }),
-        ),
+        signPrincipal(principal, GET_CH_1, principalPrivateKey(KEYS.privateKeyPem)),
         [read.publicKey],
         now,
       ),
     ).not.toBeNull();
     expect(() => envPrincipalPublicKeys({})).toThrow(ConfigError);
-    expect(() => envPrincipalPrivateKey({ PRINCIPAL_PRIVATE_KEY: '' })).toThrow(ConfigError);
     expect(() => principalPublicKey('not a pem')).toThrow(ConfigError);
     expect(() => principalPrivateKey(KEYS.publicKeyPem)).toThrow(ConfigError);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 });

@@ -151,14 +151,6 @@ export function principalPublicKey(
   return parsed;
 }
 
-/** The gateway's PRINCIPAL_PRIVATE_KEY, required. */
-export function envPrincipalPrivateKey(env: NodeJS.ProcessEnv): KeyObject {
-  const pem = env.PRINCIPAL_PRIVATE_KEY;
-  if (pem === undefined || pem === '')
-    throw new ConfigError('PRINCIPAL_PRIVATE_KEY is required (an Ed25519 private key in PEM)');
-  return principalPrivateKey(pem);
-}
-
 /** A service's PRINCIPAL_PUBLIC_KEY (required) and PRINCIPAL_PUBLIC_KEY_PREVIOUS (set only during a rotation). */
 export function envPrincipalPublicKeys(env: NodeJS.ProcessEnv): {
   publicKey: KeyObject;

@@ -84,8 +84,3 @@ export function webhookUrlProblem(
   }
   return null;
 }
-
-/** WEBHOOK_ALLOW_PRIVATE_TARGETS=1 lets webhooks reach private addresses (a developer's localhost). */
-export function allowsPrivateWebhookTargets(env: NodeJS.ProcessEnv): boolean {
-  return env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1';
-}
