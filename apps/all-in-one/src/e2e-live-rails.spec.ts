@@ -458,7 +458,16 @@ async function day(keys: Keys, mode: 'test' | 'live'): Promise<string[]> {
   return [held.id, pix.id, slip.id];
 }
 
-/** What the seller sees of a day's money: each charge's receivables (by installment) and the balance, once the events landed. */
+/** Days from the UTC date of a charge's paid_at (the receivables' calendar, contract §4) to a due date. */
+const daysAfterPaid = (dueDate: string, paidAt: string) =>
+  (Date.parse(dueDate) - Date.parse(paidAt.slice(0, 10))) / 86_400_000;
+
+/**
+ * What the seller sees of a day's money: each charge's receivables (by installment, each due date as days
+ * after its charge was paid) and the balance, once the events landed. Due dates are compared by that rule,
+ * not as dates: a live boleto is paid on the bank's day (its return file has no time), a test one at the
+ * instant the simulation runs, and from 21:00 to midnight in Brasília the two fall on different UTC days.
+ */
 async function money(keys: Keys, mode: 'test' | 'live', charges: string[]): Promise<unknown> {
   const { call } = api(keys, mode);
   return waitFor(
@@ -466,6 +475,9 @@ async function money(keys: Keys, mode: 'test' | 'live', charges: string[]): Prom
       const receivables = (await ok(call('GET', '/api/v1/receivables?limit=100'), 200))
         .data as any[];
       const balance = await ok(call('GET', '/api/v1/balance'), 200);
+      const paidAt = new Map<string, string>();
+      for (const id of charges)
+        paidAt.set(id, (await ok(call('GET', `/api/v1/charges/${id}`), 200)).paid_at);
       const byCharge = charges.map((id) =>
         receivables
           .filter((r) => r.charge_id === id)
@@ -475,7 +487,7 @@ async function money(keys: Keys, mode: 'test' | 'live', charges: string[]): Prom
             r.status,
             r.gross_amount_cents,
             r.net_amount_cents,
-            r.due_date,
+            daysAfterPaid(r.due_date, paidAt.get(id)!),
           ]),
       );
       // Card 3, Pix 1, boleto 1 receivables, and a balance that has seen every charge and refund.
