@@ -23,19 +23,6 @@ export type Charge = {
   [k: string]: unknown;
 };
 
-/** Every status a charge can be in, for the specs that try a route in each. */
-export const ALL_STATUSES: ChargeStatus[] = [
-  'pending',
-  'authorized',
-  'paid',
-  'refused',
-  'canceled',
-  'refunded',
-  'partially_refunded',
-  'chargeback',
-  'failed',
-];
-
 /**
  * Charges on PGlite with one merchant, for the specs of the routes a charge goes through after it is
  * made (capture, refund, get, chargebacks, jobs): call it at a spec's top level; it starts the service
