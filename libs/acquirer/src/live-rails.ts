@@ -1,4 +1,5 @@
-import { ConfigError, envInt, envString } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { ConfigError, readEnv } from '@pgw/platform-http';
 import { bancoDoBrasilProfile } from './live/cnab240/bank-profile';
 import { Cnab240BoletoAdapter, type Cnab240Clock } from './live/cnab240/cnab240-boleto-adapter';
 import { LocalDropFolder, type DropFolder } from './live/cnab240/drop-folder';
@@ -178,6 +179,20 @@ export function buildPixRail(
 /** Where a bank account's CNAB 240 state is kept, by the account's rail record (`cnab240-bb:acme-bb`). */
 export type Cnab240StoreFor = (account: string) => Cnab240Store;
 
+/** A bank account's plain variables (the SFTP ones: SftpEnv, read only for an sftp:// folder). */
+const Cnab240Env = Type.Object({
+  CNAB240_CNPJ: Type.String(),
+  CNAB240_COMPANY_NAME: Type.String(),
+  CNAB240_AGENCY: Type.String(),
+  CNAB240_AGENCY_DV: Type.String(),
+  CNAB240_ACCOUNT: Type.String(),
+  CNAB240_ACCOUNT_DV: Type.String(),
+  CNAB240_AGREEMENT: Type.String(),
+  CNAB240_WALLET: Type.String(),
+  CNAB240_WALLET_VARIATION: Type.String(),
+  CNAB240_STATE_FILE: Type.Optional(Type.String()),
+});
+
 /**
  * The boleto rail: Banco do Brasil's CNAB 240 profile, with its state and drop folders. Variables:
  * CNAB240_CNPJ, CNAB240_COMPANY_NAME, CNAB240_AGENCY(_DV), CNAB240_ACCOUNT(_DV), CNAB240_AGREEMENT,
@@ -191,27 +206,29 @@ export function buildBoletoRail(
   storeFor?: Cnab240StoreFor,
 ): BoletoRail {
   const scoped = credentialsEnv(env, choice.credentials);
+  const vars = readEnv(Cnab240Env, scoped);
   let profile;
   try {
     profile = bancoDoBrasilProfile({
-      cnpj: envString(scoped, 'CNAB240_CNPJ'),
-      companyName: envString(scoped, 'CNAB240_COMPANY_NAME'),
-      agency: envString(scoped, 'CNAB240_AGENCY'),
-      agencyDv: envString(scoped, 'CNAB240_AGENCY_DV'),
-      account: envString(scoped, 'CNAB240_ACCOUNT'),
-      accountDv: envString(scoped, 'CNAB240_ACCOUNT_DV'),
-      agreement: envString(scoped, 'CNAB240_AGREEMENT'),
-      wallet: envString(scoped, 'CNAB240_WALLET'),
-      walletVariation: envString(scoped, 'CNAB240_WALLET_VARIATION'),
+      cnpj: vars.CNAB240_CNPJ,
+      companyName: vars.CNAB240_COMPANY_NAME,
+      agency: vars.CNAB240_AGENCY,
+      agencyDv: vars.CNAB240_AGENCY_DV,
+      account: vars.CNAB240_ACCOUNT,
+      accountDv: vars.CNAB240_ACCOUNT_DV,
+      agreement: vars.CNAB240_AGREEMENT,
+      wallet: vars.CNAB240_WALLET,
+      walletVariation: vars.CNAB240_WALLET_VARIATION,
     });
   } catch (error) {
     if (error instanceof RangeError) throw new ConfigError(`CNAB240_*: ${error.message}`);
     throw error;
   }
-  const store =
-    storeFor === undefined
-      ? new FileCnab240Store(envString(scoped, 'CNAB240_STATE_FILE'))
-      : storeFor(railRecordOf(choice));
+  let store: Cnab240Store;
+  if (storeFor !== undefined) store = storeFor(railRecordOf(choice));
+  else if (vars.CNAB240_STATE_FILE !== undefined)
+    store = new FileCnab240Store(vars.CNAB240_STATE_FILE);
+  else throw new ConfigError('CNAB240_STATE_FILE is required');
   const outbox = dropFolderOf(scoped, 'OUTBOX');
   const inbox = dropFolderOf(scoped, 'INBOX');
   const adapter = new Cnab240BoletoAdapter({ profile, store, clock });
@@ -235,6 +252,16 @@ export function buildBoletoRail(
 export const SFTP_TIMEOUT_MS_DEFAULT = 30_000;
 const SFTP_TIMEOUT_MS_MAX = 300_000;
 
+const SftpEnv = Type.Object({
+  CNAB240_SFTP_HOST_KEY_SHA256: Type.String(),
+  CNAB240_SFTP_PRIVATE_KEY_FILE: Type.String(),
+  CNAB240_SFTP_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    maximum: SFTP_TIMEOUT_MS_MAX,
+    default: SFTP_TIMEOUT_MS_DEFAULT,
+  }),
+});
+
 /**
  * A drop folder of the account: CNAB240_<SIDE>_DIR (a directory) or CNAB240_<SIDE>_URL
  * (`sftp://user@host:port/path`, the bank's server), exactly one. An SFTP folder authenticates with the
@@ -256,17 +283,15 @@ function dropFolderOf(scoped: NodeJS.ProcessEnv, side: 'OUTBOX' | 'INBOX'): Drop
   } catch (error) {
     throw new ConfigError(`${urlVariable} ${(error as Error).message}`);
   }
-  const timeoutMs = envInt(scoped, 'CNAB240_SFTP_TIMEOUT_MS', SFTP_TIMEOUT_MS_DEFAULT);
-  if (timeoutMs < 1 || timeoutMs > SFTP_TIMEOUT_MS_MAX)
-    throw new ConfigError(`CNAB240_SFTP_TIMEOUT_MS must be between 1 and ${SFTP_TIMEOUT_MS_MAX}`);
-  const hostKeySha256 = envString(scoped, 'CNAB240_SFTP_HOST_KEY_SHA256');
-  const keyFile = envString(scoped, 'CNAB240_SFTP_PRIVATE_KEY_FILE');
+  const sftp = readEnv(SftpEnv, scoped);
   try {
     return new SftpDropFolder({
       ...location,
-      hostKeySha256,
-      timeoutMs,
-      privateKey: new Redacted(readSecretFileBytes('CNAB240_SFTP_PRIVATE_KEY_FILE', keyFile)),
+      hostKeySha256: sftp.CNAB240_SFTP_HOST_KEY_SHA256,
+      timeoutMs: sftp.CNAB240_SFTP_TIMEOUT_MS,
+      privateKey: new Redacted(
+        readSecretFileBytes('CNAB240_SFTP_PRIVATE_KEY_FILE', sftp.CNAB240_SFTP_PRIVATE_KEY_FILE),
+      ),
     });
   } catch (error) {
     if (error instanceof RangeError)
@@ -278,8 +303,10 @@ function dropFolderOf(scoped: NodeJS.ProcessEnv, side: 'OUTBOX' | 'INBOX'): Drop
 /** How long a built adapter is kept before the environment is read again (a rotated secret file takes effect). */
 export const RAIL_CACHE_MS_DEFAULT = 300_000;
 
+const RailCacheEnv = Type.Object({
+  LIVE_RAIL_CACHE_MS: Type.Integer({ minimum: 0, default: RAIL_CACHE_MS_DEFAULT }),
+});
+
 export function railCacheMs(env: NodeJS.ProcessEnv): number {
-  const value = envInt(env, 'LIVE_RAIL_CACHE_MS', RAIL_CACHE_MS_DEFAULT);
-  if (value < 0) throw new ConfigError('LIVE_RAIL_CACHE_MS must not be negative');
-  return value;
+  return readEnv(RailCacheEnv, env).LIVE_RAIL_CACHE_MS;
 }

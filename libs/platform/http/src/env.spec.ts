@@ -90,4 +90,18 @@ describe('readEnv', () => {
     }
     expect(readEnv(Secret, { ADMIN_TOKEN: 'x'.repeat(16) }).ADMIN_TOKEN).toBe('x'.repeat(16));
   });
+
+  it('says what a refused text must be: its description, or the choices of a union of literals', () => {
+    const Choices = Type.Object({
+      ID: Type.String({ pattern: '^[0-9]{3}$', description: 'three digits' }),
+      MODE: Type.Optional(Type.Union([Type.Literal('sandbox'), Type.Literal('production')])),
+    });
+    expect(() => readEnv(Choices, { ID: '12a', MODE: 'live' })).toThrow(
+      'ID must be three digits; MODE must be one of sandbox, production',
+    );
+    expect(readEnv(Choices, { ID: '123', MODE: 'sandbox' })).toEqual({
+      ID: '123',
+      MODE: 'sandbox',
+    });
+  });
 });

@@ -12,6 +12,9 @@ type EnvSchema = TSchema & {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  /** What the variable must be, in words: the message when its value is refused ("X must be <description>"). */
+  description?: string;
+  anyOf?: Array<{ const?: unknown }>;
 };
 
 const TRUE = new Set(['1', 'true']);
@@ -57,6 +60,10 @@ function bounds(name: string, value: unknown, schema: EnvSchema): string | null 
       ? `${name} must be at least ${minimum}, got ${value}`
       : `${name} must be at most ${maximum}, got ${value}`;
   }
+  if (schema.description !== undefined) return `${name} must be ${schema.description}`;
+  const choices = schema.anyOf?.map((choice) => choice.const);
+  if (choices !== undefined && choices.every((choice) => typeof choice === 'string'))
+    return `${name} must be one of ${choices.join(', ')}`;
   const first = Value.Errors(schema, value).First();
   return `${name}: ${first?.message ?? 'invalid'}`;
 }

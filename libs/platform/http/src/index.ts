@@ -57,7 +57,7 @@ export {
   RequestIdSchema,
 } from './schemas';
 export type { ListPage } from './schemas';
-export { ConfigError, envInt, envString } from './config';
+export { ConfigError } from './config';
 export { readEnv } from './env';
 export { checkedOptionalBody, emptyBodyAsObject } from './optional-body';
 export { validationToApiError } from './validation';

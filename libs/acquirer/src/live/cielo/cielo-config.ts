@@ -1,4 +1,5 @@
-import { ConfigError, envInt, envString } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { ConfigError, readEnv } from '@pgw/platform-http';
 import { Redacted } from '@pgw/domain';
 import { envSecretOrFile } from '../secret-file';
 
@@ -52,10 +53,20 @@ function baseUrl(name: string, value: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function positive(name: string, value: number): number {
-  if (value < 1) throw new ConfigError(`${name} must be a positive number of milliseconds`);
-  return value;
-}
+/** One account's plain variables (the MerchantKey is a secret: envSecretOrFile). */
+const CieloEnv = Type.Object({
+  CIELO_MERCHANT_ID: Type.String({ pattern: GUID.source, description: 'the GUID Cielo issued' }),
+  CIELO_ENVIRONMENT: Type.Optional(
+    Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+  ),
+  CIELO_API_URL: Type.Optional(Type.String()),
+  CIELO_QUERY_URL: Type.Optional(Type.String()),
+  CIELO_TIMEOUT_MS: Type.Integer({ minimum: 1, default: CIELO_TIMEOUT_MS_DEFAULT }),
+  CIELO_QUERY_TIMEOUT_MS: Type.Integer({ minimum: 1, default: CIELO_QUERY_TIMEOUT_MS_DEFAULT }),
+  CIELO_SOFT_DESCRIPTOR: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9]{1,13}$', description: '1 to 13 letters and digits' }),
+  ),
+});
 
 /**
  * CIELO_MERCHANT_ID (GUID) and the MerchantKey are required: CIELO_MERCHANT_KEY_FILE (a file a deployment
@@ -65,47 +76,26 @@ function positive(name: string, value: number): number {
  * 5000), CIELO_SOFT_DESCRIPTOR (optional).
  */
 export function cieloConfigFromEnv(env: NodeJS.ProcessEnv): CieloConfig {
-  const merchantId = envString(env, 'CIELO_MERCHANT_ID');
-  if (!GUID.test(merchantId))
-    throw new ConfigError('CIELO_MERCHANT_ID must be the GUID Cielo issued');
+  const vars = readEnv(CieloEnv, env);
   // The MerchantKey Cielo issues is 40 characters; 16 refuses a placeholder without pinning the format.
   const merchantKey = new Redacted(envSecretOrFile(env, 'CIELO_MERCHANT_KEY', 16));
-  const environment = env['CIELO_ENVIRONMENT'];
-  if (
-    environment !== undefined &&
-    environment !== '' &&
-    environment !== 'sandbox' &&
-    environment !== 'production'
-  ) {
-    throw new ConfigError('CIELO_ENVIRONMENT must be sandbox or production');
-  }
   const hosts =
-    environment === 'sandbox' || environment === 'production'
-      ? CIELO_ENVIRONMENTS[environment]
-      : undefined;
-  const apiUrl = baseUrl('CIELO_API_URL', envString(env, 'CIELO_API_URL', hosts?.apiUrl));
-  const queryUrl = baseUrl('CIELO_QUERY_URL', envString(env, 'CIELO_QUERY_URL', hosts?.queryUrl));
-  const softDescriptor = env['CIELO_SOFT_DESCRIPTOR'];
-  if (
-    softDescriptor !== undefined &&
-    softDescriptor !== '' &&
-    !/^[A-Za-z0-9]{1,13}$/.test(softDescriptor)
-  ) {
-    throw new ConfigError('CIELO_SOFT_DESCRIPTOR must be 1 to 13 letters and digits');
-  }
+    vars.CIELO_ENVIRONMENT === undefined ? undefined : CIELO_ENVIRONMENTS[vars.CIELO_ENVIRONMENT];
+  const url = (name: 'CIELO_API_URL' | 'CIELO_QUERY_URL', fallback: string | undefined) => {
+    const value = vars[name] ?? fallback;
+    if (value === undefined)
+      throw new ConfigError(`${name} is required (or CIELO_ENVIRONMENT: sandbox or production)`);
+    return baseUrl(name, value);
+  };
   return {
-    merchantId,
+    merchantId: vars.CIELO_MERCHANT_ID,
     merchantKey,
-    apiUrl,
-    queryUrl,
-    timeoutMs: positive(
-      'CIELO_TIMEOUT_MS',
-      envInt(env, 'CIELO_TIMEOUT_MS', CIELO_TIMEOUT_MS_DEFAULT),
-    ),
-    queryTimeoutMs: positive(
-      'CIELO_QUERY_TIMEOUT_MS',
-      envInt(env, 'CIELO_QUERY_TIMEOUT_MS', CIELO_QUERY_TIMEOUT_MS_DEFAULT),
-    ),
-    ...(softDescriptor !== undefined && softDescriptor !== '' ? { softDescriptor } : {}),
+    apiUrl: url('CIELO_API_URL', hosts?.apiUrl),
+    queryUrl: url('CIELO_QUERY_URL', hosts?.queryUrl),
+    timeoutMs: vars.CIELO_TIMEOUT_MS,
+    queryTimeoutMs: vars.CIELO_QUERY_TIMEOUT_MS,
+    ...(vars.CIELO_SOFT_DESCRIPTOR !== undefined
+      ? { softDescriptor: vars.CIELO_SOFT_DESCRIPTOR }
+      : {}),
   };
 }

@@ -1,4 +1,5 @@
-import { ConfigError, envInt, envString } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { ConfigError, readEnv } from '@pgw/platform-http';
 import { ACQUIRER_TIMEOUT_MS_DEFAULT } from '../../sim-acquirer';
 import { Redacted } from '@pgw/domain';
 import { envSecretOrFile, readSecretFileBytes } from '../secret-file';
@@ -44,8 +45,26 @@ export interface BcbPixTlsMaterial {
 const CHAVE_CHARS_MAX = 77; // the schema's maxLength of `chave`
 const TIMEOUT_MS_MAX = 60_000; // a Pix call that takes longer than a minute is not coming back
 
-function httpsUrl(env: NodeJS.ProcessEnv, name: string): string {
-  const raw = envString(env, name);
+/** One account's plain variables (secrets come from files: envSecretOrFile, readBcbPixTlsMaterial). */
+const BcbPixEnv = Type.Object({
+  PIX_BCB_BASE_URL: Type.String(),
+  PIX_BCB_TOKEN_URL: Type.String(),
+  PIX_BCB_CLIENT_ID: Type.String(),
+  PIX_BCB_SCOPES: Type.String({ default: BCB_PIX_SCOPES_DEFAULT }),
+  PIX_BCB_CERT_FILE: Type.String(),
+  PIX_BCB_KEY_FILE: Type.String(),
+  PIX_BCB_CA_FILE: Type.Optional(Type.String()),
+  PIX_BCB_CHAVE: Type.String(),
+  PIX_BCB_MERCHANT_NAME: Type.String(),
+  PIX_BCB_MERCHANT_CITY: Type.String(),
+  PIX_BCB_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    maximum: TIMEOUT_MS_MAX,
+    default: ACQUIRER_TIMEOUT_MS_DEFAULT,
+  }),
+});
+
+function httpsUrl(name: string, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -64,28 +83,22 @@ function httpsUrl(env: NodeJS.ProcessEnv, name: string): string {
  */
 export function readBcbPixConfig(env: NodeJS.ProcessEnv): BcbPixConfig {
   const clientSecret = envSecretOrFile(env, 'PIX_BCB_CLIENT_SECRET');
-
-  const chave = envString(env, 'PIX_BCB_CHAVE');
-  if (chave.length > CHAVE_CHARS_MAX)
+  const vars = readEnv(BcbPixEnv, env);
+  if (vars.PIX_BCB_CHAVE.length > CHAVE_CHARS_MAX)
     throw new ConfigError(`PIX_BCB_CHAVE is longer than ${CHAVE_CHARS_MAX} characters`);
-  const timeoutMs = envInt(env, 'PIX_BCB_TIMEOUT_MS', ACQUIRER_TIMEOUT_MS_DEFAULT);
-  if (timeoutMs < 1 || timeoutMs > TIMEOUT_MS_MAX)
-    throw new ConfigError(`PIX_BCB_TIMEOUT_MS must be between 1 and ${TIMEOUT_MS_MAX}`);
-  const caFile = env['PIX_BCB_CA_FILE'];
-
   return {
-    baseUrl: httpsUrl(env, 'PIX_BCB_BASE_URL'),
-    tokenUrl: httpsUrl(env, 'PIX_BCB_TOKEN_URL'),
-    clientId: envString(env, 'PIX_BCB_CLIENT_ID'),
+    baseUrl: httpsUrl('PIX_BCB_BASE_URL', vars.PIX_BCB_BASE_URL),
+    tokenUrl: httpsUrl('PIX_BCB_TOKEN_URL', vars.PIX_BCB_TOKEN_URL),
+    clientId: vars.PIX_BCB_CLIENT_ID,
     clientSecret: new Redacted(clientSecret),
-    scopes: envString(env, 'PIX_BCB_SCOPES', BCB_PIX_SCOPES_DEFAULT),
-    certFile: envString(env, 'PIX_BCB_CERT_FILE'),
-    keyFile: envString(env, 'PIX_BCB_KEY_FILE'),
-    caFile: caFile !== undefined && caFile !== '' ? caFile : null,
-    chave,
-    merchantName: envString(env, 'PIX_BCB_MERCHANT_NAME'),
-    merchantCity: envString(env, 'PIX_BCB_MERCHANT_CITY'),
-    timeoutMs,
+    scopes: vars.PIX_BCB_SCOPES,
+    certFile: vars.PIX_BCB_CERT_FILE,
+    keyFile: vars.PIX_BCB_KEY_FILE,
+    caFile: vars.PIX_BCB_CA_FILE ?? null,
+    chave: vars.PIX_BCB_CHAVE,
+    merchantName: vars.PIX_BCB_MERCHANT_NAME,
+    merchantCity: vars.PIX_BCB_MERCHANT_CITY,
+    timeoutMs: vars.PIX_BCB_TIMEOUT_MS,
   };
 }
 
