@@ -3,6 +3,7 @@ import type { Cnab240Clock } from './live/cnab240/cnab240-boleto-adapter';
 import type { BcbPixAdapter, PixAcquirerPort } from './live/pix-bcb/bcb-pix-adapter';
 import { txidOf } from './live/pix-bcb/ids';
 import type { PixNotifierTrust } from './live/pix-bcb/notifier-trust';
+import { isProductionDeployment } from './live-guard';
 import {
   buildBoletoRail,
   buildCardRail,
@@ -279,7 +280,7 @@ export class AcquirerRouter {
   private readonly boletos = new Map<string, Cached<BoletoRail>>();
 
   constructor(private readonly options: AcquirerRouterOptions) {
-    this.production = options.env['DEPLOYMENT_ENV'] === 'production';
+    this.production = isProductionDeployment(options.env);
     this.cacheMs = railCacheMs(options.env);
   }
 

@@ -1,4 +1,5 @@
-import { ApiError } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { ApiError, readEnv } from '@pgw/platform-http';
 
 // Contract §6: live mode needs a live acquirer adapter. A tenant's live rails (live-rails.ts) name the
 // adapter of each kind of payment; a kind without one reaches the acquirer simulator. A deployment marked
@@ -14,12 +15,19 @@ export interface LiveModeGuard {
 export const LIVE_ON_SIMULATOR_MESSAGE =
   'live mode is not available: this tenant has no live rail for this payment method, and this production deployment does not send live traffic to the acquirer simulator (contract §6)';
 
+const DeploymentEnv = Type.Object({ DEPLOYMENT_ENV: Type.Optional(Type.String()) });
+
+/** DEPLOYMENT_ENV=production: the prod overlay's marker (no live traffic reaches the simulator there). */
+export function isProductionDeployment(env: NodeJS.ProcessEnv): boolean {
+  return readEnv(DeploymentEnv, env).DEPLOYMENT_ENV === 'production';
+}
+
 /** Reads DEPLOYMENT_ENV and logs, once at start, what live keys without a live rail reach here. */
 export function liveModeGuard(
   env: NodeJS.ProcessEnv,
   log: { warn(message: string): void },
 ): LiveModeGuard {
-  const production = env['DEPLOYMENT_ENV'] === 'production';
+  const production = isProductionDeployment(env);
   log.warn(
     production
       ? 'where a tenant has no live rail, the live acquirer is the acquirer simulator and DEPLOYMENT_ENV=production: live-mode requests are refused (403 permission_denied)'

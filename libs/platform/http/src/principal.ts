@@ -6,7 +6,9 @@ import {
   sign,
   verify,
 } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import { ConfigError } from './config';
+import { readEnv } from './env';
 
 // The gateway authenticates the integrator and hands each service a signed principal: who is calling,
 // for which tenant, seller and environment, with which permissions, and for which request. Services trust
@@ -151,20 +153,22 @@ export function principalPublicKey(
   return parsed;
 }
 
+const PrincipalPublicKeysEnv = Type.Object({
+  /** The gateway's Ed25519 public key in PEM. */
+  PRINCIPAL_PUBLIC_KEY: Type.String(),
+  PRINCIPAL_PUBLIC_KEY_PREVIOUS: Type.Optional(Type.String()),
+});
+
 /** A service's PRINCIPAL_PUBLIC_KEY (required) and PRINCIPAL_PUBLIC_KEY_PREVIOUS (set only during a rotation). */
 export function envPrincipalPublicKeys(env: NodeJS.ProcessEnv): {
   publicKey: KeyObject;
   previousPublicKey?: KeyObject;
 } {
-  const pem = env.PRINCIPAL_PUBLIC_KEY;
-  if (pem === undefined || pem === '')
-    throw new ConfigError(
-      "PRINCIPAL_PUBLIC_KEY is required (the gateway's Ed25519 public key in PEM)",
-    );
-  const previous = env.PRINCIPAL_PUBLIC_KEY_PREVIOUS;
+  const vars = readEnv(PrincipalPublicKeysEnv, env);
+  const previous = vars.PRINCIPAL_PUBLIC_KEY_PREVIOUS;
   return {
-    publicKey: principalPublicKey(pem),
-    ...(previous !== undefined && previous !== ''
+    publicKey: principalPublicKey(vars.PRINCIPAL_PUBLIC_KEY),
+    ...(previous !== undefined
       ? { previousPublicKey: principalPublicKey(previous, 'PRINCIPAL_PUBLIC_KEY_PREVIOUS') }
       : {}),
   };

@@ -253,10 +253,11 @@ export const ServicePlatformEnv = Type.Object({
 });
 type PlatformEnv = Static<typeof ServicePlatformEnv>;
 
+const MigrateOnStartEnv = Type.Object({ MIGRATE_ON_START: Type.Boolean({ default: true }) });
+
 /** MIGRATE_ON_START: on unless `0` or `false` (npm start, compose, bench and chaos migrate at start). */
 export function migrateOnStart(env: NodeJS.ProcessEnv): boolean {
-  const value = env['MIGRATE_ON_START'];
-  return value === undefined || value === '' || !['0', 'false'].includes(value.toLowerCase());
+  return readEnv(MigrateOnStartEnv, env).MIGRATE_ON_START;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import { ConfigError } from '@pgw/platform-http';
+import { Type } from '@sinclair/typebox';
+import { ConfigError, readEnv } from '@pgw/platform-http';
 
 // Who may notify us for one PSP account. The API Pix webhook carries no signature: the PSP authenticates
 // itself by the client certificate of the mutual TLS it opens to our webhook URL (the BCB's manual:
@@ -31,16 +32,22 @@ function certificatesOf(pem: string): X509Certificate[] {
   return blocks.map((block) => new X509Certificate(block));
 }
 
+const NotifierTrustEnv = Type.Object({
+  PIX_BCB_WEBHOOK_CLIENT_CERT_SHA256: Type.Optional(Type.String()),
+  PIX_BCB_WEBHOOK_CLIENT_CA_FILE: Type.Optional(Type.String()),
+});
+
 /**
  * Reads `PIX_BCB_WEBHOOK_CLIENT_CERT_SHA256` (fingerprints, comma-separated) and
  * `PIX_BCB_WEBHOOK_CLIENT_CA_FILE` (a PEM bundle of CAs); null when neither is set. A malformed
  * fingerprint or an unreadable or empty bundle is a ConfigError naming the variable (never a value).
  */
 export function readPixNotifierTrust(env: NodeJS.ProcessEnv): PixNotifierTrust | null {
-  const pins = env['PIX_BCB_WEBHOOK_CLIENT_CERT_SHA256'];
-  const caFile = env['PIX_BCB_WEBHOOK_CLIENT_CA_FILE'];
-  const hasPins = pins !== undefined && pins.trim() !== '';
-  const hasCa = caFile !== undefined && caFile !== '';
+  const vars = readEnv(NotifierTrustEnv, env);
+  const pins = vars.PIX_BCB_WEBHOOK_CLIENT_CERT_SHA256 ?? '';
+  const caFile = vars.PIX_BCB_WEBHOOK_CLIENT_CA_FILE ?? '';
+  const hasPins = pins.trim() !== '';
+  const hasCa = caFile !== '';
   if (!hasPins && !hasCa) return null;
   const fingerprints = new Set<string>();
   if (hasPins) {
