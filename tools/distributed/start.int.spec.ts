@@ -309,7 +309,7 @@ describe('npm run start:distributed', () => {
         code: 1,
         output: expect.stringContaining('distributed mode failed to start'),
       });
-      expect(started.output()).toContain('ADMIN_TOKEN is required (at least 16 characters)');
+      expect(started.output()).toContain('ADMIN_TOKEN must have at least 16 characters');
       // Its PostgreSQL, broker and registry did start, in DATA_DIR, and were stopped with the rest.
       expect(existsSync(join(ownDataDir, 'postgres', 'pg', 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(ownDataDir, 'kafka', 'data', 'meta.properties'))).toBe(true);
