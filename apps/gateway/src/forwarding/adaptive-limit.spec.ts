@@ -23,16 +23,38 @@ describe('AdaptiveLimit: additive increase while answers are in time, multiplica
     for (let n = 0; n < 50; n += 1)
       limit.onSample({ latencyMs: 400, inFlight: 64, failed: false, nowMs: 1_000 + n });
     expect(limit.limit).toBe(32); // ×0.5: 400 ms is four times the target
-    limit.onSample({ latencyMs: 105, inFlight: 32, failed: false, nowMs: 1_100 });
-    expect(limit.limit).toBe(28); // ×0.9: barely late (100/105 capped at 0.9)
-    for (let n = 0; n < 100; n += 1)
+    limit.onSample({ latencyMs: 105, inFlight: 32, failed: false, nowMs: 1_200 });
+    expect(limit.limit).toBe(28); // ×0.9: barely late (100/105 capped at 0.9), admitted after the decrease
+    // Answers 1 s late, each of a request admitted after the decrease before it: ×0.5 each, to the floor.
+    for (let n = 0; n < 10; n += 1)
       limit.onSample({
-        latencyMs: 10_000,
+        latencyMs: 1_000,
         inFlight: limit.limit,
         failed: false,
-        nowMs: 2_000 + n * 100,
+        nowMs: 2_300 + n * 1_100,
       });
     expect(limit.limit).toBe(1);
+  });
+
+  it('decreases once per round trip: the late answers of requests admitted before a decrease do not decrease it again', () => {
+    // Proves a stall is one decrease, not a collapse: at 10 requests/s a 1.5 s stall piles up 15 requests,
+    // answered late one after another over the next second, and only those admitted after the decrease count.
+    const limit = new AdaptiveLimit(SETTINGS);
+    limit.onSample({ latencyMs: 20, inFlight: 1, failed: false, nowMs: 0 });
+    for (let n = 0; n < 15; n += 1) {
+      const admittedAtMs = 1_000 + n * 100;
+      const answeredAtMs = 2_500 + n * 70; // worked off in order once the stall ends
+      limit.onSample({
+        latencyMs: answeredAtMs - admittedAtMs,
+        inFlight: n + 1,
+        failed: false,
+        nowMs: answeredAtMs,
+      });
+    }
+    expect(limit.limit).toBe(10); // 20 × 0.5 once, though answers kept coming back late for a second
+    // A request admitted after that decrease, and late too: a queue that goes on, so it decreases again.
+    limit.onSample({ latencyMs: 800, inFlight: 10, failed: false, nowMs: 4_500 });
+    expect(limit.limit).toBe(5);
   });
 
   it('a late answer while the limit was far from used leaves it: a pause or a slow host is not a queue', () => {

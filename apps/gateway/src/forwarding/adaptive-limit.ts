@@ -76,6 +76,7 @@ export class AdaptiveLimit {
    */
   onSample(sample: { latencyMs: number; inFlight: number; failed: boolean; nowMs: number }): void {
     const { latencyMs, inFlight, failed, nowMs } = sample;
+    const admittedAtMs = nowMs - latencyMs;
     const targetMs = this.targetMs();
     if (!failed) this.rememberFastest(latencyMs, nowMs);
     if (failed || latencyMs > targetMs) {
@@ -83,8 +84,12 @@ export class AdaptiveLimit {
       // dependency at low traffic): shrinking the limit would shed traffic the service has room for, and
       // a pause then refuses the requests that piled up behind it. Only a failure counts regardless.
       if (!failed && !this.inUse(inFlight)) return;
-      // Every request admitted while the queue built up comes back late at about the same time: one
-      // decrease per target's worth of time, or one burst would take the limit to its floor.
+      // One decrease per round trip, as TCP takes one per window: a request admitted before the last
+      // decrease says how the old limit did, not the new one. Every request admitted while a queue built up
+      // (or while the host stalled) comes back late, over as long as the service takes to work the backlog
+      // off; judged one by one they would take the limit to its floor (at 10 requests/s, CI's soak saw
+      // 503s after a 1 s stall). And at most one a target's worth of time.
+      if (admittedAtMs < this.lastDecreaseAtMs) return;
       if (nowMs - this.lastDecreaseAtMs < targetMs) return;
       this.lastDecreaseAtMs = nowMs;
       const factor = failed

@@ -1,5 +1,5 @@
 // POST /acquirer/v1/refunds: once per reference, only what was captured, the refund-declined card.
-import { REFUND_DECLINED_CARD } from '../domain/test-cards';
+import { REFUND_DECLINED_CARD } from '@pgw/acquirer-simulator-domain/test-cards';
 import { simHarness } from '../testing/sim-harness';
 
 const { acquirer, card, ref, value } = simHarness();
