@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { isId } from '@pgw/domain';
 import type { Db } from '@pgw/platform-db';
-import { ListEnvelope, listPage, notFound, PagingQuery } from '@pgw/platform-http';
+import { ListEnvelope, listPage, notFound, PagingQuery, pagingOf } from '@pgw/platform-http';
 import { findAnticipation, listAnticipations } from '../data/anticipations.repository';
 import { anticipationResource, AnticipationBody, AnticipationItemSchema } from '../resources';
 import { ANTICIPATIONS_PATH } from './create-anticipation.route';
@@ -28,7 +28,7 @@ export function anticipationsRoutes(app: FastifyInstance, deps: { db: Db }): voi
     },
     async (request) => {
       const scope = sellerScope(request, PERMISSION);
-      const { page = 1, limit = 50 } = request.query;
+      const { page, limit } = pagingOf(request.query);
       const { data, total } = await deps.db.read((q) => listAnticipations(q, scope, page, limit));
       return {
         ...listPage(data.map(anticipationResource), page, limit, total),

@@ -1,7 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { apiPrincipal, ListEnvelope, listPage, notFound, PagingQuery } from '@pgw/platform-http';
+import {
+  apiPrincipal,
+  ListEnvelope,
+  listPage,
+  notFound,
+  PagingQuery,
+  pagingOf,
+} from '@pgw/platform-http';
 import { findCharge } from '../data/charge.repository';
 import type { PageOfCharge } from '../data/pages-of-charge';
 import { listChargeEvents } from '../data/charge-event.repository';
@@ -50,7 +57,7 @@ function listOfCharge<Row>(
     },
     async (request) => {
       const { scope, id } = await chargeInScope(deps, request, request.params.id);
-      const { page = 1, limit = 50 } = request.query;
+      const { page, limit } = pagingOf(request.query);
       const { rows, total } = await deps.db.read((q) => list(q, scope, id, page, limit));
       return { ...listPage(rows.map(resource), page, limit, total), request_id: request.id };
     },

@@ -1,7 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { apiPrincipal, ListEnvelope, listPage, notFound, PagingQuery } from '@pgw/platform-http';
+import {
+  apiPrincipal,
+  ListEnvelope,
+  listPage,
+  notFound,
+  PagingQuery,
+  pagingOf,
+} from '@pgw/platform-http';
 import { findChargeback, listChargebacks } from '../data/chargeback.repository';
 import type { ChargesDeps } from '../operations/deps';
 import { chargebackResource, ChargebackItem, ChargebackResource } from '../resources';
@@ -25,7 +32,7 @@ export function chargebacksRoutes(app: FastifyInstance, deps: ChargesDeps): void
     },
     async (request) => {
       const principal = apiPrincipal(request, PERMISSION);
-      const { page = 1, limit = 50 } = request.query;
+      const { page, limit } = pagingOf(request.query);
       const { rows, total } = await deps.db.read((q) =>
         listChargebacks(q, scopeOf(principal), page, limit),
       );

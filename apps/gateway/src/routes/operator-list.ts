@@ -2,7 +2,14 @@ import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { Knex } from 'knex';
 import { isId } from '@pgw/domain';
 import type { Tx } from '@pgw/platform-db';
-import { ListEnvelope, listPage, notFound, PagingQuery, type ListPage } from '@pgw/platform-http';
+import {
+  ListEnvelope,
+  listPage,
+  notFound,
+  PagingQuery,
+  pagingOf,
+  type ListPage,
+} from '@pgw/platform-http';
 import type { Page, Paging } from '../data/queries';
 import { findTenant } from '../data/tenants.repository';
 import { TenantIdParams, type RouteContext } from './route-context';
@@ -23,8 +30,6 @@ interface ListRequest<Q> {
 }
 
 type ListAnswer<T> = ListPage<T> & { request_id: string };
-
-const pagingOf = ({ page = 1, limit = 50 }: PagingInput): Paging => ({ page, limit });
 
 function listAnswer<R, T>(
   found: Page<R>,

@@ -4,6 +4,7 @@ import {
   listPage,
   Nullable,
   PagingQuery,
+  pagingOf,
   sellerPrincipal,
   type App,
 } from '@pgw/platform-http';
@@ -39,7 +40,7 @@ export function balanceHistoryRoutes(app: App, db: Db): void {
     },
     async (request) => {
       const principal = sellerPrincipal(request, 'balance:read');
-      const { page = 1, limit = 50 } = request.query;
+      const { page, limit } = pagingOf(request.query);
       const { data, total } = await db.read((q) =>
         history(q, principal.tenantId, principal.livemode, principal.sellerId, page, limit),
       );

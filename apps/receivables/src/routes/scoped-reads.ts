@@ -1,7 +1,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Knex } from 'knex';
 import { isId } from '@pgw/domain';
-import { apiScope, ListEnvelope, listPage, notFound, type App } from '@pgw/platform-http';
+import { apiScope, ListEnvelope, listPage, notFound, pagingOf, type App } from '@pgw/platform-http';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { Scope } from '../data/receivables.repository';
 import { IdParams } from './schemas';
@@ -44,7 +44,7 @@ export function scopedReadRoutes<Query extends TObject, Row>(
     async (request) => {
       const scope = apiScope(request, r.permission);
       const query = request.query as Static<Query> & { page?: number; limit?: number };
-      const { page = 1, limit = 50 } = query;
+      const { page, limit } = pagingOf(query);
       const { data, total } = await db.read((q) => r.list(q, scope, query, page, limit));
       return { ...listPage(data.map(r.resource), page, limit, total), request_id: request.id };
     },

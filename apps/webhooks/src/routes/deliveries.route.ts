@@ -1,5 +1,5 @@
 import { afterCommit, type Db } from '@pgw/platform-db';
-import { ListEnvelope, listPage, notFound, type App } from '@pgw/platform-http';
+import { ListEnvelope, listPage, notFound, pagingOf, type App } from '@pgw/platform-http';
 import type { Clock } from '@pgw/platform-service';
 import { RETRY_WINDOW_MS } from '../config';
 import {
@@ -41,7 +41,8 @@ export function deliveriesRoutes(app: App, ctx: DeliveriesRouteContext): void {
     },
     async (request) => {
       const id = operatorPathId(request, ENDPOINT_ID_PATTERN, 'webhook endpoint');
-      const { page = 1, limit = 50, status } = request.query;
+      const { status } = request.query;
+      const { page, limit } = pagingOf(request.query);
       const result = await ctx.db.read(async (q) => {
         if ((await findEndpoint(q, id)) === undefined) return undefined;
         return listDeliveries(q, id, status === undefined ? {} : { status }, page, limit);

@@ -54,6 +54,7 @@ export {
   literals,
   Nullable,
   PagingQuery,
+  pagingOf,
   RequestIdSchema,
 } from './schemas';
 export type { ListPage } from './schemas';

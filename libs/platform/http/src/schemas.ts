@@ -19,11 +19,25 @@ export const literals = <const T extends readonly string[]>(values: T): Literals
 
 export const RequestIdSchema = Type.String({ pattern: '^req_[A-Za-z0-9_\\-]+$' });
 
+const PAGE_DEFAULT = 1;
+const LIMIT_DEFAULT = 50;
+
 export const PagingQuery = {
   // Bounded so that page × limit stays a sane OFFSET (1e23 is an integer too, and PostgreSQL's bigint is not).
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: PAGE_DEFAULT })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: LIMIT_DEFAULT })),
 };
+
+/**
+ * The page and limit a list's query asks for. Its schema types them optional, though validation fills in
+ * PagingQuery's defaults; this gives the same defaults where nothing validated (an inject without them).
+ */
+export function pagingOf(query: { page?: number; limit?: number }): {
+  page: number;
+  limit: number;
+} {
+  return { page: query.page ?? PAGE_DEFAULT, limit: query.limit ?? LIMIT_DEFAULT };
+}
 
 export const ListEnvelope = <T extends TSchema>(item: T) =>
   Type.Object({

@@ -10,6 +10,7 @@ import {
   notFound,
   Nullable,
   PagingQuery,
+  pagingOf,
   requireOperator,
   type App,
 } from '@pgw/platform-http';
@@ -112,7 +113,8 @@ export function deadLetterRoutes(
     { schema: { querystring: ListQuery, response: { 200: ListEnvelope(DeadLetterItem) } } },
     async (request) => {
       requireOperator(request);
-      const { page = 1, limit = 50, status } = request.query;
+      const { status } = request.query;
+      const { page, limit } = pagingOf(request.query);
       const { rows, total } = await db.read((q) => {
         const query = q('dead_letters');
         if (status === 'parked') query.whereNull('replayed_at');
