@@ -5,8 +5,9 @@ import type { DeadLetters } from './dead-letters';
 import { processSpan } from './messaging-spans';
 
 /**
- * Applies a batch of messages in one transaction, each at most once: the event id goes into the inbox in
- * the same transaction as the effect, so a redelivered event finds its id there and changes nothing.
+ * Applies a batch of messages in one transaction, each at most once: the event ids go into the inbox in
+ * the same transaction as the effect (one statement for the batch), so a redelivered event finds its id
+ * there and changes nothing.
  * One transaction per batch also means a busy account is written once per batch, not once per event.
  * With `deadLetters`, a message the consumer cannot apply is parked instead (dead-letters.ts): an unknown
  * type at once, a poison message once it has failed often enough; the batch then goes on with the next.
@@ -24,17 +25,26 @@ export function inboxHandler(
     let current: string | undefined;
     try {
       await db.tx(async (trx) => {
-        for (const message of batch) {
+        const verdicts = batch.map((m) => deadLetters?.verdict(m, eventIdOf(m)) ?? null);
+        // One statement records the whole batch's ids; the ones it did not insert were applied before.
+        const fresh = await recordInInbox(
+          trx,
+          consumer,
+          batch.filter((_, i) => verdicts[i] === null).map(eventIdOf),
+        );
+        for (const [i, message] of batch.entries()) {
           const eventId = eventIdOf(message);
           current = eventId;
-          const verdict = deadLetters?.verdict(message, eventId) ?? null;
+          const verdict = verdicts[i] ?? null;
           if (verdict !== null) {
             // Applied already (a replay, then a redelivery of the same offset): nothing to park.
             if ((await trx('inbox').where({ consumer, event_id: eventId }).first()) === undefined)
               await deadLetters?.park(trx, message, eventId, verdict.reason, verdict.error);
             continue;
           }
-          await applyOnce(db, trx, consumer, apply, message, eventId);
+          // Taken from the set: an id twice in one batch is applied once.
+          if (fresh.delete(eventId))
+            await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
         }
         current = undefined;
         await afterBatch?.(trx);
@@ -61,6 +71,27 @@ export function eventIdOf(message: BusMessage): string {
   return eventId;
 }
 
+/** Ids per statement: far below PostgreSQL's 65,535 parameters whatever a fetch returns. */
+const INBOX_INSERT_ROWS = 1_000;
+
+/** Inserts the ids into the consumer's inbox, one statement per 1,000; returns those not there yet. */
+async function recordInInbox(trx: Tx, consumer: string, eventIds: string[]): Promise<Set<string>> {
+  const fresh = new Set<string>();
+  for (let i = 0; i < eventIds.length; i += INBOX_INSERT_ROWS) {
+    const inserted: Array<{ event_id: string }> = await trx('inbox')
+      .insert(
+        eventIds
+          .slice(i, i + INBOX_INSERT_ROWS)
+          .map((eventId) => ({ consumer, event_id: eventId })),
+      )
+      .onConflict(['consumer', 'event_id'])
+      .ignore()
+      .returning('event_id');
+    for (const r of inserted) fresh.add(r.event_id);
+  }
+  return fresh;
+}
+
 /** Applies one message unless the consumer's inbox has its id already; returns whether it applied it. */
 export async function applyOnce(
   db: Db,
@@ -70,12 +101,7 @@ export async function applyOnce(
   message: BusMessage,
   eventId: string,
 ): Promise<boolean> {
-  const inserted = await trx('inbox')
-    .insert({ consumer, event_id: eventId })
-    .onConflict(['consumer', 'event_id'])
-    .ignore()
-    .returning('event_id');
-  if (inserted.length === 0) return false;
+  if (!(await recordInInbox(trx, consumer, [eventId])).has(eventId)) return false;
   await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
   return true;
 }

@@ -9,7 +9,7 @@ import { outboxMessage } from '@pgw/contracts';
 import { assert, observeBrokenInvariants } from '@pgw/domain';
 import { createPgliteKnex, replaceHalt, sharedDb } from '@pgw/platform-db';
 import { uniqueName } from '@pgw/testing';
-import type { Bus, BusMessage } from './bus';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { enqueue, OutboxRelay } from './outbox';
 import {
@@ -212,5 +212,39 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(await r.runOnce()).toBe(0);
     await r.stop();
     expect(deliveries).toHaveLength(0);
+  });
+
+  it('applies every event of a batch once, with one inbox statement for the batch, when the batch repeats an event or holds one applied before', async () => {
+    const { consumer } = await setup();
+    const message = (tenantId: string): BusMessage => {
+      const m = outboxMessage(
+        'gateway.tenant-changed.v1',
+        tenantId,
+        tenantEvent(tenantId, 'Batch'),
+      );
+      return {
+        topic: m.topic,
+        key: m.key,
+        value: m.payload,
+        headers: { [HEADER_EVENT_ID]: m.eventId, [HEADER_EVENT_TYPE]: m.eventType },
+      };
+    };
+    const [a, b, c] = [message('ten_a'), message('ten_b'), message('ten_c')];
+    const handle = consumerHandler(consumer, []);
+    const inboxInserts: string[] = [];
+    const count = (q: { sql: string }) => {
+      if (/^insert into "inbox"/.test(q.sql)) inboxInserts.push(q.sql);
+    };
+    knex.on('query', count);
+    try {
+      await handle([a, b, a]);
+      await handle([b, c]);
+    } finally {
+      knex.off('query', count);
+    }
+    expect(inboxInserts).toHaveLength(2);
+    expect(
+      await Promise.all(['ten_a', 'ten_b', 'ten_c'].map((t) => appliedCount(consumer, t))),
+    ).toEqual([1, 1, 1]);
   });
 });
