@@ -3,7 +3,7 @@ import { InProcessBus } from '@pgw/platform-bus';
 import { createPgDb, type Db } from '@pgw/platform-db';
 import { generatePrincipalKeys } from '@pgw/platform-http';
 import { InjectPeers, startService, systemClock, type RunningService } from '@pgw/platform-service';
-import { integrationEnv, uniqueName } from '@pgw/testing';
+import { integrationEnv, uniqueName, waitFor } from '@pgw/testing';
 import { acquirerSimService } from './service';
 
 // On the real PostgreSQL, with a pool: requests really run at the same time here, unlike on the
@@ -123,7 +123,12 @@ describe('acquirer simulator on PostgreSQL', () => {
       ok: false,
       kind: 'unavailable',
     });
+    // Set by another replica: this one reads the mode at most once a second, so it follows within that.
     await db.tx((trx) => trx('provider_mode').update({ mode: 'normal' }));
-    expect(value(await acquirer.getAuthorization('int-auth-3'))).toEqual(before);
+    const after = await waitFor(async () => {
+      const r = await acquirer.getAuthorization('int-auth-3');
+      return r.ok ? r.value : undefined;
+    }, 3_000);
+    expect(after).toEqual(before);
   });
 });

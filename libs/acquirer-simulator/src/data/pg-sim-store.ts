@@ -122,9 +122,16 @@ class PgSimRepository implements SimRepository {
   }
 }
 
+/** Card profiles kept per process (a profile never changes); the oldest goes first beyond this. */
+const KEPT_PROFILES = 10_000;
+/** How long a read of the provider mode holds: another replica's change reaches this one within it. */
+const MODE_HELD_MS = 1_000;
+
 export class PgSimStore implements SimStore {
   // Read once: the key is made by the migration and never changes.
   private key: Promise<Buffer> | undefined;
+  private readonly profiles = new Map<string, CardProfile>();
+  private mode: { value: ProviderMode; atMs: number } | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -136,17 +143,41 @@ export class PgSimStore implements SimStore {
     return this.db.read((q) => fn(new PgSimRepository(q)));
   }
 
+  autocommit<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T> {
+    return this.db.read((q) => fn(new PgSimRepository(q)));
+  }
+
+  async cardProfile(cardRef: string): Promise<CardProfile | undefined> {
+    const kept = this.profiles.get(cardRef);
+    if (kept !== undefined) return kept;
+    const profile = await this.read((repo) => repo.cardProfile(cardRef));
+    if (profile === undefined) return undefined;
+    if (this.profiles.size >= KEPT_PROFILES)
+      this.profiles.delete(this.profiles.keys().next().value as string);
+    this.profiles.set(cardRef, profile);
+    return profile;
+  }
+
+  /**
+   * Read at most once a second (every request to the acquirer routes asks): the replica told of a change
+   * applies it at once, the others within MODE_HELD_MS.
+   */
   async readMode(): Promise<ProviderMode> {
+    const now = performance.now();
+    if (this.mode !== undefined && now - this.mode.atMs < MODE_HELD_MS) return this.mode.value;
     const row = await this.db.read((q) =>
       q('provider_mode').where({ id: 1 }).first<{ mode: ProviderMode } | undefined>('mode'),
     );
-    return row?.mode ?? 'normal';
+    const value = row?.mode ?? 'normal';
+    this.mode = { value, atMs: now };
+    return value;
   }
 
   async writeMode(mode: ProviderMode): Promise<void> {
     await this.db.tx((trx) =>
       trx('provider_mode').where({ id: 1 }).update({ mode, updated_at: trx.fn.now() }),
     );
+    this.mode = { value: mode, atMs: performance.now() };
   }
 
   fingerprintKey(): Promise<Buffer> {

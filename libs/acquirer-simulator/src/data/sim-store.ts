@@ -115,6 +115,13 @@ export interface SimStore {
   tx<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T>;
   /** A read outside any unit of work (no locks). */
   read<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T>;
+  /**
+   * Work whose every statement stands alone, each committed on its own (no BEGIN … COMMIT round trips):
+   * an insert that a concurrent twin may win, then the read of the winner.
+   */
+  autocommit<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T>;
+  /** A card's test profile: it never changes, so it may be kept. */
+  cardProfile(cardRef: string): Promise<CardProfile | undefined>;
   readMode(): Promise<ProviderMode>;
   writeMode(mode: ProviderMode): Promise<void>;
   /** The key of the cards' fingerprints: made once, never changed. */

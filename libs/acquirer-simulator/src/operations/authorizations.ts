@@ -21,46 +21,46 @@ export async function authorize(
   clock: Clock,
   body: AuthorizeRequestBody,
 ): Promise<AuthorizeResult> {
-  const result = await store.tx(async (repo) => {
-    const existing = await repo.authorizationByReference(body.reference);
-    if (existing !== undefined) return { row: existing, isNew: false };
-    const profile = await repo.cardProfile(body.card_ref);
-    if (profile === undefined) return null;
-    const outcome = outcomeOf(profile);
-    const now = clock.now();
-    const approved = outcome.status === 'approved';
-    const row: AuthorizationRow = {
-      transaction_id: simId('txn_'),
-      reference: body.reference,
-      card_ref: body.card_ref,
-      amount_cents: body.amount_cents,
-      installments: body.installments,
-      capture_requested: body.capture,
-      status: approved ? (body.capture ? 'captured' : 'authorized') : outcome.status,
-      captured_amount_cents: approved && body.capture ? body.amount_cents : 0,
-      refunded_amount_cents: 0,
-      authorization_code: approved ? authorizationCode() : null,
-      return_code: approved ? '00' : outcome.returnCode,
-      return_message: approved ? 'Approved' : outcome.returnMessage,
-      refused_reason: approved ? null : outcome.refusedReason,
-      created_at: now,
-      captured_at: approved && body.capture ? now : null,
-      canceled_at: null,
-    };
-    // A concurrent request with the same reference may win the insert: then its row is the answer.
-    return insertedOrTaken(await repo.insertAuthorization(row), () =>
+  const sameRequest = (stored: AuthorizationRow) =>
+    stored.card_ref === body.card_ref &&
+    Number(stored.amount_cents) === body.amount_cents &&
+    stored.installments === body.installments &&
+    stored.capture_requested === body.capture;
+  // The profile first (kept: it never changes), then one insert that stands alone: a repeat of the
+  // request, or a concurrent twin, finds the reference taken and reads the row that took it.
+  const profile = await store.cardProfile(body.card_ref);
+  if (profile === undefined) {
+    const existing = await authorizationByReference(store, body.reference);
+    if (existing === undefined) return { rejected: 'card_not_found' };
+    return unlessReused({ row: existing, isNew: false }, sameRequest);
+  }
+  const outcome = outcomeOf(profile);
+  const now = clock.now();
+  const approved = outcome.status === 'approved';
+  const row: AuthorizationRow = {
+    transaction_id: simId('txn_'),
+    reference: body.reference,
+    card_ref: body.card_ref,
+    amount_cents: body.amount_cents,
+    installments: body.installments,
+    capture_requested: body.capture,
+    status: approved ? (body.capture ? 'captured' : 'authorized') : outcome.status,
+    captured_amount_cents: approved && body.capture ? body.amount_cents : 0,
+    refunded_amount_cents: 0,
+    authorization_code: approved ? authorizationCode() : null,
+    return_code: approved ? '00' : outcome.returnCode,
+    return_message: approved ? 'Approved' : outcome.returnMessage,
+    refused_reason: approved ? null : outcome.refusedReason,
+    created_at: now,
+    captured_at: approved && body.capture ? now : null,
+    canceled_at: null,
+  };
+  const result = await store.autocommit(async (repo) =>
+    insertedOrTaken(await repo.insertAuthorization(row), () =>
       repo.authorizationByReference(body.reference),
-    );
-  });
-  if (result === null) return { rejected: 'card_not_found' };
-  return unlessReused(
-    result,
-    (stored) =>
-      stored.card_ref === body.card_ref &&
-      Number(stored.amount_cents) === body.amount_cents &&
-      stored.installments === body.installments &&
-      stored.capture_requested === body.capture,
+    ),
   );
+  return unlessReused(result, sameRequest);
 }
 
 export function authorizationByReference(

@@ -62,6 +62,14 @@ export class MemorySimStore implements SimStore {
     return fn(this.repo);
   }
 
+  autocommit<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T> {
+    return this.tx(fn);
+  }
+
+  cardProfile(cardRef: string): Promise<CardProfile | undefined> {
+    return this.repo.cardProfile(cardRef);
+  }
+
   async readMode(): Promise<ProviderMode> {
     return this.mode;
   }
