@@ -10,7 +10,7 @@ import type { SimStore } from './data/sim-store';
 // - timeout: do the work, commit it, then hold the answer for `timeoutDelayMs`, beyond the caller's
 //   deadline: the caller cannot know the outcome, and a later lookup by reference tells it.
 // The mode lives in the store: in the simulator app's database, so that it survives restarts and holds
-// for every replica.
+// for every replica (the one told applies it at once, the others within a second: PgSimStore.readMode).
 
 function sameKey(given: unknown, expected: string): boolean {
   if (typeof given !== 'string') return false;
