@@ -89,7 +89,7 @@ export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
       const env = environment(step.envelope);
       const chargeId = step.charge.charge_id;
       const work = new Work(db, trx, clock, step.envelope.request_id);
-      await recordPaidCharge(work, env, step.charge);
+      const inserted = await recordPaidCharge(work, env, step.charge);
       if (step.adjustment !== null) {
         const { kind, sourceId, amountCents } = step.adjustment;
         await recordAdjustment(
@@ -102,8 +102,9 @@ export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
           step.envelope.occurred_at,
         );
       }
-      await scheduleCharge(work, chargeId);
-      await applyAdjustments(work, chargeId);
+      await scheduleCharge(work, chargeId, inserted);
+      // A charge first seen in this event has no refund or chargeback step but the event's own.
+      if (inserted === null || step.adjustment !== null) await applyAdjustments(work, chargeId);
       await work.flush();
     },
   };

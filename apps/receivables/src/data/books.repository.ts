@@ -23,15 +23,13 @@ export async function lockBooks(
   const ids = [...new Set(sellerIds)].sort();
   const out = new Map<string, BookCounters>();
   if (ids.length === 0) return out;
-  await trx('seller_books')
+  // One statement creates the missing books and locks them all (an upsert's update locks its row), in
+  // seller order, so two operations on the same sellers never wait on each other crosswise.
+  const rows = (await trx('seller_books')
     .insert(ids.map((seller_id) => ({ tenant_id: tenantId, livemode, seller_id })))
     .onConflict(['tenant_id', 'livemode', 'seller_id'])
-    .ignore();
-  const rows = (await trx('seller_books')
-    .where({ tenant_id: tenantId, livemode })
-    .whereIn('seller_id', ids)
-    .orderBy('seller_id')
-    .forUpdate()) as Row[];
+    .merge(['seller_id'])
+    .returning('*')) as Row[];
   for (const row of rows) {
     out.set(row.seller_id as string, {
       pendingCents: row.pending_cents as number,

@@ -41,13 +41,17 @@ export interface Environment {
   livemode: boolean;
 }
 
-/** Records the charge as it was paid, from any event whose snapshot shows it paid; a repeat changes nothing. */
+/**
+ * Records the charge as it was paid, from any event whose snapshot shows it paid; a repeat changes nothing.
+ * Returns the charge when this call inserted it (a row this transaction holds, with nothing applied to it
+ * yet), else null.
+ */
 export async function recordPaidCharge(
   work: Work,
   env: Environment,
   snapshot: ChargeSnapshot,
-): Promise<boolean> {
-  if (snapshot.paid_at === null) return false;
+): Promise<Charge | null> {
+  if (snapshot.paid_at === null) return null;
   const charge: Charge = {
     chargeId: snapshot.charge_id,
     tenantId: env.tenantId,
@@ -64,8 +68,7 @@ export async function recordPaidCharge(
     // A charge with no seller has no one to pay: its money is not scheduled (it stays with the tenant).
     state: snapshot.seller_id === null ? 'unassigned' : 'awaiting_pricing',
   };
-  await insertChargeIfNew(work.trx, charge, work.now);
-  return true;
+  return (await insertChargeIfNew(work.trx, charge, work.now)) ? charge : null;
 }
 
 export async function recordAdjustment(
@@ -103,13 +106,17 @@ export async function recordAdjustment(
   });
 }
 
-/** Builds the schedule when the local directory can price the charge; else the charge waits for it. */
+/**
+ * Builds the schedule when the local directory can price the charge; else the charge waits for it.
+ * `inserted` is the charge as this transaction just inserted it (recordPaidCharge): no need to lock it again.
+ */
 export async function scheduleCharge(
   work: Work,
   chargeId: string,
+  inserted: Charge | null = null,
 ): Promise<Charge['state'] | 'unknown'> {
   const { trx } = work;
-  const charge = await lockCharge(trx, chargeId);
+  const charge = inserted ?? (await lockCharge(trx, chargeId));
   if (charge === undefined) return 'unknown';
   if (charge.state !== 'awaiting_pricing' || charge.sellerId === null) return charge.state;
   const method = charge.paymentMethod;
