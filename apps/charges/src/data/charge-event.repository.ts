@@ -38,8 +38,9 @@ const COLUMNS: ReadonlyArray<keyof ChargeEventRow> = [
   'created_at',
 ];
 
-export async function insertChargeEvent(trx: Tx, row: ChargeEventRow): Promise<void> {
-  await trx('charge_events').insert(row);
+/** Inserts the rows in one statement, in their order (`seq` follows it). */
+export async function insertChargeEvents(trx: Tx, rows: ChargeEventRow[]): Promise<void> {
+  if (rows.length > 0) await trx('charge_events').insert(rows);
 }
 
 /** One page of a charge's events, most recent first (ties in insertion order, newest first). */

@@ -1,7 +1,7 @@
 // Every state change of a charge, refund or chargeback writes its event into the outbox, in the
 // transaction that makes the change (ARCHITECTURE: no publish after commit). All of them go to one topic
 // keyed by charge id, so receivables, the ledger and webhooks read them in the order they happened.
-import type { ChargeSnapshot } from '@pgw/contracts';
+import type { ChargeSnapshot, EventEnvelope } from '@pgw/contracts';
 import { emit, type Emitted } from '@pgw/platform-bus';
 import type { Db, Tx } from '@pgw/platform-db';
 import type { ChargeStatus } from '@pgw/charges-domain/charge';
@@ -10,7 +10,7 @@ import type { ChargebackRow, ChargebackStatus } from '../data/chargeback.reposit
 import type { RefundRow, RefundStatus } from '../data/refund.repository';
 import type { HistoryEventType } from '../charge-event-kinds';
 import { chargebackResource, chargeResource, readSplit, refundResource } from '../resources';
-import { recordChargeEvent, type Subject } from './charge-history';
+import { recordChargeEvents, type Subject } from './charge-history';
 import { countChargeCreated, countChargeStatus, countRefund } from './charge-metrics';
 import { assert } from '@pgw/domain';
 
@@ -77,36 +77,64 @@ function origin(charge: ChargeRow, requestId: string | null) {
   };
 }
 
+/** Writes the events of `types` about the charge as it is now: one outbox statement, one history statement. */
 async function write(
   a: Announcer,
   trx: Tx,
-  type: ChargeEventType,
+  types: ChargeEventType[],
   charge: ChargeRow,
 ): Promise<void> {
+  if (types.length === 0) return;
   const body = {
     charge: chargeSnapshot(charge),
     resource_json: JSON.stringify(chargeResource(charge, { withSplit: true })),
   };
   // charge-paid v2 adds what the card was paid with; the other events are still at v1.
-  const event = {
-    type,
-    ...origin(charge, a.requestId),
-    body:
-      type === 'charges.charge-paid.v2'
-        ? { ...body, brand: charge.card_brand, authorization_code: charge.authorization_code }
-        : body,
-  } as Emitted;
-  const [envelope] = await emit(a.db, trx, event);
-  await recordChargeEvent(trx, type, envelope, charge, null);
+  const events = types.map(
+    (type) =>
+      ({
+        type,
+        ...origin(charge, a.requestId),
+        body:
+          type === 'charges.charge-paid.v2'
+            ? { ...body, brand: charge.card_brand, authorization_code: charge.authorization_code }
+            : body,
+      }) as Emitted,
+  );
+  const envelopes = await emit(a.db, trx, ...events);
+  await recordChargeEvents(
+    trx,
+    types.map((type, i) => ({
+      type,
+      envelope: envelopes[i] as EventEnvelope,
+      charge,
+      subject: null,
+    })),
+  );
 }
 
-export async function announceChargeCreated(
+/**
+ * Announces what a charge's change made of it: charge-created when it was not announced yet, then the
+ * status it has now when that changed (nothing for pending, which charge-created announces).
+ */
+export async function announceCharge(
   a: Announcer,
   trx: Tx,
   charge: ChargeRow,
+  change: { created: boolean; statusChanged: boolean },
 ): Promise<void> {
-  await write(a, trx, 'charges.charge-created.v1', charge);
-  countChargeCreated(trx, charge);
+  const status = change.statusChanged && charge.status !== 'pending' ? charge.status : null;
+  await write(
+    a,
+    trx,
+    [
+      ...(change.created ? (['charges.charge-created.v1'] as const) : []),
+      ...(status !== null ? [EVENT_OF_STATUS[status]] : []),
+    ],
+    charge,
+  );
+  if (change.created) countChargeCreated(trx, charge);
+  if (status !== null) countChargeStatus(trx, charge);
 }
 
 /** Announces the status the charge has now (nothing for pending, which charge-created announces). */
@@ -115,9 +143,7 @@ export async function announceChargeStatus(
   trx: Tx,
   charge: ChargeRow,
 ): Promise<void> {
-  if (charge.status === 'pending') return;
-  await write(a, trx, EVENT_OF_STATUS[charge.status], charge);
-  countChargeStatus(trx, charge);
+  await announceCharge(a, trx, charge, { created: false, statusChanged: true });
 }
 
 /** The event a refund's outcome announces; a pending or processing refund is announced by none. */
@@ -152,7 +178,7 @@ async function writeChange(
     ...origin(charge, a.requestId),
     body,
   } as Emitted);
-  await recordChargeEvent(trx, type, envelope, charge, subject);
+  await recordChargeEvents(trx, [{ type, envelope, charge, subject }]);
 }
 
 export async function announceRefund(

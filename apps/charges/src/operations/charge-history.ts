@@ -4,31 +4,36 @@
 import type { EventEnvelope } from '@pgw/contracts';
 import type { Tx } from '@pgw/platform-db';
 import type { ChargeRow } from '../data/charge.repository';
-import { insertChargeEvent } from '../data/charge-event.repository';
+import { insertChargeEvents } from '../data/charge-event.repository';
 import { KIND_OF_EVENT, type HistoryEventType } from '../charge-event-kinds';
 
 /** What a refund's or chargeback's event is about: its id and amount (a charge's own event names neither). */
 export type Subject =
   { refundId: string; amountCents: number } | { chargebackId: string; amountCents: number } | null;
 
-/** Keeps the event `envelope` of `type` about `charge` (as it is after the change) in its history. */
-export async function recordChargeEvent(
+/** Keeps each event (`envelope` of `type` about `charge`, as it is after the change) in its history. */
+export async function recordChargeEvents(
   trx: Tx,
-  type: HistoryEventType,
-  envelope: EventEnvelope,
-  charge: ChargeRow,
-  subject: Subject,
+  events: Array<{
+    type: HistoryEventType;
+    envelope: EventEnvelope;
+    charge: ChargeRow;
+    subject: Subject;
+  }>,
 ): Promise<void> {
-  await insertChargeEvent(trx, {
-    id: envelope.event_id,
-    charge_id: charge.id,
-    tenant_id: charge.tenant_id,
-    livemode: charge.livemode,
-    type: KIND_OF_EVENT[type],
-    charge_status: charge.status,
-    refund_id: subject !== null && 'refundId' in subject ? subject.refundId : null,
-    chargeback_id: subject !== null && 'chargebackId' in subject ? subject.chargebackId : null,
-    amount_cents: subject === null ? charge.amount_cents : subject.amountCents,
-    created_at: new Date(Number(envelope.occurred_at)),
-  });
+  await insertChargeEvents(
+    trx,
+    events.map(({ type, envelope, charge, subject }) => ({
+      id: envelope.event_id,
+      charge_id: charge.id,
+      tenant_id: charge.tenant_id,
+      livemode: charge.livemode,
+      type: KIND_OF_EVENT[type],
+      charge_status: charge.status,
+      refund_id: subject !== null && 'refundId' in subject ? subject.refundId : null,
+      chargeback_id: subject !== null && 'chargebackId' in subject ? subject.chargebackId : null,
+      amount_cents: subject === null ? charge.amount_cents : subject.amountCents,
+      created_at: new Date(Number(envelope.occurred_at)),
+    })),
+  );
 }

@@ -14,7 +14,7 @@ import {
   type ChargeRow,
 } from '../data/charge.repository';
 import { chargeResource } from '../resources';
-import { announceChargeCreated, announceChargeStatus, type Announcer } from './announce';
+import { announceCharge, type Announcer } from './announce';
 import { countAuthorization, type AuthorizationOutcome } from './charge-metrics';
 import { acquirerFor } from './acquirer-for';
 import { boletoPayerOf } from './boleto-payer';
@@ -320,8 +320,10 @@ export async function settleIntent(
       announced: true,
       ...(Object.keys(patch).length > 0 || !current.announced ? { updated_at: now } : {}),
     });
-    if (!current.announced) await announceChargeCreated(announcer, trx, charge);
-    if (status !== current.status) await announceChargeStatus(announcer, trx, charge);
+    await announceCharge(announcer, trx, charge, {
+      created: !current.announced,
+      statusChanged: status !== current.status,
+    });
     const authorization = trigger === null ? null : authorizationOutcome(current, outcome);
     if (authorization !== null) countAuthorization(trx, charge, authorization);
   }

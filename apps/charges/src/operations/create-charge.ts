@@ -103,9 +103,8 @@ export async function createCharge(
   // a twin waits on the key's row and then finds it in use, and a crash after this commit leaves an
   // intent that the recovery resolves and whose key it completes.
   await deps.db.tx(async (trx) => {
-    await session.claim(trx);
+    await session.claim(trx, intent.id);
     await insertCharge(trx, intent);
-    await session.attach(trx, intent.id);
   });
 
   const outcome = await requestProvider(deps, intent, securityCode);

@@ -109,14 +109,16 @@ beforeAll(async () => {
           return { status: 201, body };
         }
         await db.tx(async (trx) => {
-          if (behaviour !== 'forget_claim') await session.claim(trx);
+          // The thing's id is known before it is saved: the claim links the key to it (as charges does);
+          // a key claimed before the work is linked by the same call.
+          if (behaviour !== 'forget_claim') await session.claim(trx, id);
           await trx('things').insert({
             id,
             tenant_id: tenantId,
             seller_id: sellerId,
             name: request.body.name,
           });
-          await session.attach(trx, id);
+          if (behaviour === 'forget_claim') await session.attach(trx, id);
         });
         saved++;
         if (gate !== null) await gate;

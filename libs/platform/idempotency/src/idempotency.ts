@@ -154,16 +154,31 @@ export class IdempotencySession {
    * Takes the key in `trx`, the work's first transaction (`claim: 'with-work'`), before anything else is
    * written in it. When the key is not free (a replay, another body, a twin in flight), it throws, which
    * rolls `trx` back, and `idempotent` answers from the key. A no-op when the key is already this
-   * request's (the default mode claims it before the work) or when there is no key.
+   * request's (the default mode claims it before the work) or when there is no key. With `resourceId`,
+   * the id of what the work is about to create, the key is attached to it in the same statement (as
+   * `attach` would, one round trip less).
    */
-  async claim(trx: Tx): Promise<void> {
-    if (this.id === null || this.claimedKey || this.claiming === trx) return;
-    const started = await begin(trx, this.id, this.hash, this.now(), this.owner, this.mayRead);
+  async claim(trx: Tx, resourceId: string | null = null): Promise<void> {
+    if (this.id === null) return;
+    if (this.claimedKey || this.claiming === trx) {
+      if (resourceId !== null) await this.attach(trx, resourceId);
+      return;
+    }
+    const started = await begin(
+      trx,
+      this.id,
+      this.hash,
+      this.now(),
+      this.owner,
+      this.mayRead,
+      resourceId,
+    );
     if (started.kind !== 'new') throw new KeyTaken(started);
     this.claiming = trx;
     afterCommit(trx, () => {
       this.claimedKey = true;
       this.claiming = null;
+      if (resourceId !== null) this.attachedResource = true;
       this.renewWhileWorking();
     });
   }
@@ -280,6 +295,7 @@ async function begin(
   now: Date,
   owner: string,
   mayRead: MayRead | undefined,
+  resourceId: string | null,
 ): Promise<Begin> {
   const fresh = {
     ...id,
@@ -287,7 +303,7 @@ async function begin(
     state: 'in_progress',
     response_status: null,
     response_json: null,
-    resource_id: null,
+    resource_id: resourceId,
     lease_owner: owner,
     locked_at: now,
     created_at: now,
@@ -308,7 +324,9 @@ async function begin(
   if (found === 'stale') {
     // The lease ran out: its owner died (a live owner renews it). The key is this request's now, and a
     // late write of the old owner finds it so and fails.
-    await trx('idempotency_keys').where(id).update({ lease_owner: owner, locked_at: now });
+    await trx('idempotency_keys')
+      .where(id)
+      .update({ lease_owner: owner, locked_at: now, resource_id: resourceId });
     return { kind: 'new' };
   }
   return readableBy(trx, found, mayRead);
