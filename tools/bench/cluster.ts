@@ -148,7 +148,26 @@ export async function stopChild(
   }
 }
 
+/**
+ * Fails at once when no schema registry answers: the services would start healthy without one (they need it
+ * only to publish), and every relay would then fail round after round while the run waits for its events.
+ */
+async function requireRegistry(url: string): Promise<void> {
+  let why: string;
+  try {
+    const a = await send({ method: 'GET', url: `${url}/subjects` }, { timeoutMs: 3000 });
+    if (a.status === 200) return;
+    why = `answered ${a.status}`;
+  } catch (err) {
+    why = err instanceof Error ? err.message : String(err);
+  }
+  throw new Error(
+    `no schema registry at ${url} (${why}): start one (REGISTRY_STORAGE=mem tools/registry/start) or set SCHEMA_REGISTRY_URL`,
+  );
+}
+
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  await requireRegistry(options.env?.SCHEMA_REGISTRY_URL ?? SCHEMA_REGISTRY_URL);
   mkdirSync(options.logDir, { recursive: true });
   const apps = APPS.filter((a) =>
     (options.apps ?? APPS.filter((x) => x !== 'webhooks')).includes(a),
