@@ -51,35 +51,35 @@ export async function lockTenantPricing(trx: Tx, tenantId: string): Promise<void
   await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`receivables.pricing:${tenantId}`]);
 }
 
-export async function findSeller(
+/**
+ * What prices a seller's charge, read in one statement: the seller's copy, the plan it names (if any) and
+ * the tenant's default plan (should two claim it, a change in flight, the one changed last).
+ */
+export async function findPricingTerms(
   trx: Tx,
   tenantId: string,
   sellerId: string,
-): Promise<SellerTerms | undefined> {
-  const row = (await trx('sellers').where({ seller_id: sellerId, tenant_id: tenantId }).first()) as
-    Row | undefined;
-  return row === undefined ? undefined : toSeller(row);
-}
-
-export async function findPlan(
-  trx: Tx,
-  tenantId: string,
-  planId: string,
-): Promise<PlanTerms | undefined> {
-  const row = (await trx('pricing_plans')
-    .where({ pricing_plan_id: planId, tenant_id: tenantId })
-    .first()) as Row | undefined;
-  return row === undefined ? undefined : toPlan(row);
-}
-
-/** The tenant's default plan; should two claim it (a change in flight), the one changed last. */
-export async function findDefaultPlan(trx: Tx, tenantId: string): Promise<PlanTerms | undefined> {
-  const row = (await trx('pricing_plans')
-    .where({ tenant_id: tenantId, is_default: true })
-    .orderBy([
-      { column: 'updated_at', order: 'desc' },
-      { column: 'pricing_plan_id', order: 'asc' },
-    ])
-    .first()) as Row | undefined;
-  return row === undefined ? undefined : toPlan(row);
+): Promise<{
+  seller: SellerTerms | undefined;
+  overridePlan: PlanTerms | undefined;
+  defaultPlan: PlanTerms | undefined;
+}> {
+  const result = await trx.raw<{
+    rows: Array<{ seller: Row | null; plan: Row | null; default_plan: Row | null }>;
+  }>(
+    `select
+       (select row_to_json(s) from sellers s where s.tenant_id = :tenantId and s.seller_id = :sellerId) as seller,
+       (select row_to_json(p) from sellers s join pricing_plans p
+          on p.tenant_id = s.tenant_id and p.pricing_plan_id = s.pricing_plan_id
+        where s.tenant_id = :tenantId and s.seller_id = :sellerId) as plan,
+       (select row_to_json(d) from pricing_plans d where d.tenant_id = :tenantId and d.is_default
+        order by d.updated_at desc, d.pricing_plan_id asc limit 1) as default_plan`,
+    { tenantId, sellerId },
+  );
+  const row = result.rows[0];
+  return {
+    seller: row?.seller ? toSeller(row.seller) : undefined,
+    overridePlan: row?.plan ? toPlan(row.plan) : undefined,
+    defaultPlan: row?.default_plan ? toPlan(row.default_plan) : undefined,
+  };
 }

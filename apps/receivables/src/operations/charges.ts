@@ -17,12 +17,7 @@ import {
   type AdjustmentKind,
   type Charge,
 } from '../data/charges.repository';
-import {
-  findDefaultPlan,
-  findPlan,
-  findSeller,
-  lockTenantPricing,
-} from '../data/directory.repository';
+import { findPricingTerms, lockTenantPricing } from '../data/directory.repository';
 import {
   chargeReceivables,
   insertReceivables,
@@ -121,17 +116,11 @@ export async function scheduleCharge(
   if (charge.state !== 'awaiting_pricing' || charge.sellerId === null) return charge.state;
   const method = charge.paymentMethod;
   assert(isPaymentMethod(method), 'charge.payment-method-known', { charge_id: chargeId, method });
-  const pricing = async () => {
-    const seller = await findSeller(trx, charge.tenantId, charge.sellerId as string);
-    return resolvePricing({
+  const pricing = async () =>
+    resolvePricing({
       method,
-      seller,
-      overridePlan: seller?.pricingPlanId
-        ? await findPlan(trx, charge.tenantId, seller.pricingPlanId)
-        : undefined,
-      defaultPlan: await findDefaultPlan(trx, charge.tenantId),
+      ...(await findPricingTerms(trx, charge.tenantId, charge.sellerId as string)),
     });
-  };
   let resolution = await pricing();
   if (!resolution.ok) {
     // The directory event that prices it may be committing now, its scan for waiting charges blind to this one
