@@ -144,7 +144,7 @@ export class PgSimStore implements SimStore {
   }
 
   autocommit<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T> {
-    return this.db.read((q) => fn(new PgSimRepository(q)));
+    return this.read(fn); // outside a transaction on PostgreSQL, as a read is
   }
 
   async cardProfile(cardRef: string): Promise<CardProfile | undefined> {
