@@ -214,17 +214,19 @@ async function main(): Promise<number> {
       );
     // The checks read a quiet system: a card charge left pending by a fault is resolved by the charges'
     // recovery (every 2 s, once 5 s old) and a refund left processing by the reconciliation job, as in
-    // production; either one, finished during the checks, would publish events under them.
-    const finishPending = async () => {
+    // production; either one, finished during the checks, would publish events under them. Then every
+    // outbox drained and every consumer at the end of its topics.
+    const settleQuiet = async () => {
       for (let i = 0; i < 30; i++) {
         await reconcile().catch(() => undefined);
         const [row] = await query<{ c: string }>(
           url,
           `select (select count(*) from charges.charges where status = 'pending' and payment_method in ('credit_card', 'debit_card')) + (select count(*) from charges.refunds where status = 'processing') as c`,
         );
-        if (Number(row?.c) === 0) return;
+        if (Number(row?.c) === 0) break;
         await sleep(2_000);
       }
+      return settle(url, kafka.brokers, SETTLE_TIMEOUT_MS);
     };
 
     workload = new Workload(c, sellers, { workers: 3, thinkMs: short ? 150 : 250 });
@@ -344,8 +346,7 @@ async function main(): Promise<number> {
       await sleep(loadAround); // the load goes on against the recovered system
       await w.pause();
       const s0 = performance.now();
-      await finishPending();
-      const settled = await settle(url, kafka.brokers, SETTLE_TIMEOUT_MS);
+      const settled = await settleQuiet();
       const settleMs = ms(s0);
       const list: Check[] = [
         {
@@ -376,8 +377,7 @@ async function main(): Promise<number> {
     await w.stop();
     say('load stopped; final checks');
     const f0 = performance.now();
-    await finishPending();
-    const settled = await settle(url, kafka.brokers, SETTLE_TIMEOUT_MS);
+    const settled = await settleQuiet();
     print([
       {
         name: 'settled: outboxes drained, consumers caught up',

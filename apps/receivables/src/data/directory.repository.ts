@@ -67,13 +67,12 @@ export async function findPricingTerms(
   const result = await trx.raw<{
     rows: Array<{ seller: Row | null; plan: Row | null; default_plan: Row | null }>;
   }>(
-    `select
-       (select row_to_json(s) from sellers s where s.tenant_id = :tenantId and s.seller_id = :sellerId) as seller,
-       (select row_to_json(p) from sellers s join pricing_plans p
-          on p.tenant_id = s.tenant_id and p.pricing_plan_id = s.pricing_plan_id
-        where s.tenant_id = :tenantId and s.seller_id = :sellerId) as plan,
+    `select row_to_json(s) as seller, row_to_json(p) as plan,
        (select row_to_json(d) from pricing_plans d where d.tenant_id = :tenantId and d.is_default
-        order by d.updated_at desc, d.pricing_plan_id asc limit 1) as default_plan`,
+        order by d.updated_at desc, d.pricing_plan_id asc limit 1) as default_plan
+     from (select 1) as one
+     left join sellers s on s.tenant_id = :tenantId and s.seller_id = :sellerId
+     left join pricing_plans p on p.tenant_id = s.tenant_id and p.pricing_plan_id = s.pricing_plan_id`,
     { tenantId, sellerId },
   );
   const row = result.rows[0];

@@ -25,15 +25,16 @@ export function inboxHandler(
     let current: string | undefined;
     try {
       await db.tx(async (trx) => {
-        const verdicts = batch.map((m) => deadLetters?.verdict(m, eventIdOf(m)) ?? null);
+        const ids = batch.map(eventIdOf);
+        const verdicts = batch.map((m, i) => deadLetters?.verdict(m, ids[i] as string) ?? null);
         // One statement records the whole batch's ids; the ones it did not insert were applied before.
         const fresh = await recordInInbox(
           trx,
           consumer,
-          batch.filter((_, i) => verdicts[i] === null).map(eventIdOf),
+          ids.filter((_, i) => verdicts[i] === null),
         );
         for (const [i, message] of batch.entries()) {
-          const eventId = eventIdOf(message);
+          const eventId = ids[i] as string;
           current = eventId;
           const verdict = verdicts[i] ?? null;
           if (verdict !== null) {
