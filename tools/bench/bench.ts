@@ -28,7 +28,7 @@ import {
 import { budgetFrom, checkBudget, countedFigures, type Budget } from './budget';
 import { compareResults, formatComparison } from './compare';
 import { BUDGETED, countersDirFor, measureCounts, PRELOAD } from './counts';
-import { summarizeProfiles, type ProfileSummary } from './profile';
+import { monotonicUs, summarizeProfiles, type ProfileSummary, type Window } from './profile';
 import {
   closedLoop,
   destroyAgents,
@@ -50,6 +50,7 @@ const SECTIONS = [
   'ledger',
   'simulate',
   'coldstart',
+  'allinone',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -80,7 +81,7 @@ interface Args {
 }
 
 const USAGE =
-  'npm run bench [-- --quick] [--tsx] [--profile app,...] [--only counts,gateway,charges,lag,ledger,simulate,coldstart] [--compare <results.json>] [--budget <budget.json> [--report <file>]] [--record-budget <budget.json>]';
+  'npm run bench [-- --quick] [--tsx] [--profile app,...|all-in-one] [--only counts,gateway,charges,lag,ledger,simulate,coldstart,allinone] [--compare <results.json>] [--budget <budget.json> [--report <file>]] [--record-budget <budget.json>]';
 
 function args(): Args {
   const options = flags(
@@ -124,6 +125,8 @@ const load1 = () =>
     .join(' ');
 const rows: Row[] = [];
 const details: Record<string, unknown> = {};
+/** Each profiled process's closed loop on the monotonic clock: what --profile summarises of it. */
+const profileWindows: Record<string, Window> = {};
 
 function row(
   section: Section,
@@ -431,6 +434,7 @@ async function benchCharges(
     );
   const before = await dbStats(cluster.databaseUrl);
   const cpuBefore = cpuSnapshot(pids());
+  const startUs = monotonicUs();
   const e2e = await closedLoop(make, {
     concurrency,
     durationMs: quick ? 5000 : 15_000,
@@ -438,6 +442,7 @@ async function benchCharges(
     okStatus: 201,
   });
   const cpuAfter = cpuSnapshot(pids());
+  for (const app of APPS) profileWindows[app] = { startUs, endUs: monotonicUs() };
   await sleep(1500); // PostgreSQL flushes its statistics about once a second
   const after = await dbStats(cluster.databaseUrl);
   const chargesMade = Math.max(1, (after.charges ?? 0) - (before.charges ?? 0));
@@ -1007,6 +1012,88 @@ async function benchColdStart(quick: boolean): Promise<void> {
   );
 }
 
+// ——— The all-in-one (`npm start`): card charges/s with 32 clients ———
+/**
+ * `npm start` as a developer runs it (one process, PGlite in a fresh DATA_DIR, its default log level), with
+ * `node --import tsx` instead of the tsx CLI so that the process measured is the one that runs (the CLI
+ * starts a child). A tenant, seller and key through the operator API, then the charges' closed loop.
+ */
+async function benchAllInOne(quick: boolean, profileDir: string | null): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pgw-bench-aio-'));
+  const port = 18293;
+  const adminToken = `adm_bench_${randomUUID().replace(/-/g, '')}`;
+  const gatewayUrl = `http://127.0.0.1:${port}`;
+  const child = spawnLogged(
+    [
+      ...(profileDir !== null ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      '--import',
+      'tsx',
+      join('apps', 'all-in-one', 'src', 'main.ts'),
+    ],
+    {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DEMO: '0',
+      ADMIN_TOKEN: adminToken,
+    },
+    join(ROOT, 'bench-results', 'logs', 'all-in-one.log'),
+  );
+  try {
+    const startMs = await msUntilHealthy(child, `${gatewayUrl}/api/v1/health`, performance.now());
+    if (!Number.isFinite(startMs))
+      throw new Error(
+        'the all-in-one did not answer /api/v1/health (bench-results/logs/all-in-one.log)',
+      );
+    const seller = await provisionSeller({ adminToken, gatewayUrl });
+    const cardToken = await tokenize({ gatewayUrl }, seller);
+    const make = (): Req => ({
+      method: 'POST',
+      url: `${gatewayUrl}/api/v1/charges`,
+      headers: { authorization: `Bearer ${seller.key}`, 'idempotency-key': randomUUID() },
+      body: chargeBody(cardToken),
+    });
+    for (let i = 0; i < 20; i++) await json(make(), 201); // JIT, caches
+    const pid = child.pid;
+    const cpuBefore = cpuSnapshot({ 'all-in-one': pid });
+    const startUs = monotonicUs();
+    const loop = await closedLoop(make, {
+      concurrency: 32,
+      durationMs: quick ? 5000 : 15_000,
+      warmupMs: 1000,
+      okStatus: 201,
+    });
+    profileWindows['all-in-one'] = { startUs, endUs: monotonicUs() };
+    const cpu = cpuPer(cpuBefore, cpuSnapshot({ 'all-in-one': pid }), Math.max(1, loop.ok));
+    details.allinone = { closed_loop: loop, cpu_per_charge: cpu, ready_ms: round(startMs) };
+    row(
+      'allinone',
+      'all-in-one card charges/s (npm start, 32 clients)',
+      loop.rate_per_s,
+      '/s',
+      `p50 ${loop.p50_ms} / p99 ${loop.p99_ms} ms; ${Object.entries(loop.statuses)
+        .map(([k, v]) => `${v} × ${k}`)
+        .join(', ')}`,
+      '≥ 150/s',
+      loop.rate_per_s >= 150,
+    );
+    row(
+      'allinone',
+      'all-in-one CPU per charge (its one process)',
+      cpu.by_process_ms['all-in-one'] ?? NaN,
+      'ms',
+      `the load generator ${cpu.by_process_ms['bench (load)'] ?? 0} ms`,
+      '',
+      null,
+    );
+  } finally {
+    destroyAgents();
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // ——— One service's cold start, tsx against its esbuild bundle (tools/deploy/bundle.ts), each on a fresh database ———
 async function serviceColdStart(app: string): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'pgw-bundle-'));
@@ -1145,18 +1232,19 @@ async function main(): Promise<void> {
   );
   let cluster: Cluster | null = null;
   const failures: Record<string, string> = {};
+  const profileDir = join(
+    ROOT,
+    'bench-results',
+    'profiles',
+    startedAt.toISOString().replace(/[:.]/g, '-'),
+  );
+  if (profile.length > 0) details.profile_dir = profileDir;
   try {
     if (needsCluster) {
       process.stdout.write(
         `starting the distributed mode on database ${BENCH_DB} (logs in ${logDir})\n`,
       );
       const t = performance.now();
-      const profileDir = join(
-        ROOT,
-        'bench-results',
-        'profiles',
-        startedAt.toISOString().replace(/[:.]/g, '-'),
-      );
       // Every service counts its queries and HTTP calls (count-preload.cjs; read by the counts section).
       const countersDir = countersDirFor(join(ROOT, 'bench-results', 'counters'));
       const nodeArgs: Partial<Record<App, string[]>> = {};
@@ -1175,7 +1263,6 @@ async function main(): Promise<void> {
         env: { BENCH_COUNTERS_DIR: countersDir },
       });
       details.runner = runner;
-      if (profile.length > 0) details.profile_dir = profileDir;
       details.cluster_start_s = round((performance.now() - t) / 1000);
       details.cluster_skipped = cluster.skipped;
       for (const [app, why] of Object.entries(cluster.skipped))
@@ -1216,9 +1303,25 @@ async function main(): Promise<void> {
     destroyAgents();
     if (cluster !== null) await cluster.stop();
   }
+  if (only.has('allinone')) {
+    // After the cluster stopped: the all-in-one has the machine to itself, as on a developer's laptop.
+    process.stdout.write(`— allinone (load ${load1()})\n`);
+    try {
+      await benchAllInOne(
+        quick,
+        profile.includes('all-in-one') ? join(profileDir, 'all-in-one') : null,
+      );
+    } catch (err) {
+      failures.allinone = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      process.stdout.write(`  allinone failed: ${failures.allinone}\n`);
+    }
+  }
   if (typeof details.profile_dir === 'string') {
     // Summarised here (self time by function and by package), the .cpuprofile files kept for DevTools.
-    details.profiles = summarizeProfiles(details.profile_dir);
+    // Only the samples of a process's closed loop (charges, or the all-in-one's) when that section ran:
+    // start-up and idle time are left out.
+    details.profiles = summarizeProfiles(details.profile_dir, profileWindows);
+    details.profile_windows_us = profileWindows;
     for (const [app, top] of Object.entries(details.profiles as Record<string, ProfileSummary>)) {
       process.stdout.write(
         `profile ${app}: ${top.byPackage

@@ -6,6 +6,15 @@ import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** A span of the monotonic clock, in microseconds: V8's profile timestamps and `process.hrtime` share it. */
+export interface Window {
+  startUs: number;
+  endUs: number;
+}
+
+/** Now on the clock of a .cpuprofile's timestamps (CLOCK_MONOTONIC, microseconds). */
+export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
@@ -66,7 +75,8 @@ function top(
     .map(([name, v]) => ({ name, percent: Math.round((v / total) * 1000) / 10 }));
 }
 
-export function summarizeProfile(files: string[]): ProfileSummary {
+/** Self time by function and package; with a window, only the samples taken inside it (the load, not start-up). */
+export function summarizeProfile(files: string[], window?: Window): ProfileSummary {
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
@@ -75,10 +85,18 @@ export function summarizeProfile(files: string[]): ProfileSummary {
     const profile = JSON.parse(readFileSync(file, 'utf8')) as {
       nodes: ProfileNode[];
       samples?: number[];
+      startTime?: number;
+      timeDeltas?: number[];
     };
     const hits = new Map<number, number>();
-    if (profile.samples !== undefined)
-      for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+    if (profile.samples !== undefined) {
+      let at = profile.startTime ?? 0;
+      profile.samples.forEach((id, i) => {
+        at += profile.timeDeltas?.[i] ?? 0;
+        if (window === undefined || (at >= window.startUs && at <= window.endUs))
+          hits.set(id, (hits.get(id) ?? 0) + 1);
+      });
+    }
     for (const node of profile.nodes) {
       const h = profile.samples !== undefined ? (hits.get(node.id) ?? 0) : (node.hitCount ?? 0);
       if (h === 0) continue;
@@ -109,15 +127,18 @@ export function summarizeProfile(files: string[]): ProfileSummary {
   };
 }
 
-/** One summary per app directory under dir (`<dir>/<app>/*.cpuprofile`). */
-export function summarizeProfiles(dir: string): Record<string, ProfileSummary> {
+/** One summary per app directory under dir (`<dir>/<app>/*.cpuprofile`), each over its app's window if any. */
+export function summarizeProfiles(
+  dir: string,
+  windows: Record<string, Window> = {},
+): Record<string, ProfileSummary> {
   const out: Record<string, ProfileSummary> = {};
   if (!existsSync(dir)) return out;
   for (const app of readdirSync(dir)) {
     const files = readdirSync(join(dir, app))
       .filter((f) => f.endsWith('.cpuprofile'))
       .map((f) => join(dir, app, f));
-    if (files.length > 0) out[app] = summarizeProfile(files);
+    if (files.length > 0) out[app] = summarizeProfile(files, windows[app]);
   }
   return out;
 }
