@@ -28,18 +28,23 @@ describe("a service's variables", () => {
     );
   });
 
-  it("startService's own: the dead-letter and retention settings, each with its default", () => {
+  it("startService's own: the dead-letter, retention and relay settings, each with its default", () => {
     expect(readEnv(ServicePlatformEnv, { OUTBOX_RETENTION_MS: '60000' })).toEqual({
       CONSUMER_POISON_ATTEMPTS: 5,
       CONSUMER_POISON_AFTER_MS: 30_000,
       BUS_RETENTION_INTERVAL_MS: 3_600_000,
       OUTBOX_RETENTION_MS: 60_000,
       INBOX_RETENTION_MS: 30 * 24 * 3_600_000,
+      OUTBOX_POLL_INTERVAL_MS: 250,
     });
     expect(() =>
-      readEnv(ServicePlatformEnv, { CONSUMER_POISON_ATTEMPTS: 'x', INBOX_RETENTION_MS: '1.5' }),
+      readEnv(ServicePlatformEnv, {
+        CONSUMER_POISON_ATTEMPTS: 'x',
+        INBOX_RETENTION_MS: '1.5',
+        OUTBOX_POLL_INTERVAL_MS: '5',
+      }),
     ).toThrow(
-      'CONSUMER_POISON_ATTEMPTS must be an integer, got x; INBOX_RETENTION_MS must be an integer, got 1.5',
+      'CONSUMER_POISON_ATTEMPTS must be an integer, got x; OUTBOX_POLL_INTERVAL_MS must be at least 10, got 5; INBOX_RETENTION_MS must be an integer, got 1.5',
     );
   });
 });

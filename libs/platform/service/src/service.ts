@@ -162,6 +162,7 @@ export async function startService(
   const relay = new OutboxRelay({
     db: context.db,
     bus: context.bus,
+    pollIntervalMs: platformEnv.OUTBOX_POLL_INTERVAL_MS,
     log: app.log as FastifyBaseLogger,
   });
   const subscriptions: Subscription[] = [];
@@ -249,6 +250,11 @@ export const ServicePlatformEnv = Type.Object({
   CONSUMER_POISON_AFTER_MS: Type.Integer({ default: POISON_AFTER_MS_DEFAULT }),
   BUS_RETENTION_INTERVAL_MS: Type.Integer({ default: 3_600_000 }),
   OUTBOX_RETENTION_MS: Type.Integer({ default: OUTBOX_RETENTION_MS_DEFAULT }),
+  /**
+   * How often the outbox relay looks for rows it was not woken for. A commit of this process wakes its relay
+   * at once; the poll finds what another replica wrote (only one replica's relay holds the lease).
+   */
+  OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, default: 250 }),
   INBOX_RETENTION_MS: Type.Integer({ default: INBOX_RETENTION_MS_DEFAULT }),
 });
 type PlatformEnv = Static<typeof ServicePlatformEnv>;
