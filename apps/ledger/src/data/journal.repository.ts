@@ -41,8 +41,8 @@ const inHistory = (sellerEffectCents: number) => sellerEffectCents !== 0;
 /**
  * The balance changes of one batch's transaction, summed per account, and the entries added to each
  * seller's history, so that a busy account (a hot seller, the platform's fee and cash accounts) and a
- * busy seller's history count are written once per batch: `flush` runs last in the batch's
- * transaction (ConsumerDefinition.afterBatch).
+ * busy seller's history count are written once per batch, in one statement: `flush` runs last in the
+ * batch's transaction (ConsumerDefinition.afterBatch).
  */
 export class BatchBalances {
   private readonly deltas = new Map<string, BalanceDelta>();
@@ -81,13 +81,14 @@ export class BatchBalances {
   }
 
   async flush(trx: Tx, now: Date): Promise<void> {
-    // One statement per table, rows in key order: two batches lock shared rows in the same order.
+    // One statement for both tables, rows in key order: two batches lock shared rows in the same order.
     const inKeyOrder = <T>(map: Map<string, T>) =>
       [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
     const rows = inKeyOrder(this.deltas).filter((d) => d.deltaCents !== 0);
     const histories = inKeyOrder(this.histories);
     this.deltas.clear();
     this.histories.clear();
+    const writes: Knex.Sql[] = [];
     if (rows.length > 0) {
       const balances = rows.map((d) => ({
         tenant_id: d.tenantId,
@@ -99,7 +100,7 @@ export class BatchBalances {
       }));
       const key = ['tenant_id', 'livemode', 'account'];
       const updatedAt = { updated_at: trx.raw('excluded.updated_at') };
-      await addTo(trx, 'accounts', key, 'balance_cents', balances, updatedAt);
+      writes.push(addTo(trx, 'accounts', key, 'balance_cents', balances, updatedAt).toSQL());
     }
     if (histories.length > 0) {
       const counts = histories.map((h) => ({
@@ -109,9 +110,22 @@ export class BatchBalances {
         entries: h.entries,
       }));
       const key = ['tenant_id', 'livemode', 'seller_id'];
-      await addTo(trx, 'history_counts', key, 'entries', counts);
+      writes.push(addTo(trx, 'history_counts', key, 'entries', counts).toSQL());
     }
+    await inOneStatement(trx, writes);
   }
+}
+
+/** Runs inserts as one statement: all but the last as data-modifying WITH queries (each runs, once). */
+async function inOneStatement(trx: Tx, writes: Knex.Sql[]): Promise<void> {
+  const last = writes.at(-1);
+  if (last === undefined) return;
+  const before = writes.slice(0, -1);
+  const sql = before.map((w, i) => `${i === 0 ? 'with' : ','} write_${i} as (${w.sql})`);
+  await trx.raw(`${sql.join(' ')} ${last.sql}`, [
+    ...before.flatMap((w) => w.bindings),
+    ...last.bindings,
+  ]);
 }
 
 /**
@@ -132,9 +146,12 @@ function addTo(
     .merge({ [column]: trx.raw(`${table}.${column} + excluded.${column}`), ...alsoSet });
 }
 
-/** Writes the entry and its postings; false when the movement was booked already. */
+/**
+ * Writes the entry and its postings in one statement (the postings' insert reads the entry's `seq` from the
+ * entry's insert, a data-modifying WITH); false when the movement was booked already (no row, no postings).
+ */
 export async function insertEntry(trx: Tx, entry: JournalEntry): Promise<boolean> {
-  const inserted = (await trx('journal_entries')
+  const insertEntryRow = trx('journal_entries')
     .insert({
       id: newId('ldge_'),
       source_event_id: entry.sourceEventId,
@@ -152,21 +169,26 @@ export async function insertEntry(trx: Tx, entry: JournalEntry): Promise<boolean
     })
     .onConflict('source_event_id')
     .ignore()
-    .returning('seq')) as Row[];
-  const seq = inserted[0]?.seq;
-  if (seq === undefined) return false;
-  if (entry.postings.length > 0) {
-    await trx('postings').insert(
-      entry.postings.map((p) => ({
-        entry_seq: seq,
-        tenant_id: entry.tenantId,
-        livemode: entry.livemode,
-        account: p.account,
-        amount_cents: p.amountCents,
-      })),
-    );
-  }
-  return true;
+    .returning('seq')
+    .toSQL();
+  const postings = entry.postings;
+  const insertPostings =
+    postings.length === 0
+      ? ''
+      : `, postings_added as (
+           insert into postings (entry_seq, tenant_id, livemode, account, amount_cents)
+           select entry.seq, ?, ?, p.account, p.amount_cents
+           from entry, (values ${postings.map(() => '(?::text, ?::bigint)').join(', ')}) as p (account, amount_cents)
+         )`;
+  const result = await trx.raw(
+    `with entry as (${insertEntryRow.sql})${insertPostings} select seq from entry`,
+    [
+      ...insertEntryRow.bindings,
+      ...(postings.length === 0 ? [] : [entry.tenantId, entry.livemode]),
+      ...postings.flatMap((p) => [p.account, p.amountCents]),
+    ],
+  );
+  return (result.rows as Row[]).length > 0;
 }
 
 export interface SellerBalances {
