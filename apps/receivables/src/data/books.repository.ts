@@ -30,14 +30,57 @@ export async function lockBooks(
     .onConflict(['tenant_id', 'livemode', 'seller_id'])
     .merge(['seller_id'])
     .returning('*')) as Row[];
-  for (const row of rows) {
-    out.set(row.seller_id as string, {
-      pendingCents: row.pending_cents as number,
-      receivablesAvailableCents: row.receivables_available_cents as number,
-      reservedCents: row.reserved_cents as number,
-      debtCents: row.debt_cents as number,
-    });
-  }
+  for (const row of rows) out.set(row.seller_id as string, countersOf(row));
+  return out;
+}
+
+const countersOf = (row: Row): BookCounters => ({
+  pendingCents: row.pending_cents as number,
+  receivablesAvailableCents: row.receivables_available_cents as number,
+  reservedCents: row.reserved_cents as number,
+  debtCents: row.debt_cents as number,
+});
+
+/**
+ * Adds each seller's counter changes to its books (creating the missing ones) in one statement, in seller
+ * order as lockBooks locks them, and returns the counters after: for an operation that decides nothing
+ * from the counters, the lock and the write of lockBooks + saveBooks in one round trip.
+ */
+export async function addToBooks(
+  trx: Tx,
+  tenantId: string,
+  livemode: boolean,
+  additions: ReadonlyMap<string, BookCounters>,
+  now: Date,
+): Promise<Map<string, BookCounters>> {
+  const out = new Map<string, BookCounters>();
+  if (additions.size === 0) return out;
+  const add = (column: string) => trx.raw(`seller_books.${column} + excluded.${column}`);
+  const rows = (await trx('seller_books')
+    .insert(
+      [...additions]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([seller_id, c]) => ({
+          tenant_id: tenantId,
+          livemode,
+          seller_id,
+          pending_cents: c.pendingCents,
+          receivables_available_cents: c.receivablesAvailableCents,
+          reserved_cents: c.reservedCents,
+          debt_cents: c.debtCents,
+          updated_at: now,
+        })),
+    )
+    .onConflict(['tenant_id', 'livemode', 'seller_id'])
+    .merge({
+      pending_cents: add('pending_cents'),
+      receivables_available_cents: add('receivables_available_cents'),
+      reserved_cents: add('reserved_cents'),
+      debt_cents: add('debt_cents'),
+      updated_at: trx.raw('excluded.updated_at'),
+    })
+    .returning('*')) as Row[];
+  for (const row of rows) out.set(row.seller_id as string, countersOf(row));
   return out;
 }
 

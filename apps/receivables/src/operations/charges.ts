@@ -151,10 +151,10 @@ export async function scheduleCharge(
     amount_cents: charge.amountCents,
   });
 
+  // A sale only adds to its sellers' counters: no lock before (op.add), one upsert at finish.
   const op = new MoneyOperation(work, charge.tenantId, charge.livemode, 'charge.sale', {
     chargeId,
   });
-  await op.lock(drafts.map((d) => d.sellerId));
   const receivables: Receivable[] = drafts.map((d) => ({
     id: newId('recv_'),
     tenantId: charge.tenantId,
@@ -180,7 +180,7 @@ export async function scheduleCharge(
   }));
   await insertReceivables(trx, receivables);
   for (const r of receivables) {
-    op.change(r.sellerId, {
+    op.add(r.sellerId, {
       ...(r.status === 'available'
         ? { receivablesAvailableCents: r.netCents }
         : { pendingCents: r.netCents }),
