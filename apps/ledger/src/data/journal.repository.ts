@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '@pgw/domain';
-import type { Tx } from '@pgw/platform-db';
+import { inOneStatement, type Tx } from '@pgw/platform-db';
 import { sellerAccount, type Posting } from '@pgw/ledger-domain/postings';
 
 type Row = Record<string, unknown>;
@@ -114,18 +114,6 @@ export class BatchBalances {
     }
     await inOneStatement(trx, writes);
   }
-}
-
-/** Runs inserts as one statement: all but the last as data-modifying WITH queries (each runs, once). */
-async function inOneStatement(trx: Tx, writes: Knex.Sql[]): Promise<void> {
-  const last = writes.at(-1);
-  if (last === undefined) return;
-  const before = writes.slice(0, -1);
-  const sql = before.map((w, i) => `${i === 0 ? 'with' : ','} write_${i} as (${w.sql})`);
-  await trx.raw(`${sql.join(' ')} ${last.sql}`, [
-    ...before.flatMap((w) => w.bindings),
-    ...last.bindings,
-  ]);
 }
 
 /**

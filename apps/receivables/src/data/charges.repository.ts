@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
 
 type Row = Record<string, unknown>;
@@ -61,19 +62,23 @@ export async function lockCharge(trx: Tx, chargeId: string): Promise<Charge | un
   return row === undefined ? undefined : toCharge(row);
 }
 
-export async function markScheduled(
+/** The update that marks a charge scheduled with the pricing it was scheduled at (run by scheduleReceivables). */
+export function markScheduled(
   trx: Tx,
   chargeId: string,
   pricing: { pricingPlanId: string | null; mdrBps: number; settlementDelayDays: number },
   now: Date,
-): Promise<void> {
-  await trx('charges').where({ charge_id: chargeId }).update({
-    state: 'scheduled',
-    pricing_plan_id: pricing.pricingPlanId,
-    mdr_bps: pricing.mdrBps,
-    settlement_delay_days: pricing.settlementDelayDays,
-    updated_at: now,
-  });
+): Knex.Sql {
+  return trx('charges')
+    .where({ charge_id: chargeId })
+    .update({
+      state: 'scheduled',
+      pricing_plan_id: pricing.pricingPlanId,
+      mdr_bps: pricing.mdrBps,
+      settlement_delay_days: pricing.settlementDelayDays,
+      updated_at: now,
+    })
+    .toSQL();
 }
 
 export async function awaitingCharges(trx: Tx, tenantId: string, limit: number): Promise<string[]> {

@@ -97,6 +97,12 @@ export async function insertReceivables(trx: Tx, receivables: Receivable[]): Pro
   if (receivables.length > 0) await trx('receivables').insert(receivables.map(toRow));
 }
 
+/** The insert of insertReceivables, to run with other writes (inOneStatement); at least one receivable. */
+export function insertReceivablesSql(trx: Tx, receivables: Receivable[]): Knex.Sql {
+  assert(receivables.length > 0, 'receivables.insert-some');
+  return trx('receivables').insert(receivables.map(toRow)).toSQL();
+}
+
 /** Writes the receivable's new state; the version guards against a lost update (a bug if it fails). */
 export async function saveReceivable(trx: Tx, r: Receivable): Promise<void> {
   const updated = await trx('receivables')

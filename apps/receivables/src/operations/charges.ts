@@ -2,6 +2,7 @@
 // refunds and chargebacks take (receivable-states.md). Every function runs inside the consumer's
 // transaction (Work) and changes a charge only with its row locked.
 import { assert, toDateString, newId, mdrFeeCents } from '@pgw/domain';
+import { inOneStatement } from '@pgw/platform-db';
 import type { ChargeSnapshot } from '@pgw/contracts';
 import {
   debitsOf,
@@ -20,7 +21,7 @@ import {
 import { findPricingTerms, lockTenantPricing } from '../data/directory.repository';
 import {
   chargeReceivables,
-  insertReceivables,
+  insertReceivablesSql,
   saveReceivable,
   type Receivable,
 } from '../data/receivables.repository';
@@ -178,7 +179,6 @@ export async function scheduleCharge(
     createdAt: work.now,
     updatedAt: work.now,
   }));
-  await insertReceivables(trx, receivables);
   for (const r of receivables) {
     op.add(r.sellerId, {
       ...(r.status === 'available'
@@ -189,7 +189,11 @@ export async function scheduleCharge(
     });
     announceReceivable(work, r, null, 'created');
   }
-  await markScheduled(trx, chargeId, resolution.pricing, work.now);
+  // The receivables and the charge's new state in one statement (the books follow at finish).
+  await inOneStatement(trx, [
+    insertReceivablesSql(trx, receivables),
+    markScheduled(trx, chargeId, resolution.pricing, work.now),
+  ]);
   await op.finish();
   return 'scheduled';
 }

@@ -7,6 +7,7 @@ export {
   sharedDb,
   TX_RETRY,
 } from './db';
+export { inOneStatement } from './one-statement';
 export { backoffMs, retry } from './retry';
 export { haltProcess, replaceHalt } from './halt';
 export { startLoop } from './loop';
