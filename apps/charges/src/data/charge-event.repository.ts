@@ -1,4 +1,4 @@
-import type { Tx } from '@pgw/platform-db';
+import { insertAtCommit, type Tx } from '@pgw/platform-db';
 import { pagesOfCharge } from './pages-of-charge';
 import type { ChargeStatus } from '@pgw/charges-domain/charge';
 import type { ChargeEventKind } from '../charge-event-kinds';
@@ -38,9 +38,12 @@ const COLUMNS: ReadonlyArray<keyof ChargeEventRow> = [
   'created_at',
 ];
 
-/** Inserts the rows in one statement, in their order (`seq` follows it). */
-export async function insertChargeEvents(trx: Tx, rows: ChargeEventRow[]): Promise<void> {
-  if (rows.length > 0) await trx('charge_events').insert(rows);
+/**
+ * Inserts the rows at commit, with the transaction's other deferred inserts (outbox rows), in their order
+ * (`seq` follows it): nothing reads a charge's history in the transaction that adds to it.
+ */
+export function insertChargeEvents(trx: Tx, rows: ChargeEventRow[]): void {
+  insertAtCommit(trx, 'charge_events', rows);
 }
 
 /** One page of a charge's events, most recent first (ties in insertion order, newest first). */

@@ -102,7 +102,7 @@ async function write(
       }) as Emitted,
   );
   const envelopes = await emit(a.db, trx, ...events);
-  await recordChargeEvents(
+  recordChargeEvents(
     trx,
     types.map((type, i) => ({
       type,
@@ -178,7 +178,7 @@ async function writeChange(
     ...origin(charge, a.requestId),
     body,
   } as Emitted);
-  await recordChargeEvents(trx, [{ type, envelope, charge, subject }]);
+  recordChargeEvents(trx, [{ type, envelope, charge, subject }]);
 }
 
 export async function announceRefund(

@@ -12,7 +12,7 @@ export type Subject =
   { refundId: string; amountCents: number } | { chargebackId: string; amountCents: number } | null;
 
 /** Keeps each event (`envelope` of `type` about `charge`, as it is after the change) in its history. */
-export async function recordChargeEvents(
+export function recordChargeEvents(
   trx: Tx,
   events: Array<{
     type: HistoryEventType;
@@ -20,8 +20,8 @@ export async function recordChargeEvents(
     charge: ChargeRow;
     subject: Subject;
   }>,
-): Promise<void> {
-  await insertChargeEvents(
+): void {
+  insertChargeEvents(
     trx,
     events.map(({ type, envelope, charge, subject }) => ({
       id: envelope.event_id,

@@ -148,12 +148,14 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
 
   it('does not skip a transaction that commits after a later one (pg_snapshot_xmin)', async () => {
     const r = relay(producer, bus);
-    // Transaction A writes first (lower id) and stays open while B writes and commits.
+    // Transaction A writes first (its xid, lower) and stays open while B writes and commits. Its outbox row
+    // is inserted at its commit (insertAtCommit), so its first write is another: what it did before emitting.
     let commitA!: () => void;
     const aOpen = new Promise<void>((resolve) => (commitA = resolve));
     let aWritten!: () => void;
     const aHasWritten = new Promise<void>((resolve) => (aWritten = resolve));
     const a = producer.tx(async (trx) => {
+      await trx.raw('select pg_current_xact_id()');
       await enqueue(producer, trx, [
         {
           ...outboxMessage(

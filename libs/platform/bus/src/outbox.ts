@@ -3,6 +3,7 @@ import { context, propagation } from '@opentelemetry/api';
 import {
   afterCommit,
   claimLease,
+  insertAtCommit,
   releaseLease,
   startLoop,
   type Db,
@@ -79,7 +80,11 @@ export async function enqueue(db: Db, trx: Tx, messages: OutboxMessage[]): Promi
   const headers = Object.fromEntries(
     Object.entries(carrier).map(([name, value]) => [`${ORIGIN_PREFIX}${name}`, value]),
   );
-  await trx('outbox').insert(
+  // Nothing reads the rows back in this transaction: they go with its other deferred inserts, at commit, in
+  // the order enqueued (the relay publishes by id).
+  insertAtCommit(
+    trx,
+    'outbox',
     messages.map((m) => ({
       topic: m.topic,
       key: m.key,

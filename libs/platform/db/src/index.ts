@@ -3,6 +3,7 @@ export {
   createPgDb,
   createPgliteKnex,
   Db,
+  insertAtCommit,
   isRetryableConflict,
   sharedDb,
   TX_RETRY,
