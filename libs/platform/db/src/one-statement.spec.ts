@@ -1,4 +1,4 @@
-import { createPgliteKnex, sharedDb, type Migration } from './db';
+import { createPgliteKnex, insertAtCommit, sharedDb, type Migration } from './db';
 import { inOneStatement } from './one-statement';
 
 const migrations: Migration[] = [
@@ -7,6 +7,7 @@ const migrations: Migration[] = [
     up: async (trx) => {
       await trx.raw('create table items (id text primary key, n int not null)');
       await trx.raw('create table totals (id text primary key, n int not null)');
+      await trx.raw('create table log (seq bigserial primary key, what text not null)');
     },
   },
 ];
@@ -69,5 +70,49 @@ describe('inOneStatement', () => {
 
   it('sends nothing for no writes', async () => {
     expect(await statementsOf(() => db.tx((trx) => inOneStatement(trx, [])))).toEqual([]);
+  });
+});
+
+describe('insertAtCommit', () => {
+  const knex = createPgliteKnex(null);
+  const db = sharedDb(knex, 'insert_at_commit');
+  beforeAll(() => db.migrate(migrations));
+  afterAll(() => knex.destroy());
+
+  it('inserts at commit, in the order given across calls, every table in one statement', async () => {
+    const sent: string[] = [];
+    const listen = (q: { sql: string }) => sent.push(q.sql);
+    knex.on('query', listen);
+    try {
+      await db.tx(async (trx) => {
+        insertAtCommit(trx, 'log', [{ what: 'first' }, { what: 'second' }]);
+        insertAtCommit(trx, 'items', [{ id: 'x', n: 1 }]);
+        insertAtCommit(trx, 'log', [{ what: 'third' }]);
+        // Not written yet: nothing in the transaction reads these rows back.
+        expect(await trx('log').count<{ count: number }[]>('* as count')).toEqual([{ count: 0 }]);
+      });
+    } finally {
+      knex.off('query', listen);
+    }
+    expect(await db.read((q) => q('log').orderBy('seq').pluck('what'))).toEqual([
+      'first',
+      'second',
+      'third',
+    ]);
+    expect(await db.read((q) => q('items').pluck('id'))).toEqual(['x']);
+    expect(sent.filter((sql) => /^\s*(with|insert)/i.test(sql))).toHaveLength(1);
+  });
+
+  it('inserts nothing when the transaction rolls back, and only in a transaction of Db.tx', async () => {
+    await expect(
+      db.tx(async (trx) => {
+        insertAtCommit(trx, 'log', [{ what: 'rolled back' }]);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(await db.read((q) => q('log').where({ what: 'rolled back' }))).toEqual([]);
+    await expect(
+      knex.transaction(async (trx) => insertAtCommit(trx, 'log', [{ what: 'stray' }])),
+    ).rejects.toThrow(/insert-at-commit-in-db-tx/);
   });
 });
