@@ -62,7 +62,7 @@ export async function lockCharge(trx: Tx, chargeId: string): Promise<Charge | un
   return row === undefined ? undefined : toCharge(row);
 }
 
-/** The update that marks a charge scheduled with the pricing it was scheduled at (run by scheduleReceivables). */
+/** The update that marks a charge scheduled at its pricing (scheduleCharge sends it with the receivables' insert). */
 export function markScheduled(
   trx: Tx,
   chargeId: string,
