@@ -4,7 +4,7 @@
 // Every pool is bounded, so the soak process's own memory stays flat too.
 import { randomUUID } from 'node:crypto';
 import { BUYER, chargeBody, type Cluster } from '../bench/cluster';
-import { send, type Answer, type Req } from '../bench/load';
+import { send, sleep, type Answer, type Req } from '../bench/load';
 
 export interface Outcome {
   status: number;
@@ -28,6 +28,8 @@ export interface MixContext {
   refusedToken: string;
   random: () => number;
   timeoutMs: number;
+  /** Called for each 503 with Retry-After that the mix sent again after it. */
+  onRetryAfter?: () => void;
 }
 
 /** A bounded pool: adding beyond the cap drops the oldest. */
@@ -103,7 +105,16 @@ export function buildMix(ctx: MixContext): Op[] {
   const auth = { authorization: `Bearer ${ctx.key}` };
   const admin = { authorization: `Bearer ${ctx.cluster.adminToken}` };
   const r = ctx.random;
-  const call = (req: Req) => send(req, { timeoutMs: ctx.timeoutMs });
+  // As an integrator does (and the SDK): a 503 with Retry-After (the gateway at capacity) is sent once more
+  // after it, the same request under the same Idempotency-Key; the second answer is the one checked.
+  const call = async (req: Req): Promise<Answer> => {
+    const first = await send(req, { timeoutMs: ctx.timeoutMs });
+    const retryAfterS = Number(first.headers['retry-after']);
+    if (first.status !== 503 || !(retryAfterS > 0)) return first;
+    ctx.onRetryAfter?.();
+    await sleep(retryAfterS * 1000);
+    return send(req, { timeoutMs: ctx.timeoutMs });
+  };
   const get = (path: string) => call({ method: 'GET', url: `${g}${path}`, headers: auth });
   /** A POST as the seller; with `key`, under that Idempotency-Key (a fresh one for each new operation). */
   const post = (path: string, body?: string, key?: string) =>
