@@ -442,7 +442,8 @@ async function benchCharges(
     okStatus: 201,
   });
   const cpuAfter = cpuSnapshot(pids());
-  for (const app of APPS) profileWindows[app] = { startUs, endUs: monotonicUs() };
+  const loopWindow = { startUs, endUs: monotonicUs() };
+  for (const app of APPS) profileWindows[app] = loopWindow;
   await sleep(1500); // PostgreSQL flushes its statistics about once a second
   const after = await dbStats(cluster.databaseUrl);
   const chargesMade = Math.max(1, (after.charges ?? 0) - (before.charges ?? 0));

@@ -129,6 +129,12 @@ function tally(statuses: Record<string, number>, key: string): void {
   statuses[key] = (statuses[key] ?? 0) + 1;
 }
 
+/** The wait a 503 asks for (`Retry-After`, in seconds), in ms; null for any other answer. */
+export function retryAfterMs(a: Answer): number | null {
+  const seconds = Number(a.headers['retry-after']);
+  return a.status === 503 && seconds > 0 ? seconds * 1000 : null;
+}
+
 /** N concurrent workers for durationMs (after warmupMs not counted): completed requests per second. */
 export async function closedLoop(
   make: (i: number) => Req,
@@ -159,9 +165,9 @@ export async function closedLoop(
         // the clients refused together do not all come back together), as well-behaved clients do. One
         // that sent again at once or after a few ms (tried: 50–150 ms gave 20 charges/s instead of 33)
         // measures how fast the gateway refuses, and takes the services' CPU for its refusals.
-        const retryAfterS = Number(a.headers['retry-after']);
-        if (a.status === 503 && retryAfterS > 0) {
-          const waitMs = retryAfterS * 1000 * (0.5 + Math.random());
+        const retryAfter = retryAfterMs(a);
+        if (retryAfter !== null) {
+          const waitMs = retryAfter * (0.5 + Math.random());
           await sleep(Math.min(waitMs, Math.max(0, end - performance.now())));
         }
         if (!counted) continue;

@@ -4,7 +4,7 @@
 // Every pool is bounded, so the soak process's own memory stays flat too.
 import { randomUUID } from 'node:crypto';
 import { BUYER, chargeBody, type Cluster } from '../bench/cluster';
-import { send, sleep, type Answer, type Req } from '../bench/load';
+import { retryAfterMs, send, sleep, type Answer, type Req } from '../bench/load';
 
 export interface Outcome {
   status: number;
@@ -109,10 +109,10 @@ export function buildMix(ctx: MixContext): Op[] {
   // after it, the same request under the same Idempotency-Key; the second answer is the one checked.
   const call = async (req: Req): Promise<Answer> => {
     const first = await send(req, { timeoutMs: ctx.timeoutMs });
-    const retryAfterS = Number(first.headers['retry-after']);
-    if (first.status !== 503 || !(retryAfterS > 0)) return first;
+    const wait = retryAfterMs(first);
+    if (wait === null) return first;
     ctx.onRetryAfter?.();
-    await sleep(retryAfterS * 1000);
+    await sleep(wait);
     return send(req, { timeoutMs: ctx.timeoutMs });
   };
   const get = (path: string) => call({ method: 'GET', url: `${g}${path}`, headers: auth });
