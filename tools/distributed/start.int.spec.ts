@@ -21,7 +21,11 @@ import { openDetails, type TokenRow } from '../../apps/vault/src/data/token.repo
 import { APPS, chargeBody } from '../bench/cluster';
 
 const ROOT = join(__dirname, '..', '..');
-/** A gateway port whose next seven (the services') are free too: another run of this suite may be going. */
+/**
+ * A gateway port whose next seven (the services') are free too: another run of this suite may be going.
+ * Drawn below Linux's ephemeral range (32768 up): a port there is free when checked and may be the source port
+ * of one of the services' own outgoing connections by the time the service binds it (EADDRINUSE).
+ */
 async function freePorts(): Promise<number> {
   const free = (port: number) =>
     new Promise<boolean>((resolve) => {
@@ -30,7 +34,7 @@ async function freePorts(): Promise<number> {
       server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const base = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - APPS.length));
     let ok = true;
     for (let i = 0; i < APPS.length && ok; i++) ok = await free(base + i);
     if (ok) return base;
