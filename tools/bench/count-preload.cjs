@@ -11,6 +11,7 @@
 // - HTTP out: every request undici makes (npm undici and Node's fetch publish `undici:request:create`) and every
 //   node:http client request (`http.client.request.start`), by host:port.
 // - HTTP in: every request a node:http server receives (`http.server.request.start`).
+// - Kafka: every request kafkajs sends to a broker (Produce, Fetch, OffsetCommit, Heartbeat, …), by API name.
 // - TCP connections the process opens (`net.client.socket`: HTTP, PostgreSQL, Kafka alike): ~0 per charge when
 //   every client keeps its connections alive.
 const dc = require('node:diagnostics_channel');
@@ -26,14 +27,16 @@ if (dir) {
     http_out: {},
     http_in: 0,
     tcp_out: 0,
+    kafka: {},
   };
   const add = (map, key) => (map[key] = (map[key] || 0) + 1);
 
+  const beside = (name) => require(require.resolve(name, { paths: [dirname(process.argv[1] || process.cwd())] }));
   // pg is a package beside the service's entry (the bundles carry their own copy in node_modules): the
   // copy the service will load is the one patched. Its prototype is patched, so OpenTelemetry's wrapper
   // (installed later, on the same prototype) wraps this one and both see every query.
   try {
-    const pg = require(require.resolve('pg', { paths: [dirname(process.argv[1] || process.cwd())] }));
+    const pg = beside('pg');
     const proto = pg.Client.prototype;
     const query = proto.query;
     proto.query = function countedQuery(config, ...rest) {
@@ -53,6 +56,18 @@ if (dir) {
     };
   } catch {
     // A process without pg (none of ours): no SQL counted.
+  }
+
+  // kafkajs, like pg, is a package beside the entry; every request to a broker goes through Connection#send.
+  try {
+    const proto = beside('kafkajs/src/network/connection').prototype;
+    const send = proto.send;
+    proto.send = function countedSend(protocol, ...rest) {
+      add(counts.kafka, (protocol && protocol.request && protocol.request.apiName) || '?');
+      return send.call(this, protocol, ...rest);
+    };
+  } catch {
+    // A process without kafkajs (the acquirer simulator): no Kafka requests counted.
   }
 
   dc.subscribe('undici:request:create', ({ request }) => {

@@ -6,7 +6,7 @@
 // - every service runs with count-preload.cjs, which counts its pg queries (statements, transactions) and its
 //   HTTP requests out (undici's and node:http's diagnostics channels) and in;
 // - PostgreSQL's own view: pg_stat_database of the bench's database (every service shares it, one schema each);
-// - Kafka: the rows each service's outbox gained (one row = one message, exact and per service), and the
+// - Kafka: the requests each service's kafkajs sends to the broker (Fetch, Produce, OffsetCommit, …), and the rows each service's outbox gained (one row = one message, exact and per service), and the
 //   topics' end offsets (the broker's view; on a broker that other runs share, theirs are counted too).
 // The charges are sent at a fixed, low rate (the machine keeps up, batches stay small: the per-charge cost
 // without batching's discount). What the services do when idle (relay polls, lease renewals, jobs) is
@@ -32,6 +32,8 @@ export interface ProcessCounters {
   http_out: Record<string, number>;
   http_in: number;
   tcp_out?: number;
+  /** kafkajs's requests to the brokers, by API name. */
+  kafka?: Record<string, number>;
 }
 
 /** The flat counters of one moment: `<figure>` → running total (per service and in total). */
@@ -62,6 +64,11 @@ export function flattenProcesses(
     add(`http_received.${app}`, c.http_in);
     add(`tcp_connections.${app}`, c.tcp_out ?? 0);
     add('tcp_connections.total', c.tcp_out ?? 0);
+    for (const [api, n] of Object.entries(c.kafka ?? {})) {
+      add(`kafka_requests.${app}`, n);
+      add('kafka_requests.total', n);
+      add(`kafka_api.${api}`, n);
+    }
   }
   return out;
 }

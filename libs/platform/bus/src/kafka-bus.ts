@@ -11,6 +11,7 @@ import { backoffMs, retry, type RetryPolicy } from '@pgw/platform-db';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
 import { recordDelivered } from './bus-metrics';
 import { publishWithSpans, withMessagingSystem } from './messaging-spans';
+import { OffsetCommits } from './offset-commits';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -31,6 +32,8 @@ export interface KafkaBusOptions {
   requestTimeoutMs?: number;
   /** How many times the client retries a failed request before the call fails (5). */
   retries?: number;
+  /** How long a consumer's applied offsets wait to be committed, in ms (1 000): a member that dies reads at most this much again. */
+  commitIntervalMs?: number;
 }
 
 // Every timeout and retry is set here, not taken on trust from the client's defaults: a publish fails
@@ -52,6 +55,12 @@ const CONSUMER_RESTART: RetryPolicy = {
 const SESSION_TIMEOUT_MS = 10_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 const STALE_METADATA = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+
+/** A started consumer and the offsets it has yet to commit. */
+interface Running {
+  consumer: Consumer;
+  commits: OffsetCommits;
+}
 
 function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -277,13 +286,13 @@ export class KafkaBus implements Bus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     await this.ensureTopics(options.topics);
-    let current = await this.startConsumer(options);
     let stopped = false;
+    let current = await this.startConsumer(options, () => stopped);
     let restarting: Promise<void> | null = null;
     // kafkajs restarts a crashed consumer only when the cause is retriable; a crash it does not restart
     // (a non-retriable error, or one without cause, after a broker stop) leaves the group without this
     // member for good, and its events unread. This consumer is then replaced, until it starts again.
-    const supervise = (consumer: Consumer) => {
+    const supervise = ({ consumer, commits }: Running) => {
       consumer.on(
         consumer.events.CRASH,
         (event: { payload: { error: Error; restart: boolean } }) => {
@@ -296,15 +305,17 @@ export class KafkaBus implements Bus {
           );
           if (restart || stopped || restarting !== null) return;
           restarting = (async () => {
+            // Its uncommitted offsets are read again by the consumer that replaces it; the inbox drops them.
+            commits.stop();
             await consumer.disconnect().catch(() => undefined);
             await new Promise((r) => setTimeout(r, backoffMs(CONSUMER_RESTART, 0)));
             if (stopped) return;
             await retry(
               CONSUMER_RESTART,
               async () => {
-                current = await this.startConsumer(options);
+                current = await this.startConsumer(options, () => stopped);
                 supervise(current);
-                if (stopped) await current.disconnect();
+                if (stopped) await current.consumer.disconnect();
               },
               {
                 retryable: () => !stopped,
@@ -329,14 +340,21 @@ export class KafkaBus implements Bus {
         stopped = true;
         this.subscriptions.delete(subscription);
         await restarting;
-        await current.disconnect();
+        // What was applied is committed while this member still holds its partitions; a batch that ends
+        // after this commits itself (see eachBatch).
+        await current.commits.flush();
+        await current.consumer.disconnect();
+        current.commits.stop();
       },
     };
     this.subscriptions.add(subscription);
     return subscription;
   }
 
-  private async startConsumer(options: SubscribeOptions): Promise<Consumer> {
+  private async startConsumer(
+    options: SubscribeOptions,
+    stopping: () => boolean,
+  ): Promise<Running> {
     const consumer = this.kafka.consumer({
       groupId: options.groupId,
       // A member that died (kill -9) holds its partitions until its session expires: the replica that
@@ -352,17 +370,32 @@ export class KafkaBus implements Bus {
       // offsets it did not commit are read again and the inbox drops what was already applied.
       retry: this.retry,
     });
+    const commits = new OffsetCommits(
+      (offsets) => consumer.commitOffsets(offsets),
+      this.options.commitIntervalMs ?? 1_000,
+      (err, offsets) =>
+        this.log.warn(
+          { err, group: options.groupId, offsets },
+          'kafka offsets not committed, trying again',
+        ),
+    );
+    // A rebalance may hand this member's partitions to another: commit first (best effort, the request
+    // goes ahead of the re-join), then forget the partitions it lost.
+    consumer.on(consumer.events.REBALANCING, () => void commits.flush());
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) =>
+      commits.assign(payload.memberAssignment),
+    );
     try {
       await consumer.connect();
       await consumer.subscribe({ topics: options.topics, fromBeginning: true });
       await consumer.run({
-        autoCommit: true,
+        // kafkajs's auto-commit sends a commit after every batch; OffsetCommits sends one per interval.
+        autoCommit: false,
         eachBatchAutoResolve: false,
         eachBatch: async ({
           batch,
           resolveOffset,
           heartbeat,
-          commitOffsetsIfNecessary,
           isRunning,
           isStale,
         }) => {
@@ -386,16 +419,21 @@ export class KafkaBus implements Bus {
           });
           await withMessagingSystem('kafka', () => options.handle(messages));
           const last = batch.messages[batch.messages.length - 1];
-          if (last !== undefined) resolveOffset(last.offset);
-          await commitOffsetsIfNecessary();
+          if (last !== undefined) {
+            resolveOffset(last.offset);
+            commits.applied(batch.topic, batch.partition, last.offset);
+          }
+          // Stopping: commit before the member leaves the group, or the next member applies this again.
+          if (!isRunning() || stopping()) await commits.flush();
           await heartbeat();
         },
       });
     } catch (error) {
+      commits.stop();
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
-    return consumer;
+    return { consumer, commits };
   }
 
   async close(): Promise<void> {
