@@ -392,13 +392,7 @@ export class KafkaBus implements Bus {
         // kafkajs's auto-commit sends a commit after every batch; OffsetCommits sends one per interval.
         autoCommit: false,
         eachBatchAutoResolve: false,
-        eachBatch: async ({
-          batch,
-          resolveOffset,
-          heartbeat,
-          isRunning,
-          isStale,
-        }) => {
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
           if (!isRunning() || isStale() || batch.messages.length === 0) return;
           const messages: BusMessage[] = batch.messages.map((m) => ({
             topic: batch.topic,

@@ -98,7 +98,9 @@ describe('OffsetCommits', () => {
     const first = c.flush();
     (await underWay()).end();
     await first;
-    expect(calls.map((x) => x.offsets)).toEqual([[{ topic: 'charges', partition: 1, offset: '5' }]]);
+    expect(calls.map((x) => x.offsets)).toEqual([
+      [{ topic: 'charges', partition: 1, offset: '5' }],
+    ]);
 
     c.applied('charges', 1, '9');
     const failed = c.flush();
