@@ -122,6 +122,31 @@ export async function updateCharge(trx: Tx, id: string, patch: ChargePatch): Pro
   return updateById<ChargeRow>(trx, 'charge', id, patch);
 }
 
+/**
+ * Applies `patch` to the intent `seen` if its row still has the fields a provider outcome is decided from
+ * (outcome not known, status, announced, acquirer, status before a chargeback); undefined if it no longer has.
+ * One statement: the row is locked by the update itself, and PostgreSQL checks the condition on its latest
+ * version.
+ */
+export async function updateChargeIfUnchanged(
+  trx: Tx,
+  seen: ChargeRow,
+  patch: ChargePatch,
+): Promise<ChargeRow | undefined> {
+  const rows = (await trx('charges')
+    .where({
+      id: seen.id,
+      outcome_known: false,
+      status: seen.status,
+      announced: seen.announced,
+      acquirer_code: seen.acquirer_code,
+      status_before_chargeback: seen.status_before_chargeback,
+    })
+    .update(patch)
+    .returning('*')) as ChargeRow[];
+  return rows[0];
+}
+
 /** Intents whose outcome is unknown and older than `before`, oldest first, a page at a time (see pageAfter). */
 export async function chargesWithUnknownOutcome(
   q: Q,

@@ -10,6 +10,7 @@ import type { Buyer } from '@pgw/charges-domain/charge-input';
 import {
   lockCharge,
   updateCharge,
+  updateChargeIfUnchanged,
   type ChargePatch,
   type ChargeRow,
 } from '../data/charge.repository';
@@ -281,6 +282,10 @@ export const createdOutcome = (charge: ChargeRow): Outcome => ({
  * status's event, and the create answer under the request's Idempotency-Key (`session`), or, from the
  * recovery, under any key still waiting for this charge. An intent already settled (the request and the
  * recovery raced) is left as it is.
+ *
+ * `seen`: the intent as the caller wrote it (the create request). The outcome is decided from it and written
+ * by one guarded UPDATE, with no locked read first, if the row is still as seen; if anything changed it (the
+ * recovery got there first), the row is read under lock and decided again.
  */
 export async function settleIntent(
   deps: ChargesDeps,
@@ -289,46 +294,75 @@ export async function settleIntent(
   outcome: ProviderOutcome,
   announcer: Announcer,
   session: IdempotencySession | null,
+  seen?: ChargeRow,
 ): Promise<ChargeRow> {
-  const current = await lockCharge(trx, null, chargeId);
-  assert(current !== undefined, 'charge.present-under-lock', { charge_id: chargeId });
-  let charge = current;
-  if (!current.outcome_known) {
-    const now = deps.clock.now();
-    const { patch, trigger } = decide(
-      current,
-      outcome,
-      current.acquirer_code ?? deps.acquirers.simulator.code,
-      now,
-    );
-    let status = current.status;
-    if (trigger !== null) {
-      const next = transition(
-        { status: current.status, statusBeforeChargeback: current.status_before_chargeback },
-        trigger,
-      );
-      assert(next !== null, 'charge.transition-exists', {
-        charge_id: chargeId,
-        trigger,
-        status: current.status,
-      });
-      status = next;
-    }
-    charge = await updateCharge(trx, chargeId, {
-      ...patch,
-      status,
-      announced: true,
-      ...(Object.keys(patch).length > 0 || !current.announced ? { updated_at: now } : {}),
-    });
-    await announceCharge(announcer, trx, charge, {
-      created: !current.announced,
-      statusChanged: status !== current.status,
-    });
-    const authorization = trigger === null ? null : authorizationOutcome(current, outcome);
-    if (authorization !== null) countAuthorization(trx, charge, authorization);
+  let charge =
+    seen === undefined || seen.outcome_known
+      ? undefined
+      : await applyOutcome(deps, trx, seen, outcome, announcer, 'if-unchanged');
+  if (charge === undefined) {
+    const current = await lockCharge(trx, null, chargeId);
+    assert(current !== undefined, 'charge.present-under-lock', { charge_id: chargeId });
+    charge = current.outcome_known
+      ? current
+      : await applyOutcome(deps, trx, current, outcome, announcer, 'locked');
+    assert(charge !== undefined, 'charge.present-under-lock', { charge_id: chargeId });
   }
   const answer = createdOutcome(charge);
   if (session !== null) await session.complete(trx, answer);
   else if (charge.outcome_known) await completeKeysOf(trx, chargeId, answer);
+  return charge;
+}
+
+/**
+ * Writes the outcome decided from `current` (an intent whose outcome is not known) and announces it. `locked`:
+ * the caller holds the row. `if-unchanged`: written only if the row still has every field the decision read;
+ * undefined if it no longer has.
+ */
+async function applyOutcome(
+  deps: ChargesDeps,
+  trx: Tx,
+  current: ChargeRow,
+  outcome: ProviderOutcome,
+  announcer: Announcer,
+  mode: 'locked' | 'if-unchanged',
+): Promise<ChargeRow | undefined> {
+  const now = deps.clock.now();
+  const { patch, trigger } = decide(
+    current,
+    outcome,
+    current.acquirer_code ?? deps.acquirers.simulator.code,
+    now,
+  );
+  let status = current.status;
+  if (trigger !== null) {
+    const next = transition(
+      { status: current.status, statusBeforeChargeback: current.status_before_chargeback },
+      trigger,
+    );
+    assert(next !== null, 'charge.transition-exists', {
+      charge_id: current.id,
+      trigger,
+      status: current.status,
+    });
+    status = next;
+  }
+  const change: ChargePatch = {
+    ...patch,
+    status,
+    announced: true,
+    ...(Object.keys(patch).length > 0 || !current.announced ? { updated_at: now } : {}),
+  };
+  const charge =
+    mode === 'locked'
+      ? await updateCharge(trx, current.id, change)
+      : await updateChargeIfUnchanged(trx, current, change);
+  if (charge === undefined) return undefined;
+  await announceCharge(announcer, trx, charge, {
+    created: !current.announced,
+    statusChanged: status !== current.status,
+  });
+  const authorization = trigger === null ? null : authorizationOutcome(current, outcome);
+  if (authorization !== null) countAuthorization(trx, charge, authorization);
   return charge;
 }

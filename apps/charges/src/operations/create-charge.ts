@@ -122,6 +122,7 @@ export async function createCharge(
       outcome,
       { db: deps.db, requestId: context.requestId },
       session,
+      intent,
     ),
   );
   context.log.info(

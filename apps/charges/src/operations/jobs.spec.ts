@@ -92,6 +92,50 @@ describe('recovery of an intent whose outcome was not saved', () => {
     expect((await runJob(h, 'refund-reconciliation')).processed).toBe(0);
   });
 
+  it('the recovery settles an intent while the acquirer holds the answer to the request: the request then answers that outcome, announced once', async () => {
+    // Proves the request's guarded write: it decides from the intent it inserted, finds the row settled by
+    // the recovery in the meantime, and leaves it as it is instead of settling it a second time.
+    const slow = await startCharges(knex, {
+      schema: 'charges_settle_race',
+      clock,
+      env: { ACQUIRER_TIMEOUT_MS: '10000', CHARGES_RECOVERY_MIN_AGE_MS: '10000' },
+    });
+    try {
+      const sm = await merchant(slow);
+      let release!: () => void;
+      slow.acquirer.authorizeAnswerGate = new Promise((resolve) => (release = resolve));
+      const key = { ...sm.key, 'idempotency-key': 'settle-race' };
+      const body = cardCharge(sm.token());
+      const request = post(slow, '/api/v1/charges', key, body);
+      await waitFor(
+        () => (slow.acquirer.authorizations.size > 0 ? true : undefined),
+        5_000,
+        'the authorization made, its answer held',
+      );
+      clock.set(new Date(clock.now().getTime() + 10_050));
+      expect((await runJob(slow, 'refund-reconciliation')).processed).toBe(1);
+      slow.acquirer.authorizeAnswerGate = null;
+      release();
+
+      const res = await request;
+      expect([res.statusCode, res.json().status]).toEqual([201, 'paid']);
+      const id = res.json().id as string;
+      expect((await outboxEvents(slow, id)).map((e) => e.type)).toEqual([
+        'charges.charge-created.v1',
+        'charges.charge-paid.v2',
+      ]);
+      expect(slow.acquirer.authorizeCalls).toEqual([id]);
+      const replay = await post(slow, '/api/v1/charges', key, body);
+      expect([replay.statusCode, replay.json().id, replay.json().status]).toEqual([
+        201,
+        id,
+        'paid',
+      ]);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('an intent that never reached the acquirer is sent again with the same reference, once', async () => {
     // Proves the not-found branch: no authorization under the reference, so recovery authorizes it, once.
     await setProviderMode(h, 'timeout');

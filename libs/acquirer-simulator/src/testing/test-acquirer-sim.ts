@@ -30,6 +30,8 @@ export class TestAcquirerSim {
   authorizeGate: Promise<void> | null = null;
   /** While set, a capture's answer waits for it once the authorization is captured. */
   captureGate: Promise<void> | null = null;
+  /** While set, an authorize's answer waits for it once the authorization is made (a lookup finds it). */
+  authorizeAnswerGate: Promise<void> | null = null;
   private held: HeldAnswers | null = null;
 
   /** `timeoutDelayMs`: how long the timeout mode holds an answer (the caller's adapter gives up before). */
@@ -80,6 +82,12 @@ export class TestAcquirerSim {
         this.captureGate !== null
       )
         await this.captureGate;
+      if (
+        request.method === 'POST' &&
+        request.routeOptions.url === SIM_PATHS.authorizations &&
+        this.authorizeAnswerGate !== null
+      )
+        await this.authorizeAnswerGate;
       return payload;
     });
   }
