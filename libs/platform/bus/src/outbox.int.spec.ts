@@ -115,6 +115,34 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     expect(await unsentCount(producer)).toBe(0);
   });
 
+  it('runs a round with nothing to mark and its lease held as one select, without BEGIN and COMMIT', async () => {
+    const r = relay(producer, bus);
+    const statements: string[] = [];
+    const count = (q: { sql: string }) =>
+      statements.push((/^\s*(\w+)/.exec(q.sql)?.[1] ?? '?').toLowerCase());
+    const round = async () => {
+      statements.length = 0;
+      const published = await r.runOnce();
+      return { published, statements: [...statements] };
+    };
+    producer.knex.on('query', count);
+    try {
+      expect((await round()).statements).toContain('begin'); // the first round claims the lease: a write
+      expect(await round()).toEqual({ published: 0, statements: ['select'] });
+      await writeEvent(producer, tenantEvent('ten_k0', 'Acme'), topic);
+      expect(await round()).toEqual({ published: 1, statements: ['select'] });
+      // The next round marks the published row sent and looks for more, in one transaction.
+      expect(await round()).toEqual({
+        published: 0,
+        statements: ['begin', 'update', 'select', 'commit'],
+      });
+      expect(await unsentCount(producer)).toBe(0);
+    } finally {
+      producer.knex.off('query', count);
+      await r.stop();
+    }
+  });
+
   it('loses nothing and applies nothing twice when the relay dies between publishing and marking sent', async () => {
     await writeEvent(producer, tenantEvent('ten_k2', 'Acme'), topic);
     const r = relay(producer, crashAfterPublish(bus));
