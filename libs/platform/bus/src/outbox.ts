@@ -230,13 +230,21 @@ export class OutboxRelay {
     await trx('outbox').whereIn('id', this.publishedIds).update({ sent_at: trx.fn.now() });
   }
 
-  /** The unsent rows at the head of the outbox, up to a batch, each with whether it may be published yet. */
-  private async unsent(q: Knex | Tx): Promise<OutboxRow[]> {
+  /**
+   * The unsent rows at the head of the outbox, up to a batch, each with whether it may be published yet; in
+   * the same statement, `marking` (the last round's rows) marked sent. The read sees the outbox as it was
+   * before that mark, so it leaves those rows out itself.
+   */
+  private async unsent(q: Knex | Tx, marking: string[]): Promise<OutboxRow[]> {
+    const mark =
+      marking.length === 0
+        ? ''
+        : 'with marked as (update outbox set sent_at = now() where id = any(?::bigint[])) ';
     const result = await q.raw(
-      `select id, topic, key, event_id, event_type, payload, headers, extract(epoch from (now() - created_at))::float8 as age_s,
+      `${mark}select id, topic, key, event_id, event_type, payload, headers, extract(epoch from (now() - created_at))::float8 as age_s,
               xid < pg_snapshot_xmin(pg_current_snapshot()) as visible
-       from outbox where sent_at is null order by id limit ?`,
-      [this.batchSizeMax],
+       from outbox where sent_at is null and not (id = any(?::bigint[])) order by id limit ?`,
+      [...(marking.length === 0 ? [] : [marking]), marking, this.batchSizeMax],
     );
     const found = result.rows as OutboxRow[];
     if (found.length < this.batchSizeMax) this.backlog = found.length;
@@ -257,27 +265,25 @@ export class OutboxRelay {
   async runOnce(): Promise<number> {
     const { db, bus } = this.options;
     let renewedAt: number | null = null;
-    // A round with nothing to mark sent and a lease still surely held writes nothing: its select runs alone,
-    // without BEGIN and COMMIT (one statement instead of three, several times a second per service, idle or not).
-    const writes = this.publishedIds.length > 0 || performance.now() >= this.leaseHeldUntil;
-    const rows = !writes
-      ? await db.read((q) => this.unsent(q))
-      : await db.tx(async (trx) => {
-          await this.markSent(trx);
-          // The lease is renewed at half its life, not every round: a renewal is a write (a WAL flush at
-          // commit), and rounds run several times a second per service. The database's now() at renewal is
-          // not earlier than `asked`, so the lease surely lasts until asked + leaseMs; we stop relying on it
-          // at half of that.
-          if (performance.now() >= this.leaseHeldUntil) {
+    // While the lease is surely held, a round is one statement on its own (no BEGIN, no COMMIT): it marks the
+    // last round's rows sent and reads the next ones. Every few seconds the lease is renewed, in a transaction.
+    const rows =
+      performance.now() < this.leaseHeldUntil
+        ? await db.read((q) => this.unsent(q, this.publishedIds))
+        : await db.tx(async (trx) => {
+            // The lease is renewed at half its life, not every round: a renewal is a write (a WAL flush at
+            // commit), and rounds run several times a second per service. The database's now() at renewal
+            // is not earlier than `asked`, so the lease surely lasts until asked + leaseMs; we stop relying
+            // on it at half of that.
+            await this.markSent(trx);
             const asked = performance.now();
             if (!(await claimLease(trx, this.lease))) {
               this.leaseHeldUntil = 0;
               return [];
             }
             renewedAt = asked;
-          }
-          return this.unsent(trx);
-        });
+            return this.unsent(trx, []);
+          });
     this.publishedIds = [];
     // Only a committed renewal counts.
     if (renewedAt !== null) this.leaseHeldUntil = renewedAt + this.lease.leaseMs / 2;
