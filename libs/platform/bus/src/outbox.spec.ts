@@ -69,7 +69,7 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(await unsentCount(producer)).toBe(0);
   });
 
-  it('marks a round’s rows sent in the next round’s transaction, or at stop, never publishing them twice', async () => {
+  it('marks a round’s rows sent in the next round, or at stop, never publishing them twice', async () => {
     // Proves the relay's one transaction per round (issue 18): what a round published is marked by the next.
     const { producer, bus, deliveries, topic } = await setup();
     const r = relay(producer, bus);

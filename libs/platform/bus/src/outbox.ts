@@ -140,9 +140,9 @@ const BACKLOG_COUNT_MAX = 100_000;
  * than the oldest running one (`pg_snapshot_xmin`) are published, and only up to the first row that is not,
  * so a transaction that commits late, with a lower id than rows already visible, is never skipped nor
  * overtaken. One replica at a time holds the lease, which keeps
- * the order. Rows are marked sent by the next round's transaction (or by stop), not by one of their own: a
- * transaction less per round. A relay that dies between publishing and marking rows sent publishes them
- * again, and the consumers' inboxes drop the repeats.
+ * the order. Rows are marked sent by the next round, in the statement that reads the rows after them (or by
+ * stop), not by a transaction of their own. A relay that dies between publishing and marking rows sent
+ * publishes them again, and the consumers' inboxes drop the repeats.
  */
 export class OutboxRelay {
   private readonly batchSizeMax: number;
@@ -159,7 +159,7 @@ export class OutboxRelay {
   /** Unsent rows at the last round (up to BACKLOG_COUNT_MAX), reported while this relay holds the lease. */
   private backlog = 0;
   private stopObservingBacklog: (() => void) | null = null;
-  /** Ids published by the last round and not marked sent yet: the next round's transaction marks them. */
+  /** Ids published by the last round and not marked sent yet: the next round marks them. */
   private publishedIds: string[] = [];
 
   constructor(private readonly options: RelayOptions) {
