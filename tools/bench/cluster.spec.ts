@@ -1,4 +1,8 @@
-import { startCluster } from './cluster';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '@pgw/testing';
+import { spawnLogged, startCluster } from './cluster';
 
 describe('startCluster', () => {
   it('refuses at once, saying what to start, when no schema registry answers', async () => {
@@ -11,5 +15,29 @@ describe('startCluster', () => {
         env: { SCHEMA_REGISTRY_URL: url },
       }),
     ).rejects.toThrow(`no schema registry at ${url}`);
+  });
+});
+
+describe('spawnLogged', () => {
+  it("creates the log's directory, and the child's output lands in its log", async () => {
+    // A fresh clone has no bench-results/logs: the all-in-one section crashed there and left its child running.
+    const dir = mkdtempSync(join(tmpdir(), 'pgw-spawn-logged-'));
+    try {
+      const log = join(dir, 'not', 'yet', 'child.log');
+      const child = spawnLogged(['-e', "console.log('out'); console.error('err')"], {}, log);
+      await new Promise((resolve) => child.once('close', resolve));
+      // The file stream ends after the child's pipes close: its last write may still be on its way.
+      const lines = await waitFor(
+        () => {
+          const got = readFileSync(log, 'utf8').split('\n').sort();
+          return got.length === 3 ? got : undefined;
+        },
+        5_000,
+        'both lines in the log',
+      );
+      expect(lines).toEqual(['', 'err', 'out']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

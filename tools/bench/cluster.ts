@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a key with every permission: the gateway's own list (pure domain code)
 import { PERMISSIONS } from '@pgw/domain';
@@ -118,6 +118,8 @@ async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number):
 }
 
 export function spawnLogged(args: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+  // Before the child: a log that cannot be opened would end the bench with the child left running.
+  mkdirSync(dirname(logFile), { recursive: true });
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
