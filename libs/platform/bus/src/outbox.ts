@@ -4,6 +4,7 @@ import { context, propagation } from '@opentelemetry/api';
 import {
   afterCommit,
   claimLease,
+  inOneStatement,
   insertAtCommit,
   releaseLease,
   startLoop,
@@ -226,8 +227,14 @@ export class OutboxRelay {
 
   /** Marks the last round's rows sent, in the caller's transaction. */
   private async markSent(trx: Tx): Promise<void> {
-    if (this.publishedIds.length === 0) return;
-    await trx('outbox').whereIn('id', this.publishedIds).update({ sent_at: trx.fn.now() });
+    await inOneStatement(trx, this.marking(trx, this.publishedIds));
+  }
+
+  /** The update that marks `ids` sent: none when there are none. */
+  private marking(q: Knex | Tx, ids: string[]): Knex.Sql[] {
+    return ids.length === 0
+      ? []
+      : [q('outbox').whereIn('id', ids).update({ sent_at: q.fn.now() }).toSQL()];
   }
 
   /**
@@ -236,17 +243,17 @@ export class OutboxRelay {
    * before that mark, so it leaves those rows out itself.
    */
   private async unsent(q: Knex | Tx, marking: string[]): Promise<OutboxRow[]> {
-    const mark =
-      marking.length === 0
-        ? ''
-        : 'with marked as (update outbox set sent_at = now() where id = any(?::bigint[])) ';
-    const result = await q.raw(
-      `${mark}select id, topic, key, event_id, event_type, payload, headers, extract(epoch from (now() - created_at))::float8 as age_s,
-              xid < pg_snapshot_xmin(pg_current_snapshot()) as visible
-       from outbox where sent_at is null and not (id = any(?::bigint[])) order by id limit ?`,
-      [...(marking.length === 0 ? [] : [marking]), marking, this.batchSizeMax],
-    );
-    const found = result.rows as OutboxRow[];
+    const found = await inOneStatement<OutboxRow>(q, [
+      ...this.marking(q, marking),
+      q
+        .raw(
+          `select id, topic, key, event_id, event_type, payload, headers, extract(epoch from (now() - created_at))::float8 as age_s,
+                  xid < pg_snapshot_xmin(pg_current_snapshot()) as visible
+           from outbox where sent_at is null and not (id = any(?::bigint[])) order by id limit ?`,
+          [marking, this.batchSizeMax],
+        )
+        .toSQL(),
+    ]);
     if (found.length < this.batchSizeMax) this.backlog = found.length;
     else {
       const counted = await q.raw(

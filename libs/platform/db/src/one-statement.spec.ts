@@ -18,7 +18,7 @@ describe('inOneStatement', () => {
   beforeAll(() => db.migrate(migrations));
   afterAll(() => knex.destroy());
 
-  const statementsOf = async (fn: () => Promise<void>): Promise<string[]> => {
+  const statementsOf = async (fn: () => Promise<unknown>): Promise<string[]> => {
     const seen: string[] = [];
     const listen = (q: { sql: string }) => seen.push(q.sql);
     knex.on('query', listen);
