@@ -1,15 +1,15 @@
-import { SpanKind, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import {
   AggregationTemporality,
   InMemoryMetricExporter,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter, SamplingDecision } from '@opentelemetry/sdk-trace';
 import { outboxMessage, newEnvelope } from '@pgw/contracts';
 import { busMigration, enqueue, inboxHandler, InProcessBus, OutboxRelay } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
 import { waitFor } from '@pgw/testing';
-import { exportRequested, startTelemetry } from './telemetry';
+import { exportRequested, samplerWhenNotExporting, startTelemetry } from './telemetry';
 
 describe('telemetry', () => {
   it('exports only when the standard OTEL_* variables ask for it', () => {
@@ -17,6 +17,39 @@ describe('telemetry', () => {
     expect(exportRequested({ OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
     expect(exportRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
     expect(exportRequested({ OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+  });
+
+  it("records no trace a process starts when it exports none, but keeps a sampled caller's trace whole", () => {
+    const decide = (env: NodeJS.ProcessEnv, exporting: boolean, parentSampled: boolean | null) => {
+      const sampler = samplerWhenNotExporting(env, exporting);
+      if (sampler === undefined) return 'the SDK decides';
+      const parent =
+        parentSampled === null
+          ? ROOT_CONTEXT
+          : trace.setSpanContext(ROOT_CONTEXT, {
+              traceId: '0af7651916cd43dd8448eb211c80319c',
+              spanId: 'b7ad6b7169203331',
+              traceFlags: parentSampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
+            });
+      return SamplingDecision[
+        sampler.shouldSample(
+          parent,
+          '0af7651916cd43dd8448eb211c80319c',
+          'POST',
+          SpanKind.SERVER,
+          {},
+          [],
+        ).decision
+      ];
+    };
+    expect(decide({}, false, null)).toBe('NOT_RECORD');
+    expect(decide({}, false, false)).toBe('NOT_RECORD');
+    expect(decide({}, false, true)).toBe('RECORD_AND_SAMPLED');
+    // Exporting, or told which sampler to use, the process keeps the SDK's choice.
+    expect(decide({}, true, null)).toBe('the SDK decides');
+    expect(decide({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' }, false, null)).toBe(
+      'the SDK decides',
+    );
   });
 
   it('carries one trace from the producing transaction, through the outbox and the bus, to the consumer, and measures the outbox', async () => {

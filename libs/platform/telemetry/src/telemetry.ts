@@ -14,8 +14,11 @@ import { BatchLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
+  AlwaysOffSampler,
   BatchSpanProcessor,
+  ParentBasedSampler,
   SimpleSpanProcessor,
+  type Sampler,
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
@@ -94,10 +97,26 @@ export function exportRequested(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
+ * The sampler of a process that exports no spans, unless OTEL_TRACES_SAMPLER names one: a trace this process
+ * starts is not recorded (its ids still exist, in log lines, headers and events), and a span under a sampled
+ * caller still is, so that a trace passing through on its way to services that export it stays whole.
+ * Recording spans that nothing exports cost about a seventh of a charge's CPU (docs/benchmarks.md). Undefined:
+ * the SDK's own choice (OTEL_TRACES_SAMPLER, else parent-based always-on).
+ */
+export function samplerWhenNotExporting(
+  env: NodeJS.ProcessEnv,
+  exporting: boolean,
+): Sampler | undefined {
+  if (exporting || env.OTEL_TRACES_SAMPLER !== undefined) return undefined;
+  return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+}
+
+/**
  * Starts the OpenTelemetry Node SDK: HTTP, Fastify (@fastify/otel, not instrumentation-fastify, which
  * does not support Fastify 5) and pg instrumentation, W3C trace context (Kafka: the bus's own spans). Must run before those
  * modules are loaded: each app's `instrument.ts` calls it and is the first import of its `main.ts`.
- * Trace ids exist (and reach log lines and Kafka headers) even when nothing is exported.
+ * Trace ids exist (and reach log lines and Kafka headers) even when nothing is exported; spans are then not
+ * recorded (samplerWhenNotExporting).
  */
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   const env = options.env ?? process.env;
@@ -143,7 +162,9 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
         span.addLink({ context: client, attributes: { 'link.reason': 'client traceparent' } });
     },
   });
+  const sampler = samplerWhenNotExporting(env, spanProcessors.length > 0);
   const sdk = new NodeSDK({
+    ...(sampler === undefined ? {} : { sampler }),
     metricReaders,
     logRecordProcessors,
     serviceName: env.OTEL_SERVICE_NAME ?? options.serviceName,
