@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Tx } from '@pgw/platform-db';
+import { inOneStatement, type Tx } from '@pgw/platform-db';
 import type { BookCounters } from '@pgw/receivables-domain/books';
 
 type Row = Record<string, unknown>;
@@ -44,7 +44,8 @@ const countersOf = (row: Row): BookCounters => ({
 /**
  * Adds each seller's counter changes to its books (creating the missing ones) in one statement, in seller
  * order as lockBooks locks them, and returns the counters after: for an operation that decides nothing
- * from the counters, the lock and the write of lockBooks + saveBooks in one round trip.
+ * from the counters, the lock and the write of lockBooks + saveBooks in one round trip. `writes` (that read
+ * nothing from the books) go in the same statement.
  */
 export async function addToBooks(
   trx: Tx,
@@ -52,11 +53,15 @@ export async function addToBooks(
   livemode: boolean,
   additions: ReadonlyMap<string, BookCounters>,
   now: Date,
+  writes: Knex.Sql[] = [],
 ): Promise<Map<string, BookCounters>> {
   const out = new Map<string, BookCounters>();
-  if (additions.size === 0) return out;
+  if (additions.size === 0) {
+    await inOneStatement(trx, writes);
+    return out;
+  }
   const add = (column: string) => trx.raw(`seller_books.${column} + excluded.${column}`);
-  const rows = (await trx('seller_books')
+  const upsert = trx('seller_books')
     .insert(
       [...additions]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -79,8 +84,10 @@ export async function addToBooks(
       debt_cents: add('debt_cents'),
       updated_at: trx.raw('excluded.updated_at'),
     })
-    .returning('*')) as Row[];
-  for (const row of rows) out.set(row.seller_id as string, countersOf(row));
+    .returning('*')
+    .toSQL();
+  for (const row of await inOneStatement<Row>(trx, [...writes, upsert]))
+    out.set(row.seller_id as string, countersOf(row));
   return out;
 }
 

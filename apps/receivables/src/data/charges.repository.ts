@@ -33,9 +33,12 @@ function toCharge(row: Row): Charge {
   };
 }
 
-/** Records a paid charge the first time any of its events shows it; later events change nothing here. */
-export async function insertChargeIfNew(trx: Tx, charge: Charge, now: Date): Promise<boolean> {
-  const inserted = await trx('charges')
+/**
+ * The insert that records a paid charge the first time any of its events shows it (later events change nothing
+ * here); it returns the charge's id when it inserted the row.
+ */
+export function insertChargeIfNewSql(trx: Tx, charge: Charge, now: Date): Knex.Sql {
+  return trx('charges')
     .insert({
       charge_id: charge.chargeId,
       tenant_id: charge.tenantId,
@@ -52,8 +55,14 @@ export async function insertChargeIfNew(trx: Tx, charge: Charge, now: Date): Pro
     })
     .onConflict('charge_id')
     .ignore()
-    .returning('charge_id');
-  return inserted.length > 0;
+    .returning('charge_id')
+    .toSQL();
+}
+
+export async function insertChargeIfNew(trx: Tx, charge: Charge, now: Date): Promise<boolean> {
+  const { sql, bindings } = insertChargeIfNewSql(trx, charge, now);
+  const inserted = await trx.raw<{ rows: unknown[] }>(sql, bindings);
+  return inserted.rows.length > 0;
 }
 
 export async function lockCharge(trx: Tx, chargeId: string): Promise<Charge | undefined> {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { PricingPlanChanged, SellerChanged } from '@pgw/contracts';
 import type { Tx } from '@pgw/platform-db';
 import { copyEvent, type CopyTable } from '@pgw/platform-directory';
@@ -51,34 +52,59 @@ export async function lockTenantPricing(trx: Tx, tenantId: string): Promise<void
   await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`receivables.pricing:${tenantId}`]);
 }
 
+export interface PricingTerms {
+  seller: SellerTerms | undefined;
+  overridePlan: PlanTerms | undefined;
+  defaultPlan: PlanTerms | undefined;
+}
+
 /**
- * What prices a seller's charge, read in one statement: the seller's copy, the plan it names (if any) and
- * the tenant's default plan (should two claim it, a change in flight, the one changed last).
+ * What prices a seller's charge, in one query: the seller's copy, the plan it names (if any) and the tenant's
+ * default plan (should two claim it, a change in flight, the one changed last). Bindings: tenant, tenant, seller.
  */
+const PRICING_TERMS = `select row_to_json(s) as seller, row_to_json(p) as plan,
+    (select row_to_json(d) from pricing_plans d where d.tenant_id = ? and d.is_default
+     order by d.updated_at desc, d.pricing_plan_id asc limit 1) as default_plan
+  from (select 1) as one
+  left join sellers s on s.tenant_id = ? and s.seller_id = ?
+  left join pricing_plans p on p.tenant_id = s.tenant_id and p.pricing_plan_id = s.pricing_plan_id`;
+
+type PricingRow = { seller: Row | null; plan: Row | null; default_plan: Row | null };
+
+const termsFrom = (row: PricingRow | undefined): PricingTerms => ({
+  seller: row?.seller ? toSeller(row.seller) : undefined,
+  overridePlan: row?.plan ? toPlan(row.plan) : undefined,
+  defaultPlan: row?.default_plan ? toPlan(row.default_plan) : undefined,
+});
+
 export async function findPricingTerms(
   trx: Tx,
   tenantId: string,
   sellerId: string,
-): Promise<{
-  seller: SellerTerms | undefined;
-  overridePlan: PlanTerms | undefined;
-  defaultPlan: PlanTerms | undefined;
-}> {
-  const result = await trx.raw<{
-    rows: Array<{ seller: Row | null; plan: Row | null; default_plan: Row | null }>;
-  }>(
-    `select row_to_json(s) as seller, row_to_json(p) as plan,
-       (select row_to_json(d) from pricing_plans d where d.tenant_id = :tenantId and d.is_default
-        order by d.updated_at desc, d.pricing_plan_id asc limit 1) as default_plan
-     from (select 1) as one
-     left join sellers s on s.tenant_id = :tenantId and s.seller_id = :sellerId
-     left join pricing_plans p on p.tenant_id = s.tenant_id and p.pricing_plan_id = s.pricing_plan_id`,
-    { tenantId, sellerId },
+): Promise<PricingTerms> {
+  const result = await trx.raw<{ rows: PricingRow[] }>(PRICING_TERMS, [
+    tenantId,
+    tenantId,
+    sellerId,
+  ]);
+  return termsFrom(result.rows[0]);
+}
+
+/**
+ * `write` (an insert … returning) and findPricingTerms in one statement, one round trip: whether the write
+ * returned a row, and the terms as they were when the statement began (the write's rows are not among them).
+ */
+export async function writeThenFindPricingTerms(
+  trx: Tx,
+  write: Knex.Sql,
+  tenantId: string,
+  sellerId: string,
+): Promise<{ wrote: boolean; terms: PricingTerms }> {
+  const result = await trx.raw<{ rows: Array<PricingRow & { wrote: boolean }> }>(
+    `with written as (${write.sql}) select exists (select 1 from written) as wrote, terms.*
+     from (${PRICING_TERMS}) as terms`,
+    [...write.bindings, tenantId, tenantId, sellerId],
   );
   const row = result.rows[0];
-  return {
-    seller: row?.seller ? toSeller(row.seller) : undefined,
-    overridePlan: row?.plan ? toPlan(row.plan) : undefined,
-    defaultPlan: row?.default_plan ? toPlan(row.default_plan) : undefined,
-  };
+  return { wrote: row?.wrote === true, terms: termsFrom(row) };
 }

@@ -2,12 +2,12 @@
 // refunds and chargebacks take (receivable-states.md). Every function runs inside the consumer's
 // transaction (Work) and changes a charge only with its row locked.
 import { assert, toDateString, newId, mdrFeeCents } from '@pgw/domain';
-import { inOneStatement } from '@pgw/platform-db';
 import type { ChargeSnapshot } from '@pgw/contracts';
 import {
   debitsOf,
   insertAdjustmentIfNew,
   insertChargeIfNew,
+  insertChargeIfNewSql,
   insertDebits,
   isApplied,
   lockCharge,
@@ -18,7 +18,12 @@ import {
   type AdjustmentKind,
   type Charge,
 } from '../data/charges.repository';
-import { findPricingTerms, lockTenantPricing } from '../data/directory.repository';
+import {
+  findPricingTerms,
+  lockTenantPricing,
+  writeThenFindPricingTerms,
+  type PricingTerms,
+} from '../data/directory.repository';
 import {
   chargeReceivables,
   insertReceivablesSql,
@@ -37,16 +42,22 @@ export interface Environment {
   livemode: boolean;
 }
 
+/** A charge this transaction just inserted (nothing applied to it yet), and its seller's pricing terms then. */
+export interface InsertedCharge {
+  charge: Charge;
+  terms: PricingTerms | undefined;
+}
+
 /**
  * Records the charge as it was paid, from any event whose snapshot shows it paid; a repeat changes nothing.
- * Returns the charge when this call inserted it (a row this transaction holds, with nothing applied to it
- * yet), else null.
+ * Returns the charge when this call inserted it (a row this transaction holds), with its seller's pricing
+ * terms read in the same statement; else null.
  */
 export async function recordPaidCharge(
   work: Work,
   env: Environment,
   snapshot: ChargeSnapshot,
-): Promise<Charge | null> {
+): Promise<InsertedCharge | null> {
   if (snapshot.paid_at === null) return null;
   const charge: Charge = {
     chargeId: snapshot.charge_id,
@@ -64,7 +75,17 @@ export async function recordPaidCharge(
     // A charge with no seller has no one to pay: its money is not scheduled (it stays with the tenant).
     state: snapshot.seller_id === null ? 'unassigned' : 'awaiting_pricing',
   };
-  return (await insertChargeIfNew(work.trx, charge, work.now)) ? charge : null;
+  if (charge.sellerId === null)
+    return (await insertChargeIfNew(work.trx, charge, work.now))
+      ? { charge, terms: undefined }
+      : null;
+  const { wrote, terms } = await writeThenFindPricingTerms(
+    work.trx,
+    insertChargeIfNewSql(work.trx, charge, work.now),
+    charge.tenantId,
+    charge.sellerId,
+  );
+  return wrote ? { charge, terms } : null;
 }
 
 export async function recordAdjustment(
@@ -104,25 +125,26 @@ export async function recordAdjustment(
 
 /**
  * Builds the schedule when the local directory can price the charge; else the charge waits for it.
- * `inserted` is the charge as this transaction just inserted it (recordPaidCharge): no need to lock it again.
+ * `inserted` is the charge as this transaction just inserted it (recordPaidCharge): no need to lock it again,
+ * nor to read the terms it was inserted with again.
  */
 export async function scheduleCharge(
   work: Work,
   chargeId: string,
-  inserted: Charge | null = null,
+  inserted: InsertedCharge | null = null,
 ): Promise<Charge['state'] | 'unknown'> {
   const { trx } = work;
-  const charge = inserted ?? (await lockCharge(trx, chargeId));
+  const charge = inserted?.charge ?? (await lockCharge(trx, chargeId));
   if (charge === undefined) return 'unknown';
   if (charge.state !== 'awaiting_pricing' || charge.sellerId === null) return charge.state;
   const method = charge.paymentMethod;
   assert(isPaymentMethod(method), 'charge.payment-method-known', { charge_id: chargeId, method });
-  const pricing = async () =>
+  const pricing = async (terms?: PricingTerms) =>
     resolvePricing({
       method,
-      ...(await findPricingTerms(trx, charge.tenantId, charge.sellerId as string)),
+      ...(terms ?? (await findPricingTerms(trx, charge.tenantId, charge.sellerId as string))),
     });
-  let resolution = await pricing();
+  let resolution = await pricing(inserted?.terms);
   if (!resolution.ok) {
     // The directory event that prices it may be committing now, its scan for waiting charges blind to this one
     // (not committed yet): it would wait until the tenant's next directory event. Both take the tenant's
@@ -189,12 +211,11 @@ export async function scheduleCharge(
     });
     announceReceivable(work, r, null, 'created');
   }
-  // The receivables and the charge's new state in one statement (the books follow at finish).
-  await inOneStatement(trx, [
+  // The receivables, the charge's new state and the books in one statement.
+  await op.finish([
     insertReceivablesSql(trx, receivables),
     markScheduled(trx, chargeId, resolution.pricing, work.now),
   ]);
-  await op.finish();
   return 'scheduled';
 }
 

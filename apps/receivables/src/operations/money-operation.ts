@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { assert } from '@pgw/domain';
 import type { Tx } from '@pgw/platform-db';
 import {
@@ -102,11 +103,19 @@ export class MoneyOperation {
     this.additions.set(sellerId, s);
   }
 
-  /** Writes the additions (one statement), after which those sellers are as if locked and changed. */
-  private async writeAdditions(): Promise<void> {
-    if (this.additions.size === 0) return;
+  /**
+   * Writes the additions and `writes` (one statement), after which those sellers are as if locked and changed.
+   */
+  private async writeAdditions(writes: Knex.Sql[]): Promise<void> {
     const added = new Map([...this.additions].map(([id, s]) => [id, s.after]));
-    const books = await addToBooks(this.trx, this.tenantId, this.livemode, added, this.work.now);
+    const books = await addToBooks(
+      this.trx,
+      this.tenantId,
+      this.livemode,
+      added,
+      this.work.now,
+      writes,
+    );
     for (const [sellerId, s] of this.additions) {
       const after = books.get(sellerId);
       assert(after !== undefined, 'books.added', { seller_id: sellerId });
@@ -116,8 +125,12 @@ export class MoneyOperation {
     this.additions.clear();
   }
 
-  async finish(): Promise<void> {
-    await this.writeAdditions();
+  /**
+   * `writes`: the operation's other writes (that read nothing from the books), sent in one statement with the
+   * additions: one round trip for a sale.
+   */
+  async finish(writes: Knex.Sql[] = []): Promise<void> {
+    await this.writeAdditions(writes);
     for (const [sellerId, s] of [...this.sellers].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const movement = movementBetween(s.before, s.after, {
         feeDeltaCents: s.feeDeltaCents,

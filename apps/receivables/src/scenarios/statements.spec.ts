@@ -1,0 +1,52 @@
+// What a paid charge costs receivables in statements (issue 18): the counts bench budgets the total per charge;
+// this shows which statements they are, so that a change that splits them again fails here, by name.
+import { createPgliteKnex } from '@pgw/platform-db';
+import { Money } from './money.scenarios';
+
+jest.setTimeout(60_000);
+const knex = createPgliteKnex(null);
+afterAll(() => knex.destroy());
+
+/** Receivables' own tables (the ledger's, the inbox's and the outbox's are not among them). */
+const OWN_TABLE = /"(charges|receivables|seller_books)"|\b(sellers|pricing_plans)\b/;
+
+describe("a paid charge's statements in receivables", () => {
+  it('records the charge and reads its pricing in one statement, then writes receivables, state and books in one', async () => {
+    const money = await Money.start(knex);
+    try {
+      await money.publish(
+        money.seller('seller_s', { mdr_bps: { credit_card: 100 }, settlement_delay_days: 2 }),
+      );
+      const charge = money.charge('seller_s', { installments: 3 });
+      const statements: string[] = [];
+      const seen = (q: { sql: string }) => {
+        if (OWN_TABLE.test(q.sql)) statements.push(q.sql.replace(/\s+/g, ' ').trim());
+      };
+      knex.on('query', seen);
+      try {
+        await money.publish(money.paid(charge));
+      } finally {
+        knex.off('query', seen);
+      }
+      expect(statements).toHaveLength(2);
+      expect(statements[0]).toMatch(
+        /^with written as \(insert into "charges" .* from \(select row_to_json\(s\) as seller/,
+      );
+      expect(statements[1]).toMatch(
+        /^with write_0 as \(insert into "receivables" .*\) ?, write_1 as \(update "charges" set .*\) insert into "seller_books" .* returning \*$/,
+      );
+      // And they did what the four statements did before them.
+      const receivables = await money.receivablesOf(charge.charge_id);
+      expect(receivables.map((r) => r.installment)).toEqual([1, 2, 3]);
+      const books = await money.receivablesDb.read((q) =>
+        q('seller_books').where({ seller_id: 'seller_s' }).first(),
+      );
+      expect(books?.pending_cents).toBe(
+        receivables.reduce((sum, r) => sum + r.net_amount_cents, 0),
+      );
+      expect(books?.pending_cents).toBeGreaterThan(0);
+    } finally {
+      await money.stop();
+    }
+  });
+});
