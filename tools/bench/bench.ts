@@ -1246,10 +1246,11 @@ async function main(): Promise<void> {
         `starting the distributed mode on database ${BENCH_DB} (logs in ${logDir})\n`,
       );
       const t = performance.now();
-      // Every service counts its queries and HTTP calls (count-preload.cjs; read by the counts section).
+      // With the counts section, every service counts its queries and HTTP calls (count-preload.cjs). Only
+      // then: its hooks and the file it writes every 200 ms would add to the other sections' CPU per charge.
       const countersDir = countersDirFor(join(ROOT, 'bench-results', 'counters'));
       const nodeArgs: Partial<Record<App, string[]>> = {};
-      for (const app of APPS) nodeArgs[app] = ['--require', PRELOAD];
+      if (only.has('counts')) for (const app of APPS) nodeArgs[app] = ['--require', PRELOAD];
       for (const app of profile as App[])
         nodeArgs[app] = [
           ...(nodeArgs[app] ?? []),
