@@ -172,7 +172,8 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     instrumentations: [
       httpInstrumentation,
       new FastifyOtelInstrumentation({ registerOnInitialization: true }),
-      new PgInstrumentation({ requireParentSpan: true }),
+      // A query's span only ever reaches an exporter: a process that exports none does not wrap its queries.
+      ...(spanProcessors.length > 0 ? [new PgInstrumentation({ requireParentSpan: true })] : []),
       // No kafkajs instrumentation: the bus makes the messaging spans and metrics itself
       // (libs/platform/bus messaging-spans.ts), each in the trace of the request that wrote the event;
       // kafkajs' would open a `poll <topic>` trace of its own for every batch a consumer reads.
