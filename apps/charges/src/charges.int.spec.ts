@@ -96,7 +96,10 @@ describe('charges on PostgreSQL, concurrently', () => {
     let release!: () => void;
     h.acquirer.authorizeGate = new Promise((resolve) => (release = resolve));
     const calls = h.acquirer.authorizeCalls.length;
+    const sent: string[] = [];
+    const seen = (q: { sql: string }) => void sent.push(q.sql.trim().slice(0, 60));
     const { result, count } = await transactionsDuring(h, async () => {
+      h.db.knex.on('query', seen);
       const answer = post(h, '/api/v1/charges', { ...m.key, 'idempotency-key': key }, body);
       while (h.acquirer.authorizeCalls.length === calls) await new Promise((r) => setTimeout(r, 5));
       // Read on a connection of its own (not counted): what a crash at this point would leave.
@@ -115,6 +118,11 @@ describe('charges on PostgreSQL, concurrently', () => {
       { status: 'pending', outcome_known: false, state: 'in_progress', attached: true },
     ]);
     expect(count).toEqual({ commits: 2, rollbacks: 0 });
+    h.db.knex.off('query', seen);
+    // The key with the intent is one statement of its own (no BEGIN, no COMMIT); the outcome a transaction.
+    expect(sent[0]).toMatch(/^with write_0 as \(insert into "idempotency_keys"/);
+    expect(sent[1]).toBe('BEGIN;');
+    expect(sent.filter((sql) => sql === 'BEGIN;')).toHaveLength(1);
   });
 
   it('without a key, 20 concurrent requests are 20 charges (the concurrency is real)', async () => {

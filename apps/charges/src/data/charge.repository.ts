@@ -71,8 +71,9 @@ function inScope(q: Q, scope: Scope) {
   return scope.sellerId === null ? query : query.andWhere({ seller_id: scope.sellerId });
 }
 
-export async function insertCharge(trx: Tx, row: ChargeRow): Promise<void> {
-  await trx('charges').insert(row);
+/** The insert of a new charge, as a statement to send with others (IdempotencySession.claimWith). */
+export function insertChargeSql(q: Q, row: ChargeRow): Knex.Sql {
+  return q('charges').insert(row).toSQL();
 }
 
 export async function findCharge(q: Q, scope: Scope, id: string): Promise<ChargeRow | undefined> {

@@ -4,7 +4,7 @@ import { ApiError, type ApiKeyPrincipal } from '@pgw/platform-http';
 import type { IdempotencySession, Outcome } from '@pgw/platform-idempotency';
 import { isCard } from '@pgw/charges-domain/charge';
 import type { NewCharge } from '@pgw/charges-domain/charge-input';
-import { insertCharge, type ChargeRow } from '../data/charge.repository';
+import { insertChargeSql, type ChargeRow } from '../data/charge.repository';
 import { kycStatusOf, sellersOfTenant } from '../data/seller.repository';
 import { railOfNewCharge } from './card-rail';
 import { createdOutcome, requestProvider, settleIntent } from './charge-outcome';
@@ -99,13 +99,10 @@ export async function createCharge(
     created_at: now,
     updated_at: now,
   };
-  // The key, the intent and the link between them commit together, before the provider is called:
-  // a twin waits on the key's row and then finds it in use, and a crash after this commit leaves an
+  // The key, the intent and the link between them commit together (one statement), before the provider is
+  // called: a twin waits on the key's row and then finds it in use, and a crash after this commit leaves an
   // intent that the recovery resolves and whose key it completes.
-  await deps.db.tx(async (trx) => {
-    await session.claim(trx, intent.id);
-    await insertCharge(trx, intent);
-  });
+  await session.claimWith(deps.db, intent.id, [insertChargeSql(deps.db.knex, intent)]);
 
   const outcome = await requestProvider(deps, intent, securityCode);
   if (outcome.kind !== 'authorization' && outcome.kind !== 'pix' && outcome.kind !== 'boleto') {

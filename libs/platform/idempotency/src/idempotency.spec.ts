@@ -66,7 +66,7 @@ beforeAll(async () => {
     const tenantId = request.headers['x-tenant'] ?? 'ten_a';
     // A seller-scoped key sends x-seller; a tenant-wide key does not.
     const sellerId = request.headers['x-seller'] ?? null;
-    const claim = request.headers['x-claim'] === 'with-work' ? 'with-work' : 'before';
+    const claim = request.headers['x-claim'] === 'before' ? 'before' : 'with-work';
     const keyOptions: IdempotentOptions = {
       claim,
       // A seller-scoped key reads its own seller's things only; a tenant-wide key reads them all.
@@ -108,18 +108,18 @@ beforeAll(async () => {
           saved++;
           return { status: 201, body };
         }
-        await db.tx(async (trx) => {
-          // The thing's id is known before it is saved: the claim links the key to it (as charges does);
-          // a key claimed before the work is linked by the same call.
-          if (behaviour !== 'forget_claim') await session.claim(trx, id);
-          await trx('things').insert({
-            id,
-            tenant_id: tenantId,
-            seller_id: sellerId,
-            name: request.body.name,
+        const thing = { id, tenant_id: tenantId, seller_id: sellerId, name: request.body.name };
+        if (request.headers['x-claim'] === 'one-statement' && behaviour !== 'forget_claim')
+          // The claim and the thing in one statement (as charges creates a charge).
+          await session.claimWith(db, id, [db.knex('things').insert(thing).toSQL()]);
+        else
+          await db.tx(async (trx) => {
+            // The thing's id is known before it is saved: the claim links the key to it;
+            // a key claimed before the work is linked by the same call.
+            if (behaviour !== 'forget_claim') await session.claim(trx, id);
+            await trx('things').insert(thing);
+            if (behaviour === 'forget_claim') await session.attach(trx, id);
           });
-          if (behaviour === 'forget_claim') await session.attach(trx, id);
-        });
         saved++;
         if (gate !== null) await gate;
         if (behaviour === 'crash_after_attach')
@@ -144,7 +144,8 @@ beforeEach(() => {
 
 let seq = 0;
 const freshKey = () => `k-${++seq}-${Math.random().toString(36).slice(2)}`;
-let mode: 'before' | 'with-work' = 'before';
+/** When the key is taken: before the work, in its first transaction, or in one statement with its insert. */
+let mode: 'before' | 'with-work' | 'one-statement' = 'before';
 const post = (
   key: string | null,
   body: object = { name: `a-${mode}` },
@@ -170,7 +171,7 @@ const withoutRequestId = (body: Record<string, unknown>) => {
 };
 const keyRow = async (key: string) => db.read((q) => q('idempotency_keys').where({ key }).first());
 
-describe.each(['before', 'with-work'] as const)(
+describe.each(['before', 'with-work', 'one-statement'] as const)(
   'idempotent (contract §3), the key claimed %s',
   (claimMode) => {
     beforeAll(() => {
@@ -524,6 +525,37 @@ describe('idempotent, the key claimed with the work', () => {
     };
     expect(await commitsOf('before')).toBe(3);
     expect(await commitsOf('with-work')).toBe(2);
+    mode = 'with-work';
+  });
+
+  it('takes the key and makes the first writes in one statement with claimWith, and falls back when the key is not free', async () => {
+    // Proves claimWith's round trip: the key's insert and the thing's are one statement (on PostgreSQL, outside
+    // any transaction; here the embedded database wraps every unit of work in one).
+    const writes = async (key: string, name: string) => {
+      mode = 'one-statement';
+      const sent: string[] = [];
+      const listener = (q: { sql: string }) => {
+        if (/idempotency_keys|things/.test(q.sql)) sent.push(q.sql.replace(/\s+/g, ' ').trim());
+      };
+      knex.on('query', listener);
+      const res = await post(key, { name });
+      knex.off('query', listener);
+      return { status: res.statusCode, sent };
+    };
+    const key = freshKey();
+    const first = await writes(key, 'one-statement');
+    expect(first.status).toBe(201);
+    // The claim with its thing, then the answer stored on the key.
+    expect(first.sent[0]).toMatch(
+      /^with write_0 as \(insert into "idempotency_keys" .*\) insert into "things" /,
+    );
+    expect(first.sent).toHaveLength(2);
+    // The replay's statement fails on the key and writes nothing; the claim's usual path answers from the key.
+    const again = await writes(key, 'one-statement');
+    expect(again.status).toBe(201);
+    expect(again.sent[0]).toBe(first.sent[0]);
+    expect(again.sent.slice(1).some((sql) => sql.includes('for update'))).toBe(true);
+    expect(await things('one-statement')).toBe(1);
     mode = 'with-work';
   });
 

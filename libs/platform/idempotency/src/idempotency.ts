@@ -20,7 +20,7 @@ import { assert } from '@pgw/domain';
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { afterCommit, type Db, type Tx } from '@pgw/platform-db';
+import { afterCommit, inOneStatement, type Db, type Tx } from '@pgw/platform-db';
 import { ApiError, canonicalPath } from '@pgw/platform-http';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -184,6 +184,33 @@ export class IdempotencySession {
   }
 
   /**
+   * Takes the key attached to `resourceId` and makes `writes` (inserts that read nothing, e.g. the resource's
+   * own) in one statement, outside any transaction: the key and the writes commit together in one round trip,
+   * where `claim` in a transaction takes four (BEGIN, the key, the writes, COMMIT). A key that is not free
+   * (a replay, another body, a twin in flight or done, an expired or stale lease) fails that statement on its
+   * primary key, which writes nothing; the claim then runs as `claim` does, with the writes, in a transaction.
+   */
+  async claimWith(db: Db, resourceId: string, writes: Knex.Sql[]): Promise<void> {
+    const inTransaction = () =>
+      db.tx(async (trx) => {
+        await this.claim(trx, resourceId);
+        await inOneStatement(trx, writes);
+      });
+    if (this.id === null || this.claimedKey) return inTransaction();
+    const key = db
+      .knex('idempotency_keys')
+      .insert(freshKey(this.id, this.hash, this.now(), this.owner, resourceId));
+    try {
+      await db.read((q) => inOneStatement(q, [key.toSQL(), ...writes]));
+    } catch (error) {
+      if (!isKeyConflict(error)) throw error;
+      return inTransaction();
+    }
+    this.claimedKey = true;
+    this.attachedResource = true;
+  }
+
+  /**
    * Links the key to the resource this request created: the key is then never given back, and a recovery
    * completes it (`completeKeysOf`) if the process dies before the answer is stored.
    */
@@ -288,16 +315,9 @@ function judge(row: KeyRow, hash: string, now: Date): Found | 'expired' | 'stale
  * Takes the key, or says why not. A twin's uncommitted claim makes the insert wait for it (PostgreSQL's
  * unique index), then the row is read as that twin left it.
  */
-async function begin(
-  trx: Tx,
-  id: KeyId,
-  hash: string,
-  now: Date,
-  owner: string,
-  mayRead: MayRead | undefined,
-  resourceId: string | null,
-): Promise<Begin> {
-  const fresh = {
+/** A key as a request takes it: in progress, on this request's lease. */
+function freshKey(id: KeyId, hash: string, now: Date, owner: string, resourceId: string | null) {
+  return {
     ...id,
     request_hash: hash,
     state: 'in_progress',
@@ -308,6 +328,24 @@ async function begin(
     locked_at: now,
     created_at: now,
   };
+}
+
+/** The key's row exists already (unique violation on its primary key). */
+function isKeyConflict(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === 'idempotency_keys_pkey';
+}
+
+async function begin(
+  trx: Tx,
+  id: KeyId,
+  hash: string,
+  now: Date,
+  owner: string,
+  mayRead: MayRead | undefined,
+  resourceId: string | null,
+): Promise<Begin> {
+  const fresh = freshKey(id, hash, now, owner, resourceId);
   const inserted = await trx('idempotency_keys')
     .insert(fresh)
     .onConflict(['tenant_id', 'livemode', 'seller_scope', 'method', 'path', 'key'])
