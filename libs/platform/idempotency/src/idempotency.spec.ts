@@ -32,7 +32,8 @@ let behaviour:
   | 'answer_503'
   | 'crash_after_attach'
   | 'forget_claim'
-  | 'slow' = 'create';
+  | 'slow'
+  | 'late_answer' = 'create';
 /** While set, work waits for it once its thing is saved: a test holds a request in flight. */
 let gate: Promise<void> | null = null;
 let saved = 0;
@@ -124,6 +125,12 @@ beforeAll(async () => {
         if (gate !== null) await gate;
         if (behaviour === 'crash_after_attach')
           throw new Error('simulated crash after the resource was saved');
+        if (behaviour === 'late_answer') {
+          // Works on for several lease beats after the claim attached the thing, and leaves the answer to
+          // `idempotent` to store.
+          await new Promise((resolve) => setTimeout(resolve, 5 * LEASE_RENEW_TEST_MS));
+          return { status: 201, body };
+        }
         await db.tx((trx) => session.complete(trx, { status: 201, body }));
         return { status: 201, body };
       },
@@ -557,6 +564,21 @@ describe('idempotent, the key claimed with the work', () => {
     expect(again.sent.slice(1).some((sql) => sql.includes('for update'))).toBe(true);
     expect(await things('one-statement')).toBe(1);
     mode = 'with-work';
+  });
+
+  it('stores the answer of work that went on for several lease beats after its claim attached the resource', async () => {
+    // The beats stop once the resource is attached (nothing to renew), without ending the request: its answer
+    // is still stored, and replayed.
+    const key = freshKey();
+    behaviour = 'late_answer';
+    const first = await post(key, { name: 'late' });
+    expect(first.statusCode).toBe(201);
+    expect(await keyRow(key)).toMatchObject({ state: 'completed', response_status: 201 });
+    behaviour = 'create';
+    const again = await post(key, { name: 'late' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(withoutRequestId(again.json())).toEqual(withoutRequestId(first.json()));
+    expect(await things('late')).toBe(1);
   });
 
   it('refuses to write to a key the work did not claim, and keeps nothing', async () => {

@@ -242,6 +242,10 @@ export class IdempotencySession {
   /** Stops renewing the lease: the request is over, whatever became of the key (`idempotent` calls it). */
   finish(): void {
     this.done = true;
+    this.stopRenewing();
+  }
+
+  private stopRenewing(): void {
     if (this.heartbeat !== null) clearInterval(this.heartbeat);
     this.heartbeat = null;
   }
@@ -266,7 +270,8 @@ export class IdempotencySession {
     const id = this.id;
     let renewing = false;
     this.heartbeat = setInterval(() => {
-      if (this.done || this.attachedResource) return this.finish();
+      // Attached, the key is never taken over: nothing to renew, and the answer is still to be stored.
+      if (this.done || this.attachedResource) return this.stopRenewing();
       if (renewing) return;
       renewing = true;
       lease.db
