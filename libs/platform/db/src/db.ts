@@ -113,7 +113,10 @@ export class Db {
     );
   }
 
-  /** For reads that need no transaction on PostgreSQL (one round trip); a transaction on the shared database. */
+  /**
+   * For one statement that needs no transaction on PostgreSQL (a read, or writes that commit together, e.g.
+   * `inOneStatement`'s): one round trip; a transaction on the shared database.
+   */
   async read<T>(fn: (q: Knex | Tx) => Promise<T>): Promise<T> {
     if (this.pathPerTransaction) return this.tx(fn);
     return fn(this.knex);

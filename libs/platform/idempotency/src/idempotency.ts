@@ -196,7 +196,9 @@ export class IdempotencySession {
         await this.claim(trx, resourceId);
         await inOneStatement(trx, writes);
       });
-    if (this.id === null || this.claimedKey) return inTransaction();
+    // Without a key, the writes alone: one statement commits them together.
+    if (this.id === null) return void (await db.read((q) => inOneStatement(q, writes)));
+    if (this.claimedKey) return inTransaction();
     const key = db
       .knex('idempotency_keys')
       .insert(freshKey(this.id, this.hash, this.now(), this.owner, resourceId));
