@@ -1248,9 +1248,13 @@ async function main(): Promise<void> {
       const t = performance.now();
       // With the counts section, every service counts its queries and HTTP calls (count-preload.cjs). Only
       // then: its hooks and the file it writes every 200 ms would add to the other sections' CPU per charge.
-      const countersDir = countersDirFor(join(ROOT, 'bench-results', 'counters'));
+      const counting = only.has('counts');
+      const countersDir = join(ROOT, 'bench-results', 'counters');
       const nodeArgs: Partial<Record<App, string[]>> = {};
-      if (only.has('counts')) for (const app of APPS) nodeArgs[app] = ['--require', PRELOAD];
+      if (counting) {
+        countersDirFor(countersDir);
+        for (const app of APPS) nodeArgs[app] = ['--require', PRELOAD];
+      }
       for (const app of profile as App[])
         nodeArgs[app] = [
           ...(nodeArgs[app] ?? []),
@@ -1262,7 +1266,7 @@ async function main(): Promise<void> {
         kafkaBrokers: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
         nodeArgs,
         runner,
-        env: { BENCH_COUNTERS_DIR: countersDir },
+        env: counting ? { BENCH_COUNTERS_DIR: countersDir } : {},
       });
       details.runner = runner;
       details.cluster_start_s = round((performance.now() - t) / 1000);

@@ -59,12 +59,6 @@ export function insertChargeIfNewSql(trx: Tx, charge: Charge, now: Date): Knex.S
     .toSQL();
 }
 
-export async function insertChargeIfNew(trx: Tx, charge: Charge, now: Date): Promise<boolean> {
-  const { sql, bindings } = insertChargeIfNewSql(trx, charge, now);
-  const inserted = await trx.raw<{ rows: unknown[] }>(sql, bindings);
-  return inserted.rows.length > 0;
-}
-
 export async function lockCharge(trx: Tx, chargeId: string): Promise<Charge | undefined> {
   const row = (await trx('charges').where({ charge_id: chargeId }).forUpdate().first()) as
     Row | undefined;

@@ -2,11 +2,11 @@
 // refunds and chargebacks take (receivable-states.md). Every function runs inside the consumer's
 // transaction (Work) and changes a charge only with its row locked.
 import { assert, toDateString, newId, mdrFeeCents } from '@pgw/domain';
+import { inOneStatement } from '@pgw/platform-db';
 import type { ChargeSnapshot } from '@pgw/contracts';
 import {
   debitsOf,
   insertAdjustmentIfNew,
-  insertChargeIfNew,
   insertChargeIfNewSql,
   insertDebits,
   isApplied,
@@ -75,13 +75,15 @@ export async function recordPaidCharge(
     // A charge with no seller has no one to pay: its money is not scheduled (it stays with the tenant).
     state: snapshot.seller_id === null ? 'unassigned' : 'awaiting_pricing',
   };
+  const insert = insertChargeIfNewSql(work.trx, charge, work.now);
+  // A charge with no seller has no pricing to read.
   if (charge.sellerId === null)
-    return (await insertChargeIfNew(work.trx, charge, work.now))
+    return (await inOneStatement(work.trx, [insert])).length > 0
       ? { charge, terms: undefined }
       : null;
   const { wrote, terms } = await writeThenFindPricingTerms(
     work.trx,
-    insertChargeIfNewSql(work.trx, charge, work.now),
+    insert,
     charge.tenantId,
     charge.sellerId,
   );

@@ -282,14 +282,14 @@ export class OutboxRelay {
             // commit), and rounds run several times a second per service. The database's now() at renewal
             // is not earlier than `asked`, so the lease surely lasts until asked + leaseMs; we stop relying
             // on it at half of that.
-            await this.markSent(trx);
             const asked = performance.now();
             if (!(await claimLease(trx, this.lease))) {
               this.leaseHeldUntil = 0;
+              await this.markSent(trx);
               return [];
             }
             renewedAt = asked;
-            return this.unsent(trx, []);
+            return this.unsent(trx, this.publishedIds);
           });
     this.publishedIds = [];
     // Only a committed renewal counts.

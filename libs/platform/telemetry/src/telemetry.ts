@@ -162,7 +162,8 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
         span.addLink({ context: client, attributes: { 'link.reason': 'client traceparent' } });
     },
   });
-  const sampler = samplerWhenNotExporting(env, spanProcessors.length > 0);
+  const exportingSpans = spanProcessors.length > 0;
+  const sampler = samplerWhenNotExporting(env, exportingSpans);
   const sdk = new NodeSDK({
     ...(sampler === undefined ? {} : { sampler }),
     metricReaders,
@@ -173,7 +174,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
       httpInstrumentation,
       new FastifyOtelInstrumentation({ registerOnInitialization: true }),
       // A query's span only ever reaches an exporter: a process that exports none does not wrap its queries.
-      ...(spanProcessors.length > 0 ? [new PgInstrumentation({ requireParentSpan: true })] : []),
+      ...(exportingSpans ? [new PgInstrumentation({ requireParentSpan: true })] : []),
       // No kafkajs instrumentation: the bus makes the messaging spans and metrics itself
       // (libs/platform/bus messaging-spans.ts), each in the trace of the request that wrote the event;
       // kafkajs' would open a `poll <topic>` trace of its own for every batch a consumer reads.
