@@ -96,8 +96,8 @@ describe('charges on PostgreSQL, concurrently', () => {
     let release!: () => void;
     h.acquirer.authorizeGate = new Promise((resolve) => (release = resolve));
     const calls = h.acquirer.authorizeCalls.length;
-    const sent: string[] = [];
-    const seen = (q: { sql: string }) => void sent.push(q.sql.trim().slice(0, 60));
+    const full: string[] = [];
+    const seen = (q: { sql: string }) => void full.push(q.sql.trim());
     const { result, count } = await transactionsDuring(h, async () => {
       h.db.knex.on('query', seen);
       const answer = post(h, '/api/v1/charges', { ...m.key, 'idempotency-key': key }, body);
@@ -119,10 +119,17 @@ describe('charges on PostgreSQL, concurrently', () => {
     ]);
     expect(count).toEqual({ commits: 2, rollbacks: 0 });
     h.db.knex.off('query', seen);
+    const sent = full.map((sql) => sql.slice(0, 60));
     // The key with the intent is one statement of its own (no BEGIN, no COMMIT); the outcome a transaction.
     expect(sent[0]).toMatch(/^with write_0 as \(insert into "idempotency_keys"/);
     expect(sent[1]).toBe('BEGIN;');
     expect(sent.filter((sql) => sql === 'BEGIN;')).toHaveLength(1);
+    // In it, the key's answer goes at commit in the one statement of the charge's events and history.
+    const answer = full.filter((sql) => sql.includes('update "idempotency_keys"'));
+    expect(answer).toHaveLength(1);
+    expect(answer[0]).toMatch(
+      /^with write_0 as \(insert into "outbox".* write_1 as \(insert into "charge_events".* write_2 as \(update "idempotency_keys"/,
+    );
   });
 
   it('without a key, 20 concurrent requests are 20 charges (the concurrency is real)', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { types as pgTypes } from 'pg';
 import { TYPE_PARSERS } from './types';
-import { inOneStatement } from './one-statement';
+import { inOneStatement, type WriteSql } from './one-statement';
 import { retry, type RetryPolicy } from './retry';
 import { assert } from '@pgw/domain';
 
@@ -31,7 +31,19 @@ export function afterCommit(trx: Tx, hook: () => void): void {
   hooks.push(hook);
 }
 
-const insertsAtCommit = new WeakMap<Tx, Map<string, object[]>>();
+/** What a transaction of Db.tx writes just before it commits, in one statement (insertAtCommit, writeAtCommit). */
+interface AtCommit {
+  inserts: Map<string, object[]>;
+  checked: Array<{ write: () => WriteSql; orElse: () => Error }>;
+}
+
+const atCommit = new WeakMap<Tx, AtCommit>();
+
+function atCommitOf(trx: Tx, use: string): AtCommit {
+  const deferred = atCommit.get(trx);
+  assert(deferred !== undefined, `db.${use}-in-db-tx`);
+  return deferred;
+}
 
 /**
  * Inserts `rows` into `table` just before the transaction commits, in one statement with every other insert so
@@ -40,12 +52,39 @@ const insertsAtCommit = new WeakMap<Tx, Map<string, object[]>>();
  * trip fewer. It fails, and the transaction with it, as if sent at once.
  */
 export function insertAtCommit(trx: Tx, table: string, rows: readonly object[]): void {
-  const tables = insertsAtCommit.get(trx);
-  assert(tables !== undefined, 'db.insert-at-commit-in-db-tx');
+  const { inserts } = atCommitOf(trx, 'insert-at-commit');
   if (rows.length === 0) return;
-  const pending = tables.get(table);
-  if (pending === undefined) tables.set(table, [...rows]);
+  const pending = inserts.get(table);
+  if (pending === undefined) inserts.set(table, [...rows]);
   else pending.push(...rows);
+}
+
+/**
+ * Runs `write` (an update or a delete with a `returning` clause, built when the transaction commits) in the
+ * statement of insertAtCommit's rows, after them; when it changes no row, the transaction rolls back with
+ * `orElse()`. For a guarded write that nothing in the transaction reads back, whose only answer is whether
+ * its row was there (a lease's fence): one round trip fewer. No two such writes may change the same row (one
+ * statement sees one snapshot): merge them into one.
+ */
+export function writeAtCommit(trx: Tx, write: () => WriteSql, orElse: () => Error): void {
+  atCommitOf(trx, 'write-at-commit').checked.push({ write, orElse });
+}
+
+/** The deferred inserts, then the checked writes, and a count of each checked write's rows: one statement. */
+async function writeAtCommitNow(trx: Tx, { inserts, checked }: AtCommit): Promise<void> {
+  const writes: WriteSql[] = [...inserts].map(([table, rows]) => trx(table).insert(rows).toSQL());
+  if (checked.length === 0) return void (await inOneStatement(trx, writes));
+  const first = writes.length;
+  const counts = checked.map((_, i) => `(select count(*) from write_${first + i})::int as c${i}`);
+  // A select without FROM answers one row.
+  const [row] = (await inOneStatement(trx, [
+    ...writes,
+    ...checked.map((c) => c.write()),
+    { sql: `select ${counts.join(', ')}`, bindings: [] },
+  ])) as [Record<string, number>];
+  checked.forEach((c, i) => {
+    if (row[`c${i}`] === 0) throw c.orElse();
+  });
 }
 
 function pgCode(error: unknown): string | undefined {
@@ -93,15 +132,12 @@ export class Db {
         const result = await this.knex.transaction(
           async (trx) => {
             afterCommitHooks.set(trx, hooks);
-            const inserts = new Map<string, object[]>();
-            insertsAtCommit.set(trx, inserts);
+            const deferred: AtCommit = { inserts: new Map(), checked: [] };
+            atCommit.set(trx, deferred);
             if (this.pathPerTransaction)
               await trx.raw(`set local search_path to "${this.schema}", public`);
             const value = await fn(trx);
-            await inOneStatement(
-              trx,
-              [...inserts].map(([table, rows]) => trx(table).insert(rows).toSQL()),
-            );
+            await writeAtCommitNow(trx, deferred);
             return value;
           },
           options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,

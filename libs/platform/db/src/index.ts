@@ -7,8 +7,10 @@ export {
   isRetryableConflict,
   sharedDb,
   TX_RETRY,
+  writeAtCommit,
 } from './db';
 export { inOneStatement } from './one-statement';
+export type { WriteSql } from './one-statement';
 export { backoffMs, retry } from './retry';
 export { haltProcess, replaceHalt } from './halt';
 export { startLoop } from './loop';

@@ -1,4 +1,4 @@
-import { createPgliteKnex, insertAtCommit, sharedDb, type Migration } from './db';
+import { createPgliteKnex, insertAtCommit, sharedDb, writeAtCommit, type Migration } from './db';
 import { inOneStatement } from './one-statement';
 
 const migrations: Migration[] = [
@@ -114,5 +114,84 @@ describe('insertAtCommit', () => {
     await expect(
       knex.transaction(async (trx) => insertAtCommit(trx, 'log', [{ what: 'stray' }])),
     ).rejects.toThrow(/insert-at-commit-in-db-tx/);
+  });
+});
+
+describe('writeAtCommit', () => {
+  const knex = createPgliteKnex(null);
+  const db = sharedDb(knex, 'write_at_commit');
+  beforeAll(async () => {
+    await db.migrate(migrations);
+    await db.tx((trx) => trx('totals').insert({ id: 'lease', n: 1 }));
+  });
+  afterAll(() => knex.destroy());
+
+  const writesSent = async (fn: () => Promise<unknown>): Promise<string[]> => {
+    const sent: string[] = [];
+    const listen = (q: { sql: string }) => sent.push(q.sql);
+    knex.on('query', listen);
+    try {
+      await fn();
+    } finally {
+      knex.off('query', listen);
+    }
+    return sent.filter((sql) => /^\s*(with|insert|update|delete)/i.test(sql));
+  };
+  const guarded = (n: number) => (trx: Parameters<typeof insertAtCommit>[0]) =>
+    writeAtCommit(
+      trx,
+      () =>
+        trx('totals')
+          .where({ id: 'lease', n })
+          .update({ n: n + 1 }, 'id')
+          .toSQL(),
+      () => new Error(`lease ${n} lost`),
+    );
+
+  it('writes a guarded update that finds its row in the one statement of the deferred inserts', async () => {
+    const sent = await writesSent(() =>
+      db.tx(async (trx) => {
+        insertAtCommit(trx, 'log', [{ what: 'kept' }]);
+        guarded(1)(trx);
+        // Not written yet: it goes at commit.
+        expect(await trx('totals').where({ id: 'lease' }).first('n')).toEqual({ n: 1 });
+      }),
+    );
+    expect(sent).toHaveLength(1);
+    expect(await db.read((q) => q('totals').where({ id: 'lease' }).first('n'))).toEqual({ n: 2 });
+    expect(await db.read((q) => q('log').where({ what: 'kept' }).count('* as c'))).toEqual([
+      { c: 1 },
+    ]);
+  });
+
+  it('rolls the whole transaction back with its error when the guarded write finds no row', async () => {
+    // n is 2 now: a guard on 1 is a lease another took.
+    await expect(
+      db.tx(async (trx) => {
+        await trx('items').insert({ id: 'before-the-guard', n: 1 });
+        insertAtCommit(trx, 'log', [{ what: 'lost' }]);
+        guarded(1)(trx);
+      }),
+    ).rejects.toThrow('lease 1 lost');
+    expect(await db.read((q) => q('items').where({ id: 'before-the-guard' }))).toEqual([]);
+    expect(await db.read((q) => q('log').where({ what: 'lost' }))).toEqual([]);
+    expect(await db.read((q) => q('totals').where({ id: 'lease' }).first('n'))).toEqual({ n: 2 });
+  });
+
+  it('checks every guarded write of the transaction, and only in a transaction of Db.tx', async () => {
+    await expect(
+      db.tx(async (trx) => {
+        guarded(2)(trx);
+        writeAtCommit(
+          trx,
+          () => trx('items').where({ id: 'absent' }).delete('id').toSQL(),
+          () => new Error('absent row'),
+        );
+      }),
+    ).rejects.toThrow('absent row');
+    expect(await db.read((q) => q('totals').where({ id: 'lease' }).first('n'))).toEqual({ n: 2 });
+    await expect(knex.transaction(async (trx) => guarded(2)(trx))).rejects.toThrow(
+      /write-at-commit-in-db-tx/,
+    );
   });
 });

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { Tx } from './db';
 
+/** A statement's text with `?` placeholders and its values: what a builder's `toSQL()` gives. */
+export type WriteSql = Pick<Knex.Sql, 'sql' | 'bindings'>;
+
 /**
  * Runs writes (inserts, updates) as one statement, one round trip: all but the last as data-modifying WITH
  * queries, each of which runs once and to completion (PostgreSQL's rule), the last as the statement itself,
@@ -9,7 +12,7 @@ import type { Tx } from './db';
  */
 export async function inOneStatement<Row = unknown>(
   q: Knex | Tx,
-  writes: Knex.Sql[],
+  writes: WriteSql[],
 ): Promise<Row[]> {
   const last = writes.at(-1);
   if (last === undefined) return [];

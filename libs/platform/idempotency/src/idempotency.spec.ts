@@ -422,6 +422,41 @@ describe.each(['before', 'with-work', 'one-statement'] as const)(
       });
     });
 
+    it('a transaction that attaches the key and stores its answer writes the key once, at commit, with nothing lost', async () => {
+      // Proves the deferred key write (writeAtCommit): attach then complete in one transaction are one
+      // update, sent in the commit's statement, and the key ends attached and completed.
+      const key = freshKey();
+      const body = { name: `attach-and-complete-${mode}` };
+      behaviour = 'slow';
+      const sent: string[] = [];
+      const listen = (q: { sql: string }) => sent.push(q.sql);
+      knex.on('query', listen);
+      let answer;
+      try {
+        answer = await post(key, body);
+      } finally {
+        knex.off('query', listen);
+      }
+      expect(answer.statusCode).toBe(201);
+      const keyWrites = sent.filter((sql) =>
+        /update "idempotency_keys" set "resource_id"/.test(sql),
+      );
+      expect(keyWrites).toHaveLength(1);
+      expect(keyWrites[0]).toMatch(
+        /^with write_0 as \(update "idempotency_keys" set "resource_id" = \$1, "state" = \$2, .* returning "key"\) select \(select count\(\*\) from write_0\)/,
+      );
+      expect(await keyRow(key)).toMatchObject({
+        state: 'completed',
+        resource_id: answer.json().id,
+        response_status: 201,
+      });
+      const replay = await post(key, body);
+      expect([replay.headers['idempotent-replayed'], replay.json().id]).toEqual([
+        'true',
+        answer.json().id,
+      ]);
+    });
+
     it("scopes a key by seller: two sellers' keys with the same key and body are two requests, and neither sees the other's answer", async () => {
       // Proves contract §3: a seller-scoped key has a namespace of its own, apart from the tenant's.
       const key = freshKey();

@@ -20,7 +20,7 @@ import { assert } from '@pgw/domain';
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { afterCommit, inOneStatement, type Db, type Tx } from '@pgw/platform-db';
+import { afterCommit, inOneStatement, writeAtCommit, type Db, type Tx } from '@pgw/platform-db';
 import { ApiError, canonicalPath } from '@pgw/platform-http';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -121,6 +121,8 @@ export class IdempotencySession {
   /** This request's mark on the key's lease. */
   private readonly owner = randomUUID();
   private heartbeat: NodeJS.Timeout | null = null;
+  /** What this request writes to its key in a transaction, at its commit (`write`). */
+  private readonly changes = new WeakMap<Tx, KeyChange>();
 
   constructor(
     private readonly id: KeyId | null,
@@ -218,7 +220,7 @@ export class IdempotencySession {
    */
   async attach(trx: Tx, resourceId: string): Promise<void> {
     if (this.id === null) return;
-    await this.write(trx, { resource_id: resourceId });
+    this.write(trx, { resource_id: resourceId });
     afterCommit(trx, () => (this.attachedResource = true));
   }
 
@@ -226,7 +228,7 @@ export class IdempotencySession {
   async complete(trx: Tx, outcome: Outcome): Promise<void> {
     if (this.id === null) return;
     assert(outcome.status < 500, 'idempotency.keeps-no-5xx', { status: outcome.status });
-    await this.write(trx, {
+    this.write(trx, {
       state: 'completed',
       response_status: outcome.status,
       response_json: JSON.stringify(outcome.body),
@@ -237,7 +239,7 @@ export class IdempotencySession {
   /** Gives the key back (the request failed with nothing done): the client retries with the same key. */
   async release(trx: Tx): Promise<void> {
     if (this.id === null) return;
-    await this.write(trx, 'delete');
+    this.write(trx, 'delete');
     afterCommit(trx, () => this.finish());
   }
 
@@ -252,13 +254,32 @@ export class IdempotencySession {
     this.heartbeat = null;
   }
 
-  /** Writes to the key this request holds, if its lease is still this request's; otherwise throws LeaseLost. */
-  private async write(trx: Tx, change: Record<string, unknown> | 'delete'): Promise<void> {
+  /**
+   * Writes to the key this request holds, if its lease is still this request's; otherwise the transaction
+   * rolls back with LeaseLost. The write goes at commit, with the transaction's other deferred writes (its
+   * events), one round trip fewer; nothing reads the key back before. Several writes in one transaction
+   * (attach, then complete) are one update.
+   */
+  private write(trx: Tx, change: KeyChange): void {
     // Writing to a key this request does not hold would change another request's answer.
     assert(this.claimedKey || this.claiming === trx, 'idempotency.key-claimed-before-write');
-    const key = trx('idempotency_keys').where({ ...this.id, lease_owner: this.owner });
-    const changed = change === 'delete' ? await key.delete() : await key.update(change);
-    if (changed === 0) throw new LeaseLost();
+    const before = this.changes.get(trx);
+    this.changes.set(
+      trx,
+      before === undefined || before === 'delete' || change === 'delete'
+        ? change
+        : { ...before, ...change },
+    );
+    if (before !== undefined) return;
+    writeAtCommit(
+      trx,
+      () => {
+        const key = trx('idempotency_keys').where({ ...this.id, lease_owner: this.owner });
+        const merged = this.changes.get(trx) as KeyChange;
+        return (merged === 'delete' ? key.delete('key') : key.update(merged, 'key')).toSQL();
+      },
+      () => new LeaseLost(),
+    );
   }
 
   /**
@@ -293,6 +314,9 @@ export class IdempotencySession {
 }
 
 type Begin = { kind: 'new' } | Found;
+
+/** A change to the key's row, or its deletion. */
+type KeyChange = Record<string, unknown> | 'delete';
 
 /** What an existing key means for this request: taken (Found), or free again (expired, or left stale by a crash). */
 function judge(row: KeyRow, hash: string, now: Date): Found | 'expired' | 'stale' {
