@@ -1,5 +1,5 @@
 import { isInvariantError } from '@pgw/domain';
-import { haltProcess, type Db, type Tx } from '@pgw/platform-db';
+import { haltProcess, insertAtCommit, type Db, type Tx } from '@pgw/platform-db';
 import { HEADER_EVENT_ID, type BatchHandler, type BusMessage } from './bus';
 import type { DeadLetters } from './dead-letters';
 import { processSpan } from './messaging-spans';
@@ -7,7 +7,8 @@ import { processSpan } from './messaging-spans';
 /**
  * Applies a batch of messages in one transaction, each at most once: the event ids go into the inbox in
  * the same transaction as the effect (one statement for the batch), so a redelivered event finds its id
- * there and changes nothing.
+ * there and changes nothing. A batch is first applied as new (`appliedAsNew`: the ids go in at commit);
+ * one with an id already there rolls back and is applied again, reading the inbox first.
  * One transaction per batch also means a busy account is written once per batch, not once per event.
  * With `deadLetters`, a message the consumer cannot apply is parked instead (dead-letters.ts): an unknown
  * type at once, a poison message once it has failed often enough; the batch then goes on with the next.
@@ -22,11 +23,19 @@ export function inboxHandler(
   deadLetters?: DeadLetters,
 ): BatchHandler {
   return async (batch) => {
+    const ids = batch.map(eventIdOf);
+    const verdicts = batch.map((m, i) => deadLetters?.verdict(m, ids[i] as string) ?? null);
+    const plain =
+      batch.length <= INBOX_INSERT_ROWS &&
+      verdicts.every((v) => v === null) &&
+      new Set(ids).size === ids.length;
+    if (plain && (await appliedAsNew(db, consumer, batch, ids, apply, afterBatch))) {
+      deadLetters?.applied(ids);
+      return;
+    }
     let current: string | undefined;
     try {
       await db.tx(async (trx) => {
-        const ids = batch.map(eventIdOf);
-        const verdicts = batch.map((m, i) => deadLetters?.verdict(m, ids[i] as string) ?? null);
         // One statement records the whole batch's ids; the ones it did not insert were applied before.
         const fresh = await recordInInbox(
           trx,
@@ -63,6 +72,38 @@ export function inboxHandler(
     }
     deadLetters?.applied(batch.map(eventIdOf));
   };
+}
+
+/**
+ * Applies the batch as if none of its events was applied before, which holds for every delivery but a
+ * redelivery: the ids go into the inbox at commit, in the one statement of the transaction's other deferred
+ * writes (its outbox rows), one round trip fewer than reading the inbox first. An id already there fails
+ * that statement on the inbox's key, and the whole transaction rolls back; so does any other error. Then it
+ * answers false, and the batch is applied again the careful way, which also parks, halts and counts failures.
+ */
+async function appliedAsNew(
+  db: Db,
+  consumer: string,
+  batch: BusMessage[],
+  ids: string[],
+  apply: (trx: Tx, message: BusMessage) => Promise<void>,
+  afterBatch: ((trx: Tx) => Promise<void>) | undefined,
+): Promise<boolean> {
+  try {
+    await db.tx(async (trx) => {
+      insertAtCommit(
+        trx,
+        'inbox',
+        ids.map((eventId) => ({ consumer, event_id: eventId })),
+      );
+      for (const message of batch)
+        await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
+      await afterBatch?.(trx);
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function eventIdOf(message: BusMessage): string {

@@ -214,21 +214,18 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(deliveries).toHaveLength(0);
   });
 
+  const message = (tenantId: string): BusMessage => {
+    const m = outboxMessage('gateway.tenant-changed.v1', tenantId, tenantEvent(tenantId, 'Batch'));
+    return {
+      topic: m.topic,
+      key: m.key,
+      value: m.payload,
+      headers: { [HEADER_EVENT_ID]: m.eventId, [HEADER_EVENT_TYPE]: m.eventType },
+    };
+  };
+
   it('applies every event of a batch once, with one inbox statement for the batch, when the batch repeats an event or holds one applied before', async () => {
     const { consumer } = await setup();
-    const message = (tenantId: string): BusMessage => {
-      const m = outboxMessage(
-        'gateway.tenant-changed.v1',
-        tenantId,
-        tenantEvent(tenantId, 'Batch'),
-      );
-      return {
-        topic: m.topic,
-        key: m.key,
-        value: m.payload,
-        headers: { [HEADER_EVENT_ID]: m.eventId, [HEADER_EVENT_TYPE]: m.eventType },
-      };
-    };
     const [a, b, c] = [message('ten_a'), message('ten_b'), message('ten_c')];
     const handle = consumerHandler(consumer, []);
     const inboxInserts: string[] = [];
@@ -246,5 +243,50 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(
       await Promise.all(['ten_a', 'ten_b', 'ten_c'].map((t) => appliedCount(consumer, t))),
     ).toEqual([1, 1, 1]);
+  });
+
+  it('applies a batch of new events with no inbox round trip (the ids go in at commit); a redelivery rolls that back and changes nothing', async () => {
+    const { consumer } = await setup();
+    const handle = consumerHandler(consumer, []);
+    const [a, b] = [message('ten_new_a'), message('ten_new_b')];
+    const sent: string[] = [];
+    const listen = (q: { sql: string }) => sent.push(q.sql.trim());
+    const statementsOf = async (batch: BusMessage[]) => {
+      sent.length = 0;
+      knex.on('query', listen);
+      try {
+        await handle(batch);
+      } finally {
+        knex.off('query', listen);
+      }
+      return sent.filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql));
+    };
+    const inboxOf = async () => (await consumer.read((q) => q('inbox').pluck('event_id'))).sort();
+
+    // New: the two effects, then one statement with the inbox's ids; no read of the inbox first.
+    const fresh = await statementsOf([a, b]);
+    expect(fresh).toHaveLength(3);
+    expect(fresh[2]).toMatch(/^insert into "inbox"/);
+    expect(fresh[2]).not.toMatch(/on conflict/);
+    expect(await inboxOf()).toEqual([a, b].map((m) => m.headers[HEADER_EVENT_ID]).sort());
+
+    // Redelivered with a new one: the first try fails at commit on the inbox's key and rolls back; the
+    // batch is applied again reading the inbox first, and only c is new.
+    const c = message('ten_new_c');
+    const again = await statementsOf([a, b, c]);
+    expect(again.filter((sql) => /^insert into "inbox".*on conflict/.test(sql))).toHaveLength(1);
+    expect(
+      await Promise.all(
+        ['ten_new_a', 'ten_new_b', 'ten_new_c'].map((t) => appliedCount(consumer, t)),
+      ),
+    ).toEqual([1, 1, 1]);
+
+    // An event the consumer cannot apply: both tries roll back, the handler fails, nothing is recorded.
+    const bad = {
+      ...message('ten_new_d'),
+      headers: { ...c.headers, [HEADER_EVENT_ID]: 'ev_bad', [HEADER_EVENT_TYPE]: 'x.unknown.v1' },
+    };
+    await expect(handle([bad])).rejects.toThrow('unexpected type');
+    expect(await inboxOf()).not.toContain('ev_bad');
   });
 });
