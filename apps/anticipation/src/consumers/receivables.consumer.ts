@@ -21,7 +21,7 @@ export function receivablesConsumer(): ConsumerDefinition {
       // A receivable outside a tenant or an environment cannot be scoped: a producer bug, not a value to guess.
       if (tenantId === null || livemode === null)
         throw new Error(`receivable event ${event.envelope.event_id} has no tenant or environment`);
-      await upsertReceivable(trx, tenantId, livemode, event.receivable);
+      upsertReceivable(trx, tenantId, livemode, event.receivable);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
 import type { EventMap } from '@pgw/contracts';
-import type { Tx } from '@pgw/platform-db';
+import { writeAtCommit, type Tx, type WriteSql } from '@pgw/platform-db';
 import type { Candidate } from '@pgw/anticipation-domain/quote';
 
 type Q = Knex | Tx;
@@ -13,25 +13,52 @@ export interface SellerScope {
   sellerId: string;
 }
 
+type ReceivableChanged = EventMap['receivables.receivable-changed.v1']['receivable'];
+
+const COPY_COLUMNS =
+  'receivable_id, tenant_id, livemode, seller_id, charge_id, status, gross_amount_cents, net_amount_cents, debited_gross_cents, due_date, anticipation_id, version, updated_at';
+
+/** The copies a transaction keeps, by receivable: one row each, its newest version. */
+const copiesAtCommit = new WeakMap<
+  Tx,
+  Map<string, { tenantId: string; livemode: boolean; r: ReceivableChanged }>
+>();
+
 /**
  * The copy of one receivable after a receivable-changed event: the highest version wins, so a repeat or
- * an older event that arrives late changes nothing. `anticipated_by` is never touched here.
+ * an older event that arrives late changes nothing. `anticipated_by` is never touched here. Written at the
+ * transaction's commit, every copy of the transaction in one upsert with its other deferred writes (the
+ * inbox's ids); nothing reads the copy back in the consumer's transaction.
  */
-export async function upsertReceivable(
+export function upsertReceivable(
   trx: Tx,
   tenantId: string,
   livemode: boolean,
-  r: EventMap['receivables.receivable-changed.v1']['receivable'],
-): Promise<void> {
-  await trx.raw(
-    `insert into receivables (receivable_id, tenant_id, livemode, seller_id, charge_id, status, gross_amount_cents, net_amount_cents,
-       debited_gross_cents, due_date, anticipation_id, version, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+  r: ReceivableChanged,
+): void {
+  let copies = copiesAtCommit.get(trx);
+  if (copies === undefined) {
+    const batch = new Map<string, { tenantId: string; livemode: boolean; r: ReceivableChanged }>();
+    copiesAtCommit.set(trx, batch);
+    writeAtCommit(trx, () => upsertCopiesSql([...batch.values()]));
+    copies = batch;
+  }
+  const before = copies.get(r.receivable_id);
+  if (before === undefined || before.r.version < r.version)
+    copies.set(r.receivable_id, { tenantId, livemode, r });
+}
+
+function upsertCopiesSql(
+  copies: Array<{ tenantId: string; livemode: boolean; r: ReceivableChanged }>,
+): WriteSql {
+  return {
+    sql: `insert into receivables (${COPY_COLUMNS})
+     values ${copies.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())').join(', ')}
      on conflict (receivable_id) do update set status = excluded.status, gross_amount_cents = excluded.gross_amount_cents,
        net_amount_cents = excluded.net_amount_cents, debited_gross_cents = excluded.debited_gross_cents, due_date = excluded.due_date,
        anticipation_id = excluded.anticipation_id, version = excluded.version, updated_at = now()
      where receivables.version < excluded.version`,
-    [
+    bindings: copies.flatMap(({ tenantId, livemode, r }) => [
       r.receivable_id,
       tenantId,
       livemode,
@@ -44,8 +71,8 @@ export async function upsertReceivable(
       r.due_date,
       r.anticipation_id,
       r.version,
-    ],
-  );
+    ]),
+  };
 }
 
 /** A receivable an execution takes: what pricing needs, and what its event says of the original. */

@@ -62,7 +62,7 @@ export function movementsConsumer(clock: Clock): ConsumerDefinition {
       const batch = batches.get(trx);
       if (batch === undefined) return;
       batches.delete(trx);
-      await batch.flush(trx, clock.now());
+      batch.flush(trx, clock.now());
     },
   };
 }

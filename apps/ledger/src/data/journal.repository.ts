@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '@pgw/domain';
-import { inOneStatement, type Tx } from '@pgw/platform-db';
+import { writeAtCommit, type Tx, type WriteSql } from '@pgw/platform-db';
 import { sellerAccount, type Posting } from '@pgw/ledger-domain/postings';
 
 type Row = Record<string, unknown>;
@@ -42,7 +42,8 @@ const inHistory = (sellerEffectCents: number) => sellerEffectCents !== 0;
  * The balance changes of one batch's transaction, summed per account, and the entries added to each
  * seller's history, so that a busy account (a hot seller, the platform's fee and cash accounts) and a
  * busy seller's history count are written once per batch, in one statement: `flush` runs last in the
- * batch's transaction (ConsumerDefinition.afterBatch).
+ * batch's transaction (ConsumerDefinition.afterBatch) and leaves them to its commit (writeAtCommit), where
+ * they go with the inbox's ids.
  */
 export class BatchBalances {
   private readonly deltas = new Map<string, BalanceDelta>();
@@ -80,7 +81,7 @@ export class BatchBalances {
     }
   }
 
-  async flush(trx: Tx, now: Date): Promise<void> {
+  flush(trx: Tx, now: Date): void {
     // One statement for both tables, rows in key order: two batches lock shared rows in the same order.
     const inKeyOrder = <T>(map: Map<string, T>) =>
       [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
@@ -88,7 +89,7 @@ export class BatchBalances {
     const histories = inKeyOrder(this.histories);
     this.deltas.clear();
     this.histories.clear();
-    const writes: Knex.Sql[] = [];
+    const writes: WriteSql[] = [];
     if (rows.length > 0) {
       const balances = rows.map((d) => ({
         tenant_id: d.tenantId,
@@ -112,7 +113,7 @@ export class BatchBalances {
       const key = ['tenant_id', 'livemode', 'seller_id'];
       writes.push(addTo(trx, 'history_counts', key, 'entries', counts).toSQL());
     }
-    await inOneStatement(trx, writes);
+    for (const write of writes) writeAtCommit(trx, () => write);
   }
 }
 

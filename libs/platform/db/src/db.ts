@@ -34,7 +34,7 @@ export function afterCommit(trx: Tx, hook: () => void): void {
 /** What a transaction of Db.tx writes just before it commits, in one statement (insertAtCommit, writeAtCommit). */
 interface AtCommit {
   inserts: Map<string, object[]>;
-  checked: Array<{ write: () => WriteSql; orElse: () => Error }>;
+  writes: Array<{ write: () => WriteSql; orElse: (() => Error) | undefined }>;
 }
 
 const atCommit = new WeakMap<Tx, AtCommit>();
@@ -60,30 +60,34 @@ export function insertAtCommit(trx: Tx, table: string, rows: readonly object[]):
 }
 
 /**
- * Runs `write` (an update or a delete with a `returning` clause, built when the transaction commits) in the
- * statement of insertAtCommit's rows, after them; when it changes no row, the transaction rolls back with
- * `orElse()`. For a guarded write that nothing in the transaction reads back, whose only answer is whether
- * its row was there (a lease's fence): one round trip fewer. No two such writes may change the same row (one
- * statement sees one snapshot): merge them into one.
+ * Runs `write` (built when the transaction commits) in the statement of insertAtCommit's rows, after them:
+ * for a write that nothing in the transaction reads back, one round trip fewer. With `orElse`, the write is a
+ * guard (an update or a delete with a `returning` clause): when it changes no row, the transaction rolls back
+ * with `orElse()` (a lease's fence). No two writes of one statement may change the same row (one statement
+ * sees one snapshot): merge them into one.
  */
-export function writeAtCommit(trx: Tx, write: () => WriteSql, orElse: () => Error): void {
-  atCommitOf(trx, 'write-at-commit').checked.push({ write, orElse });
+export function writeAtCommit(trx: Tx, write: () => WriteSql, orElse?: () => Error): void {
+  atCommitOf(trx, 'write-at-commit').writes.push({ write, orElse });
 }
 
-/** The deferred inserts, then the checked writes, and a count of each checked write's rows: one statement. */
-async function writeAtCommitNow(trx: Tx, { inserts, checked }: AtCommit): Promise<void> {
-  const writes: WriteSql[] = [...inserts].map(([table, rows]) => trx(table).insert(rows).toSQL());
-  if (checked.length === 0) return void (await inOneStatement(trx, writes));
-  const first = writes.length;
-  const counts = checked.map((_, i) => `(select count(*) from write_${first + i})::int as c${i}`);
+/** The deferred inserts, then the other writes, and a count of each guard's rows: one statement. */
+async function writeAtCommitNow(trx: Tx, { inserts, writes }: AtCommit): Promise<void> {
+  const sql: WriteSql[] = [
+    ...[...inserts].map(([table, rows]) => trx(table).insert(rows).toSQL()),
+    ...writes.map((w) => w.write()),
+  ];
+  const guards = writes.flatMap((w, i) =>
+    w.orElse === undefined ? [] : [{ at: sql.length - writes.length + i, orElse: w.orElse }],
+  );
+  if (guards.length === 0) return void (await inOneStatement(trx, sql));
+  const counts = guards.map(({ at }, i) => `(select count(*) from write_${at})::int as c${i}`);
   // A select without FROM answers one row.
   const [row] = (await inOneStatement(trx, [
-    ...writes,
-    ...checked.map((c) => c.write()),
+    ...sql,
     { sql: `select ${counts.join(', ')}`, bindings: [] },
   ])) as [Record<string, number>];
-  checked.forEach((c, i) => {
-    if (row[`c${i}`] === 0) throw c.orElse();
+  guards.forEach(({ orElse }, i) => {
+    if (row[`c${i}`] === 0) throw orElse();
   });
 }
 
@@ -132,7 +136,7 @@ export class Db {
         const result = await this.knex.transaction(
           async (trx) => {
             afterCommitHooks.set(trx, hooks);
-            const deferred: AtCommit = { inserts: new Map(), checked: [] };
+            const deferred: AtCommit = { inserts: new Map(), writes: [] };
             atCommit.set(trx, deferred);
             if (this.pathPerTransaction)
               await trx.raw(`set local search_path to "${this.schema}", public`);

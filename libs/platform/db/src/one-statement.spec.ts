@@ -148,11 +148,13 @@ describe('writeAtCommit', () => {
       () => new Error(`lease ${n} lost`),
     );
 
-  it('writes a guarded update that finds its row in the one statement of the deferred inserts', async () => {
+  it('writes a guarded update that finds its row, and an unguarded write, in the one statement of the deferred inserts', async () => {
     const sent = await writesSent(() =>
       db.tx(async (trx) => {
         insertAtCommit(trx, 'log', [{ what: 'kept' }]);
         guarded(1)(trx);
+        // Unguarded: written with the others, whatever it changes.
+        writeAtCommit(trx, () => trx('items').insert({ id: 'unguarded', n: 9 }).toSQL());
         // Not written yet: it goes at commit.
         expect(await trx('totals').where({ id: 'lease' }).first('n')).toEqual({ n: 1 });
       }),
@@ -162,6 +164,9 @@ describe('writeAtCommit', () => {
     expect(await db.read((q) => q('log').where({ what: 'kept' }).count('* as c'))).toEqual([
       { c: 1 },
     ]);
+    expect(await db.read((q) => q('items').where({ id: 'unguarded' }).first('n'))).toEqual({
+      n: 9,
+    });
   });
 
   it('rolls the whole transaction back with its error when the guarded write finds no row', async () => {
