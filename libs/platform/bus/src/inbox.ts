@@ -70,7 +70,7 @@ export function inboxHandler(
         await deadLetters.failed(current, error);
       throw error;
     }
-    deadLetters?.applied(batch.map(eventIdOf));
+    deadLetters?.applied(ids);
   };
 }
 

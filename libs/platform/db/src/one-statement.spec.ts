@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { createPgliteKnex, insertAtCommit, sharedDb, writeAtCommit, type Migration } from './db';
 import { inOneStatement } from './one-statement';
 
@@ -12,23 +13,26 @@ const migrations: Migration[] = [
   },
 ];
 
+/** The statements `fn` sends through `knex`, without the transactions' own (BEGIN, COMMIT, search_path). */
+async function statementsDuring(knex: Knex, fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listen = (q: { sql: string }) => seen.push(q.sql);
+  knex.on('query', listen);
+  try {
+    await fn();
+  } finally {
+    knex.off('query', listen);
+  }
+  return seen.filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql.trim()));
+}
+
 describe('inOneStatement', () => {
   const knex = createPgliteKnex(null);
   const db = sharedDb(knex, 'one_statement');
   beforeAll(() => db.migrate(migrations));
   afterAll(() => knex.destroy());
 
-  const statementsOf = async (fn: () => Promise<unknown>): Promise<string[]> => {
-    const seen: string[] = [];
-    const listen = (q: { sql: string }) => seen.push(q.sql);
-    knex.on('query', listen);
-    try {
-      await fn();
-    } finally {
-      knex.off('query', listen);
-    }
-    return seen.filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql.trim()));
-  };
+  const statementsOf = (fn: () => Promise<unknown>) => statementsDuring(knex, fn);
 
   it('runs every write, with its own values, in one round trip', async () => {
     await db.tx((trx) => trx('totals').insert({ id: 't', n: 1 }));
@@ -126,17 +130,8 @@ describe('writeAtCommit', () => {
   });
   afterAll(() => knex.destroy());
 
-  const writesSent = async (fn: () => Promise<unknown>): Promise<string[]> => {
-    const sent: string[] = [];
-    const listen = (q: { sql: string }) => sent.push(q.sql);
-    knex.on('query', listen);
-    try {
-      await fn();
-    } finally {
-      knex.off('query', listen);
-    }
-    return sent.filter((sql) => /^\s*(with|insert|update|delete)/i.test(sql));
-  };
+  const writesSent = async (fn: () => Promise<unknown>) =>
+    (await statementsDuring(knex, fn)).filter((sql) => !/^\s*select/i.test(sql));
   const guarded = (n: number) => (trx: Parameters<typeof insertAtCommit>[0]) =>
     writeAtCommit(
       trx,
