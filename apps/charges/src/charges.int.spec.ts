@@ -5,6 +5,7 @@ import { integrationEnv, uniqueName } from '@pgw/testing';
 import {
   asOperator,
   cardCharge,
+  get,
   merchant,
   outboxEvents,
   post,
@@ -124,12 +125,19 @@ describe('charges on PostgreSQL, concurrently', () => {
     expect(sent[0]).toMatch(/^with write_0 as \(insert into "idempotency_keys"/);
     expect(sent[1]).toBe('BEGIN;');
     expect(sent.filter((sql) => sql === 'BEGIN;')).toHaveLength(1);
-    // In it, the key's answer goes at commit in the one statement of the charge's events and history.
-    const answer = full.filter((sql) => sql.includes('update "idempotency_keys"'));
-    expect(answer).toHaveLength(1);
-    expect(answer[0]).toMatch(
-      /^with write_0 as \(insert into "outbox".* write_1 as \(insert into "charge_events".* write_2 as \(update "idempotency_keys"/,
+    // In it, one statement at commit: the charge's events and history, its guarded update, the key's answer.
+    const outcome = full.filter((sql) => sql.includes('update "idempotency_keys"'));
+    expect(outcome).toHaveLength(1);
+    expect(outcome[0]).toMatch(
+      /^with write_0 as \(insert into "outbox".* write_1 as \(insert into "charge_events".* write_2 as \(update "charges" set .* returning "id"\) , write_3 as \(update "idempotency_keys" .* returning "key"\) select \(select count\(\*\) from write_2\)::int as c0, \(select count\(\*\) from write_3\)::int as c1$/s,
     );
+    expect(full.filter((sql) => /^update "charges"/.test(sql))).toEqual([]);
+    // The answer, made from the intent and the outcome without reading the row back, is the charge as stored.
+    const { request_id: _posted, ...posted } = result.json();
+    const { request_id: _read, ...read } = (
+      await get(h, `/api/v1/charges/${posted.id}`, m.key)
+    ).json();
+    expect(read).toEqual(posted);
   });
 
   it('without a key, 20 concurrent requests are 20 charges (the concurrency is real)', async () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pagedQuery, type Paged, type Tx } from '@pgw/platform-db';
+import { pagedQuery, writeAtCommit, type Paged, type Tx } from '@pgw/platform-db';
 import type { CaptureMethod, ChargeStatus, PaymentMethod } from '@pgw/charges-domain/charge';
 import { pageAfter, type JobPage } from './page-after';
 import { updateById } from './update-by-id';
@@ -123,29 +123,42 @@ export async function updateCharge(trx: Tx, id: string, patch: ChargePatch): Pro
   return updateById<ChargeRow>(trx, 'charge', id, patch);
 }
 
+/** The intent a guarded outcome was decided from has changed since (the recovery settled it first). */
+export class ChargeChanged extends Error {
+  constructor(readonly chargeId: string) {
+    super(`charge ${chargeId} changed since it was read`);
+  }
+}
+
 /**
- * Applies `patch` to the intent `seen` if its row still has the fields a provider outcome is decided from
- * (outcome not known, status, announced, acquirer, status before a chargeback); undefined if it no longer has.
- * One statement: the row is locked by the update itself, and PostgreSQL checks the condition on its latest
- * version.
+ * Applies `patch` to the intent `seen` at the transaction's commit, in its one statement (writeAtCommit),
+ * if the row still has the fields a provider outcome is decided from (outcome not known, status, announced,
+ * acquirer, status before a chargeback); if it no longer has, the transaction rolls back with ChargeChanged.
+ * Returns the row as it will be: `seen` with `patch` (nothing else changes an intent whose outcome is not
+ * known). The update locks the row itself, and PostgreSQL checks the condition on its latest version.
  */
-export async function updateChargeIfUnchanged(
+export function updateChargeAtCommitIfUnchanged(
   trx: Tx,
   seen: ChargeRow,
   patch: ChargePatch,
-): Promise<ChargeRow | undefined> {
-  const rows = (await trx('charges')
-    .where({
-      id: seen.id,
-      outcome_known: false,
-      status: seen.status,
-      announced: seen.announced,
-      acquirer_code: seen.acquirer_code,
-      status_before_chargeback: seen.status_before_chargeback,
-    })
-    .update(patch)
-    .returning('*')) as ChargeRow[];
-  return rows[0];
+): ChargeRow {
+  writeAtCommit(
+    trx,
+    () =>
+      trx('charges')
+        .where({
+          id: seen.id,
+          outcome_known: false,
+          status: seen.status,
+          announced: seen.announced,
+          acquirer_code: seen.acquirer_code,
+          status_before_chargeback: seen.status_before_chargeback,
+        })
+        .update(patch, 'id')
+        .toSQL(),
+    () => new ChargeChanged(seen.id),
+  );
+  return { ...seen, ...patch };
 }
 
 /** Intents whose outcome is unknown and older than `before`, oldest first, a page at a time (see pageAfter). */

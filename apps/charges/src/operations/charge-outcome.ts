@@ -10,7 +10,7 @@ import type { Buyer } from '@pgw/charges-domain/charge-input';
 import {
   lockCharge,
   updateCharge,
-  updateChargeIfUnchanged,
+  updateChargeAtCommitIfUnchanged,
   type ChargePatch,
   type ChargeRow,
 } from '../data/charge.repository';
@@ -283,9 +283,11 @@ export const createdOutcome = (charge: ChargeRow): Outcome => ({
  * recovery, under any key still waiting for this charge. An intent already settled (the request and the
  * recovery raced) is left as it is.
  *
- * `seen`: the intent as the caller wrote it (the create request). The outcome is decided from it and written
- * by one guarded UPDATE, with no locked read first, if the row is still as seen; if anything changed it (the
- * recovery got there first), the row is read under lock and decided again.
+ * `seen`: the intent as the caller wrote it (the create request). The outcome is decided from it, with no
+ * locked read first, and written at commit by one guarded UPDATE in the commit's one statement (with the
+ * events and the key's answer); if anything changed the row (the recovery got there first), the transaction
+ * rolls back with ChargeChanged, and the caller settles again without `seen`: the row is read under lock and
+ * decided again.
  */
 export async function settleIntent(
   deps: ChargesDeps,
@@ -296,17 +298,15 @@ export async function settleIntent(
   session: IdempotencySession | null,
   seen?: ChargeRow,
 ): Promise<ChargeRow> {
-  let charge =
-    seen === undefined || seen.outcome_known
-      ? undefined
-      : await applyOutcome(deps, trx, seen, outcome, announcer, 'if-unchanged');
-  if (charge === undefined) {
+  let charge: ChargeRow;
+  if (seen !== undefined && !seen.outcome_known)
+    charge = await applyOutcome(deps, trx, seen, outcome, announcer, 'if-unchanged');
+  else {
     const current = await lockCharge(trx, null, chargeId);
     assert(current !== undefined, 'charge.present-under-lock', { charge_id: chargeId });
     charge = current.outcome_known
       ? current
       : await applyOutcome(deps, trx, current, outcome, announcer, 'locked');
-    assert(charge !== undefined, 'charge.present-under-lock', { charge_id: chargeId });
   }
   const answer = createdOutcome(charge);
   if (session !== null) await session.complete(trx, answer);
@@ -316,8 +316,8 @@ export async function settleIntent(
 
 /**
  * Writes the outcome decided from `current` (an intent whose outcome is not known) and announces it. `locked`:
- * the caller holds the row. `if-unchanged`: written only if the row still has every field the decision read;
- * undefined if it no longer has.
+ * the caller holds the row. `if-unchanged`: written at commit only if the row still has every field the
+ * decision read; the transaction rolls back with ChargeChanged if it no longer has.
  */
 async function applyOutcome(
   deps: ChargesDeps,
@@ -326,7 +326,7 @@ async function applyOutcome(
   outcome: ProviderOutcome,
   announcer: Announcer,
   mode: 'locked' | 'if-unchanged',
-): Promise<ChargeRow | undefined> {
+): Promise<ChargeRow> {
   const now = deps.clock.now();
   const { patch, trigger } = decide(
     current,
@@ -356,8 +356,7 @@ async function applyOutcome(
   const charge =
     mode === 'locked'
       ? await updateCharge(trx, current.id, change)
-      : await updateChargeIfUnchanged(trx, current, change);
-  if (charge === undefined) return undefined;
+      : updateChargeAtCommitIfUnchanged(trx, current, change);
   await announceCharge(announcer, trx, charge, {
     created: !current.announced,
     statusChanged: status !== current.status,

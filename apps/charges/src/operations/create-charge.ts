@@ -4,7 +4,7 @@ import { ApiError, type ApiKeyPrincipal } from '@pgw/platform-http';
 import type { IdempotencySession, Outcome } from '@pgw/platform-idempotency';
 import { isCard } from '@pgw/charges-domain/charge';
 import type { NewCharge } from '@pgw/charges-domain/charge-input';
-import { insertChargeSql, type ChargeRow } from '../data/charge.repository';
+import { ChargeChanged, insertChargeSql, type ChargeRow } from '../data/charge.repository';
 import { kycStatusOf, sellersOfTenant } from '../data/seller.repository';
 import { railOfNewCharge } from './card-rail';
 import { createdOutcome, requestProvider, settleIntent } from './charge-outcome';
@@ -111,17 +111,23 @@ export async function createCharge(
       'provider did not settle the charge',
     );
   }
-  const charge = await deps.db.tx((trx) =>
-    settleIntent(
-      deps,
-      trx,
-      intent.id,
-      outcome,
-      { db: deps.db, requestId: context.requestId },
-      session,
-      intent,
-    ),
-  );
+  const settle = (seen?: ChargeRow) =>
+    deps.db.tx((trx) =>
+      settleIntent(
+        deps,
+        trx,
+        intent.id,
+        outcome,
+        { db: deps.db, requestId: context.requestId },
+        session,
+        seen,
+      ),
+    );
+  // Decided from the intent as written; settled again under lock if the recovery got there first.
+  const charge = await settle(intent).catch((error: unknown) => {
+    if (error instanceof ChargeChanged) return settle();
+    throw error;
+  });
   context.log.info(
     { charge_id: charge.id, status: charge.status, payment_method: charge.payment_method },
     'charge created',
