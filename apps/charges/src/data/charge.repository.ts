@@ -144,8 +144,8 @@ export function updateChargeAtCommitIfUnchanged(
 ): ChargeRow {
   writeAtCommit(
     trx,
-    () =>
-      trx('charges')
+    (q) =>
+      q('charges')
         .where({
           id: seen.id,
           outcome_known: false,

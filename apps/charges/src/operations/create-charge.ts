@@ -26,9 +26,9 @@ export interface ChargeOrder {
 /**
  * A new charge: load the token and the split recipients (reads only) → take the key and save the intent,
  * and commit → ask the provider → save the outcome with its events and the key's answer, and commit. Two
- * commits per charge. The provider is never called inside a transaction, and the intent is committed
- * before it is called, so a crash in between leaves a pending charge that the recovery resolves by
- * reference (charge-states.md).
+ * commits per charge, one statement each. The provider is never called inside a transaction, and the intent
+ * is committed before it is called, so a crash in between leaves a pending charge that the recovery resolves
+ * by reference (charge-states.md).
  */
 export async function createCharge(
   deps: ChargesDeps,
@@ -111,23 +111,17 @@ export async function createCharge(
       'provider did not settle the charge',
     );
   }
-  const settle = (seen?: ChargeRow) =>
-    deps.db.tx((trx) =>
-      settleIntent(
-        deps,
-        trx,
-        intent.id,
-        outcome,
-        { db: deps.db, requestId: context.requestId },
-        session,
-        seen,
-      ),
-    );
-  // Decided from the intent as written; settled again under lock if the recovery got there first.
-  const charge = await settle(intent).catch((error: unknown) => {
-    if (error instanceof ChargeChanged) return settle();
-    throw error;
-  });
+  const announcer = { db: deps.db, requestId: context.requestId };
+  // Decided from the intent as written, with no read: its writes (the guarded update, the events, the key's
+  // answer) are one statement and commit alone. Settled again under lock if the recovery got there first.
+  const charge = await deps.db
+    .writeTogether((unit) =>
+      settleIntent(deps, unit, intent.id, outcome, announcer, session, intent),
+    )
+    .catch((error: unknown) => {
+      if (!(error instanceof ChargeChanged)) throw error;
+      return deps.db.tx((trx) => settleIntent(deps, trx, intent.id, outcome, announcer, session));
+    });
   context.log.info(
     { charge_id: charge.id, status: charge.status, payment_method: charge.payment_method },
     'charge created',

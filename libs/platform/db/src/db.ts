@@ -34,7 +34,7 @@ export function afterCommit(trx: Tx, hook: () => void): void {
 /** What a transaction of Db.tx writes just before it commits, in one statement (insertAtCommit, writeAtCommit). */
 interface AtCommit {
   inserts: Map<string, object[]>;
-  writes: Array<{ write: () => WriteSql; orElse: (() => Error) | undefined }>;
+  writes: Array<{ write: (q: Knex | Tx) => WriteSql; orElse: (() => Error) | undefined }>;
 }
 
 const atCommit = new WeakMap<Tx, AtCommit>();
@@ -60,35 +60,60 @@ export function insertAtCommit(trx: Tx, table: string, rows: readonly object[]):
 }
 
 /**
- * Runs `write` (built when the transaction commits) in the statement of insertAtCommit's rows, after them:
- * for a write that nothing in the transaction reads back, one round trip fewer. With `orElse`, the write is a
- * guard (an update or a delete with a `returning` clause): when it changes no row, the transaction rolls back
- * with `orElse()` (a lease's fence). No two writes of one statement may change the same row (one statement
- * sees one snapshot): merge them into one.
+ * Runs `write` (built when the transaction commits, with `q` to build it on) in the statement of
+ * insertAtCommit's rows, after them: for a write that nothing in the transaction reads back, one round trip
+ * fewer. With `orElse`, the write is a guard (an update or a delete with a `returning` clause): when it
+ * changes no row, the transaction rolls back with `orElse()` (a lease's fence). No two writes of one
+ * statement may change the same row (one statement sees one snapshot): merge them into one.
  */
-export function writeAtCommit(trx: Tx, write: () => WriteSql, orElse?: () => Error): void {
+export function writeAtCommit(
+  trx: Tx,
+  write: (q: Knex | Tx) => WriteSql,
+  orElse?: () => Error,
+): void {
   atCommitOf(trx, 'write-at-commit').writes.push({ write, orElse });
 }
 
-/** The deferred inserts, then the other writes, and a count of each guard's rows: one statement. */
-async function writeAtCommitNow(trx: Tx, { inserts, writes }: AtCommit): Promise<void> {
+/** A guard found no row: the statement of `writeTogether` fails on it (division by zero), writing nothing. */
+const GUARD_FAILED = '22012';
+
+/**
+ * The deferred inserts, then the other writes, in one statement on `q`. Each guard's rows are counted: in a
+ * transaction, a guard that counts none throws its `orElse()`; `failInStatement` (no transaction around)
+ * instead divides by each count, so that a guard that found no row fails the statement itself.
+ */
+async function writeAtCommitNow(
+  q: Knex | Tx,
+  { inserts, writes }: AtCommit,
+  failInStatement = false,
+): Promise<void> {
   const sql: WriteSql[] = [
-    ...[...inserts].map(([table, rows]) => trx(table).insert(rows).toSQL()),
-    ...writes.map((w) => w.write()),
+    ...[...inserts].map(([table, rows]) => q(table).insert(rows).toSQL()),
+    ...writes.map((w) => w.write(q)),
   ];
   const guards = writes.flatMap((w, i) =>
     w.orElse === undefined ? [] : [{ at: sql.length - writes.length + i, orElse: w.orElse }],
   );
-  if (guards.length === 0) return void (await inOneStatement(trx, sql));
-  const counts = guards.map(({ at }, i) => `(select count(*) from write_${at})::int as c${i}`);
+  if (guards.length === 0) return void (await inOneStatement(q, sql));
+  const counts = guards.map(({ at }, i) =>
+    failInStatement
+      ? `1 / (select count(*) from write_${at})::int as c${i}`
+      : `(select count(*) from write_${at})::int as c${i}`,
+  );
   // A select without FROM answers one row.
-  const [row] = (await inOneStatement(trx, [
+  const [row] = (await inOneStatement(q, [
     ...sql,
     { sql: `select ${counts.join(', ')}`, bindings: [] },
   ])) as [Record<string, number>];
   guards.forEach(({ orElse }, i) => {
     if (row[`c${i}`] === 0) throw orElse();
   });
+}
+
+/** What a unit of `writeTogether` is: a key for its deferred writes and hooks, never a connection. */
+function writesOnlyUnit(): Tx {
+  const refuse = (): never => assert(false, 'db.write-together-sends-nothing-itself') as never;
+  return new Proxy(function unit() {}, { apply: refuse, get: refuse }) as unknown as Tx;
 }
 
 function pgCode(error: unknown): string | undefined {
@@ -151,6 +176,31 @@ export class Db {
       },
       { retryable: isRetryableConflict },
     );
+  }
+
+  /**
+   * For work that only defers its writes (insertAtCommit, writeAtCommit, afterCommit) and reads nothing: on
+   * PostgreSQL they go as one statement with no transaction around it (no BEGIN, no COMMIT: the statement
+   * commits alone, all or nothing). `fn` gets a unit that refuses any query (an assertion). A guard that finds
+   * no row fails that statement; `fn` then runs again in a transaction (`tx`), where the guard throws its
+   * error. On the shared database, a transaction.
+   */
+  async writeTogether<T>(fn: (unit: Tx) => Promise<T>): Promise<T> {
+    if (this.pathPerTransaction) return this.tx(fn);
+    const unit = writesOnlyUnit();
+    const hooks: Array<() => void> = [];
+    const deferred: AtCommit = { inserts: new Map(), writes: [] };
+    afterCommitHooks.set(unit, hooks);
+    atCommit.set(unit, deferred);
+    const value = await fn(unit);
+    try {
+      await writeAtCommitNow(this.knex, deferred, true);
+    } catch (error) {
+      if (pgCode(error) !== GUARD_FAILED) throw error;
+      return this.tx(fn);
+    }
+    for (const hook of hooks) hook();
+    return value;
   }
 
   /**

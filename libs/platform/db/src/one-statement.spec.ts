@@ -149,7 +149,7 @@ describe('writeAtCommit', () => {
         insertAtCommit(trx, 'log', [{ what: 'kept' }]);
         guarded(1)(trx);
         // Unguarded: written with the others, whatever it changes.
-        writeAtCommit(trx, () => trx('items').insert({ id: 'unguarded', n: 9 }).toSQL());
+        writeAtCommit(trx, (q) => q('items').insert({ id: 'unguarded', n: 9 }).toSQL());
         // Not written yet: it goes at commit.
         expect(await trx('totals').where({ id: 'lease' }).first('n')).toEqual({ n: 1 });
       }),
@@ -184,7 +184,7 @@ describe('writeAtCommit', () => {
         guarded(2)(trx);
         writeAtCommit(
           trx,
-          () => trx('items').where({ id: 'absent' }).delete('id').toSQL(),
+          (q) => q('items').where({ id: 'absent' }).delete('id').toSQL(),
           () => new Error('absent row'),
         );
       }),

@@ -273,8 +273,8 @@ export class IdempotencySession {
     if (before !== undefined) return;
     writeAtCommit(
       trx,
-      () => {
-        const key = trx('idempotency_keys').where({ ...this.id, lease_owner: this.owner });
+      (q) => {
+        const key = q('idempotency_keys').where({ ...this.id, lease_owner: this.owner });
         const merged = this.changes.get(trx) as KeyChange;
         return (merged === 'delete' ? key.delete('key') : key.update(merged, 'key')).toSQL();
       },
