@@ -13,6 +13,8 @@ export function receivablesConsumer(): ConsumerDefinition {
   return {
     name: 'receivables',
     topics: [TOPICS.receivables],
+    // The copy is written at commit (upsertReceivable) and nothing is read: a batch is one statement.
+    writesOnly: true,
     apply: async (trx: Tx, message: BusMessage) => {
       const type = message.headers[HEADER_EVENT_TYPE];
       if (type !== 'receivables.receivable-changed.v1') return;

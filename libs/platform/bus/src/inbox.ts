@@ -4,6 +4,17 @@ import { HEADER_EVENT_ID, type BatchHandler, type BusMessage } from './bus';
 import type { DeadLetters } from './dead-letters';
 import { processSpan } from './messaging-spans';
 
+export interface InboxOptions {
+  /** Runs last in the batch's transaction: a consumer that accumulated per-batch work writes it here. */
+  afterBatch?: (trx: Tx) => Promise<void>;
+  deadLetters?: DeadLetters;
+  /**
+   * `apply` and `afterBatch` read nothing and only defer their writes (insertAtCommit, writeAtCommit): a batch
+   * applied as new is then one statement with the inbox's ids, and no transaction (`Db.writeTogether`).
+   */
+  writesOnly?: boolean;
+}
+
 /**
  * Applies a batch of messages in one transaction, each at most once: the event ids go into the inbox in
  * the same transaction as the effect (one statement for the batch), so a redelivered event finds its id
@@ -18,10 +29,9 @@ export function inboxHandler(
   db: Db,
   consumer: string,
   apply: (trx: Tx, message: BusMessage) => Promise<void>,
-  /** Runs last in the batch's transaction: a consumer that accumulated per-batch work writes it here. */
-  afterBatch?: (trx: Tx) => Promise<void>,
-  deadLetters?: DeadLetters,
+  options: InboxOptions = {},
 ): BatchHandler {
+  const { afterBatch, deadLetters, writesOnly = false } = options;
   return async (batch) => {
     const ids = batch.map(eventIdOf);
     const verdicts = batch.map((m, i) => deadLetters?.verdict(m, ids[i] as string) ?? null);
@@ -29,7 +39,7 @@ export function inboxHandler(
       batch.length <= INBOX_INSERT_ROWS &&
       verdicts.every((v) => v === null) &&
       new Set(ids).size === ids.length;
-    if (plain && (await appliedAsNew(db, consumer, batch, ids, apply, afterBatch))) {
+    if (plain && (await appliedAsNew(db, consumer, batch, ids, apply, afterBatch, writesOnly))) {
       deadLetters?.applied(ids);
       return;
     }
@@ -77,7 +87,8 @@ export function inboxHandler(
 /**
  * Applies the batch as if none of its events was applied before, which holds for every delivery but a
  * redelivery: the ids go into the inbox at commit, in the one statement of the transaction's other deferred
- * writes (its outbox rows), one round trip fewer than reading the inbox first. An id already there fails
+ * writes (its outbox rows), one round trip fewer than reading the inbox first (with `writesOnly`, that
+ * statement is the whole batch: no BEGIN, no COMMIT). An id already there fails
  * that statement on the inbox's key, and the whole transaction rolls back; so does any other error. Then it
  * answers false, and the batch is applied again the careful way, which also parks, halts and counts failures.
  */
@@ -88,18 +99,20 @@ async function appliedAsNew(
   ids: string[],
   apply: (trx: Tx, message: BusMessage) => Promise<void>,
   afterBatch: ((trx: Tx) => Promise<void>) | undefined,
+  writesOnly: boolean,
 ): Promise<boolean> {
+  const work = async (trx: Tx) => {
+    insertAtCommit(
+      trx,
+      'inbox',
+      ids.map((eventId) => ({ consumer, event_id: eventId })),
+    );
+    for (const message of batch)
+      await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
+    await afterBatch?.(trx);
+  };
   try {
-    await db.tx(async (trx) => {
-      insertAtCommit(
-        trx,
-        'inbox',
-        ids.map((eventId) => ({ consumer, event_id: eventId })),
-      );
-      for (const message of batch)
-        await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
-      await afterBatch?.(trx);
-    });
+    await (writesOnly ? db.writeTogether(work) : db.tx(work));
     return true;
   } catch {
     return false;

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { KafkaJSNonRetriableError } from 'kafkajs';
 import { decodeEvent, outboxMessage } from '@pgw/contracts';
-import { createPgDb, type Db } from '@pgw/platform-db';
+import { createPgDb, writeAtCommit, type Db } from '@pgw/platform-db';
 import { integrationEnv, uniqueName } from '@pgw/testing';
-import type { BusMessage } from './bus';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
+import { inboxHandler } from './inbox';
 import { KafkaBus } from './kafka-bus';
 import { enqueue, OutboxRelay } from './outbox';
 import {
@@ -319,4 +320,45 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
     }
     expect(await unsentCount(producer)).toBe(0);
   }, 180_000);
+
+  it('applies a new batch of a consumer that only defers its writes as one statement, without BEGIN; a redelivery changes nothing', async () => {
+    const handle = inboxHandler(
+      consumer,
+      'writes-only',
+      async (trx, message) => {
+        const event = decodeEvent('gateway.tenant-changed.v1', message.value);
+        writeAtCommit(trx, (q) =>
+          q('tenants')
+            .insert({ tenant_id: event.tenant_id, name: event.name })
+            .onConflict('tenant_id')
+            .merge({ applied: q.raw('tenants.applied + 1') })
+            .toSQL(),
+        );
+      },
+      { writesOnly: true },
+    );
+    const batch = ['ten_wo_a', 'ten_wo_b'].map((tenantId): BusMessage => {
+      const m = outboxMessage('gateway.tenant-changed.v1', tenantId, tenantEvent(tenantId, 'W'));
+      return {
+        topic: m.topic,
+        key: m.key,
+        value: m.payload,
+        headers: { [HEADER_EVENT_ID]: m.eventId, [HEADER_EVENT_TYPE]: m.eventType },
+      };
+    });
+    const sent: string[] = [];
+    const listen = (q: { sql: string }) => sent.push(q.sql.trim());
+    consumer.knex.on('query', listen);
+    try {
+      await handle(batch);
+    } finally {
+      consumer.knex.off('query', listen);
+    }
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^with write_0 as \(insert into "inbox".*\) insert into "tenants"/s);
+    await handle(batch);
+    expect(
+      await Promise.all(['ten_wo_a', 'ten_wo_b'].map((t) => appliedCount(consumer, t))),
+    ).toEqual([1, 1]);
+  });
 });

@@ -75,6 +75,11 @@ export interface ConsumerDefinition {
   knows?(type: string | undefined): boolean;
   /** Optional: runs at the end of each batch's transaction, after every apply (e.g. one write per hot row). */
   afterBatch?(trx: Tx): Promise<void>;
+  /**
+   * `apply` and `afterBatch` read nothing and only defer their writes (insertAtCommit, writeAtCommit): a
+   * batch of new events is then one statement, with no transaction around it (InboxOptions.writesOnly).
+   */
+  writesOnly?: boolean;
 }
 
 export interface ServiceParts {
@@ -171,13 +176,13 @@ export async function startService(
       await context.bus.subscribe({
         groupId: `${definition.name}.${consumer.name}`,
         topics: consumer.topics,
-        handle: inboxHandler(
-          context.db,
-          consumer.name,
-          consumer.apply.bind(consumer),
-          consumer.afterBatch?.bind(consumer),
+        handle: inboxHandler(context.db, consumer.name, consumer.apply.bind(consumer), {
+          ...(consumer.afterBatch !== undefined
+            ? { afterBatch: consumer.afterBatch.bind(consumer) }
+            : {}),
           deadLetters,
-        ),
+          writesOnly: consumer.writesOnly ?? false,
+        }),
       }),
     );
   }
