@@ -88,9 +88,9 @@ export function inboxHandler(
  * Applies the batch as if none of its events was applied before, which holds for every delivery but a
  * redelivery: the ids go into the inbox at commit, in the one statement of the transaction's other deferred
  * writes (its outbox rows), one round trip fewer than reading the inbox first (with `writesOnly`, that
- * statement is the whole batch: no BEGIN, no COMMIT). An id already there fails
- * that statement on the inbox's key, and the whole transaction rolls back; so does any other error. Then it
- * answers false, and the batch is applied again the careful way, which also parks, halts and counts failures.
+ * statement is the whole batch: no BEGIN, no COMMIT). An id already there fails that statement on the
+ * inbox's key, and the whole transaction rolls back; so does any other error. Then it answers false, and
+ * the batch is applied again the careful way, which also parks, halts and counts failures.
  */
 async function appliedAsNew(
   db: Db,
