@@ -4,7 +4,7 @@ import { KafkaJSNonRetriableError } from 'kafkajs';
 import { decodeEvent, outboxMessage } from '@pgw/contracts';
 import { createPgDb, writeAtCommit, type Db } from '@pgw/platform-db';
 import { integrationEnv, uniqueName } from '@pgw/testing';
-import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type BusMessage } from './bus';
+import type { BusMessage } from './bus';
 import { inboxHandler } from './inbox';
 import { KafkaBus } from './kafka-bus';
 import { enqueue, OutboxRelay } from './outbox';
@@ -15,6 +15,7 @@ import {
   prepare,
   relay,
   tenantEvent,
+  tenantMessage,
   unsentCount,
   waitFor,
   writeEvent,
@@ -337,15 +338,7 @@ describe('outbox, relay and inbox on PostgreSQL with the real Kafka broker', () 
       },
       { writesOnly: true },
     );
-    const batch = ['ten_wo_a', 'ten_wo_b'].map((tenantId): BusMessage => {
-      const m = outboxMessage('gateway.tenant-changed.v1', tenantId, tenantEvent(tenantId, 'W'));
-      return {
-        topic: m.topic,
-        key: m.key,
-        value: m.payload,
-        headers: { [HEADER_EVENT_ID]: m.eventId, [HEADER_EVENT_TYPE]: m.eventType },
-      };
-    });
+    const batch = ['ten_wo_a', 'ten_wo_b'].map((tenantId) => tenantMessage(tenantId, 'W'));
     const sent: string[] = [];
     const listen = (q: { sql: string }) => sent.push(q.sql.trim());
     consumer.knex.on('query', listen);

@@ -3,7 +3,7 @@
 import { decodeEvent, newEnvelope, outboxMessage, type TenantChanged } from '@pgw/contracts';
 import type { Db, Migration } from '@pgw/platform-db';
 import { waitFor } from '@pgw/testing';
-import { HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
+import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
 import { inboxHandler } from './inbox';
 import { busMigration, enqueue, OutboxRelay } from './outbox';
 
@@ -39,6 +39,17 @@ export interface Services {
 export async function prepare(services: Services): Promise<void> {
   await services.producer.migrate([busMigration]);
   await services.consumer.migrate([busMigration, consumerMigration]);
+}
+
+/** A tenant-changed event as a consumer receives it from the bus (Avro body, event-id and event-type headers). */
+export function tenantMessage(tenantId: string, name: string): BusMessage {
+  const m = outboxMessage('gateway.tenant-changed.v1', tenantId, tenantEvent(tenantId, name));
+  return {
+    topic: m.topic,
+    key: m.key,
+    value: m.payload,
+    headers: { [HEADER_EVENT_ID]: m.eventId, [HEADER_EVENT_TYPE]: m.eventType },
+  };
 }
 
 /** Writes the event in a producer transaction, exactly as a service does. */

@@ -19,6 +19,7 @@ import {
   prepare,
   relay,
   tenantEvent,
+  tenantMessage,
   unsentCount,
   waitFor,
   writeEvent,
@@ -214,15 +215,7 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     expect(deliveries).toHaveLength(0);
   });
 
-  const message = (tenantId: string): BusMessage => {
-    const m = outboxMessage('gateway.tenant-changed.v1', tenantId, tenantEvent(tenantId, 'Batch'));
-    return {
-      topic: m.topic,
-      key: m.key,
-      value: m.payload,
-      headers: { [HEADER_EVENT_ID]: m.eventId, [HEADER_EVENT_TYPE]: m.eventType },
-    };
-  };
+  const message = (tenantId: string): BusMessage => tenantMessage(tenantId, 'Batch');
 
   it('applies every event of a batch once, with one inbox statement for the batch, when the batch repeats an event or holds one applied before', async () => {
     const { consumer } = await setup();
