@@ -18,11 +18,15 @@ type ReceivableChanged = EventMap['receivables.receivable-changed.v1']['receivab
 const COPY_COLUMNS =
   'receivable_id, tenant_id, livemode, seller_id, charge_id, status, gross_amount_cents, net_amount_cents, debited_gross_cents, due_date, anticipation_id, version, updated_at';
 
+/** A receivable's copy as its event gives it, with the event's scope. */
+interface Copy {
+  tenantId: string;
+  livemode: boolean;
+  r: ReceivableChanged;
+}
+
 /** The copies a transaction keeps, by receivable: one row each, its newest version. */
-const copiesAtCommit = new WeakMap<
-  Tx,
-  Map<string, { tenantId: string; livemode: boolean; r: ReceivableChanged }>
->();
+const copiesAtCommit = new WeakMap<Tx, Map<string, Copy>>();
 
 /**
  * The copy of one receivable after a receivable-changed event: the highest version wins, so a repeat or
@@ -38,7 +42,7 @@ export function upsertReceivable(
 ): void {
   let copies = copiesAtCommit.get(trx);
   if (copies === undefined) {
-    const batch = new Map<string, { tenantId: string; livemode: boolean; r: ReceivableChanged }>();
+    const batch = new Map<string, Copy>();
     copiesAtCommit.set(trx, batch);
     writeAtCommit(trx, () => upsertCopiesSql([...batch.values()]));
     copies = batch;
@@ -48,9 +52,7 @@ export function upsertReceivable(
     copies.set(r.receivable_id, { tenantId, livemode, r });
 }
 
-function upsertCopiesSql(
-  copies: Array<{ tenantId: string; livemode: boolean; r: ReceivableChanged }>,
-): WriteSql {
+function upsertCopiesSql(copies: Copy[]): WriteSql {
   return {
     sql: `insert into receivables (${COPY_COLUMNS})
      values ${copies.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())').join(', ')}

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '@pgw/domain';
-import { writeAtCommit, type Tx, type WriteSql } from '@pgw/platform-db';
+import { writeAtCommit, type Tx } from '@pgw/platform-db';
 import { sellerAccount, type Posting } from '@pgw/ledger-domain/postings';
 
 type Row = Record<string, unknown>;
@@ -89,7 +89,6 @@ export class BatchBalances {
     const histories = inKeyOrder(this.histories);
     this.deltas.clear();
     this.histories.clear();
-    const writes: WriteSql[] = [];
     if (rows.length > 0) {
       const balances = rows.map((d) => ({
         tenant_id: d.tenantId,
@@ -101,7 +100,8 @@ export class BatchBalances {
       }));
       const key = ['tenant_id', 'livemode', 'account'];
       const updatedAt = { updated_at: trx.raw('excluded.updated_at') };
-      writes.push(addTo(trx, 'accounts', key, 'balance_cents', balances, updatedAt).toSQL());
+      const upsert = addTo(trx, 'accounts', key, 'balance_cents', balances, updatedAt).toSQL();
+      writeAtCommit(trx, () => upsert);
     }
     if (histories.length > 0) {
       const counts = histories.map((h) => ({
@@ -111,9 +111,9 @@ export class BatchBalances {
         entries: h.entries,
       }));
       const key = ['tenant_id', 'livemode', 'seller_id'];
-      writes.push(addTo(trx, 'history_counts', key, 'entries', counts).toSQL());
+      const upsert = addTo(trx, 'history_counts', key, 'entries', counts).toSQL();
+      writeAtCommit(trx, () => upsert);
     }
-    for (const write of writes) writeAtCommit(trx, () => write);
   }
 }
 

@@ -6,7 +6,7 @@ import { processSpan } from './messaging-spans';
 
 export interface InboxOptions {
   /** Runs last in the batch's transaction: a consumer that accumulated per-batch work writes it here. */
-  afterBatch?: (trx: Tx) => Promise<void>;
+  afterBatch?: ((trx: Tx) => Promise<void>) | undefined;
   deadLetters?: DeadLetters;
   /**
    * `apply` and `afterBatch` read nothing and only defer their writes (insertAtCommit, writeAtCommit): a batch

@@ -92,7 +92,7 @@ async function writeAtCommitNow(
     ...writes.map((w) => w.write(q)),
   ];
   const guards = writes.flatMap((w, i) =>
-    w.orElse === undefined ? [] : [{ at: sql.length - writes.length + i, orElse: w.orElse }],
+    w.orElse === undefined ? [] : [{ at: inserts.size + i, orElse: w.orElse }],
   );
   if (guards.length === 0) return void (await inOneStatement(q, sql));
   const counts = guards.map(({ at }, i) =>
@@ -108,6 +108,15 @@ async function writeAtCommitNow(
   guards.forEach(({ orElse }, i) => {
     if (row[`c${i}`] === 0) throw orElse();
   });
+}
+
+/** Makes `unit` (a transaction, or writeTogether's unit) hold after-commit hooks and deferred writes. */
+function openUnit(unit: Tx): { hooks: Array<() => void>; deferred: AtCommit } {
+  const hooks: Array<() => void> = [];
+  const deferred: AtCommit = { inserts: new Map(), writes: [] };
+  afterCommitHooks.set(unit, hooks);
+  atCommit.set(unit, deferred);
+  return { hooks, deferred };
 }
 
 /** What a unit of `writeTogether` is: a key for its deferred writes and hooks, never a connection. */
@@ -157,16 +166,15 @@ export class Db {
     return retry(
       TX_RETRY,
       async () => {
-        const hooks: Array<() => void> = [];
+        let hooks: Array<() => void> = [];
         const result = await this.knex.transaction(
           async (trx) => {
-            afterCommitHooks.set(trx, hooks);
-            const deferred: AtCommit = { inserts: new Map(), writes: [] };
-            atCommit.set(trx, deferred);
+            const unit = openUnit(trx);
+            hooks = unit.hooks;
             if (this.pathPerTransaction)
               await trx.raw(`set local search_path to "${this.schema}", public`);
             const value = await fn(trx);
-            await writeAtCommitNow(trx, deferred);
+            await writeAtCommitNow(trx, unit.deferred);
             return value;
           },
           options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
@@ -188,10 +196,7 @@ export class Db {
   async writeTogether<T>(fn: (unit: Tx) => Promise<T>): Promise<T> {
     if (this.pathPerTransaction) return this.tx(fn);
     const unit = writesOnlyUnit();
-    const hooks: Array<() => void> = [];
-    const deferred: AtCommit = { inserts: new Map(), writes: [] };
-    afterCommitHooks.set(unit, hooks);
-    atCommit.set(unit, deferred);
+    const { hooks, deferred } = openUnit(unit);
     const value = await fn(unit);
     try {
       await writeAtCommitNow(this.knex, deferred, true);

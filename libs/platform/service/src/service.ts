@@ -177,9 +177,7 @@ export async function startService(
         groupId: `${definition.name}.${consumer.name}`,
         topics: consumer.topics,
         handle: inboxHandler(context.db, consumer.name, consumer.apply.bind(consumer), {
-          ...(consumer.afterBatch !== undefined
-            ? { afterBatch: consumer.afterBatch.bind(consumer) }
-            : {}),
+          afterBatch: consumer.afterBatch?.bind(consumer),
           deadLetters,
           writesOnly: consumer.writesOnly ?? false,
         }),
