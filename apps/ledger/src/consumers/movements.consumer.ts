@@ -2,7 +2,7 @@ import { decodeEvent, TOPICS } from '@pgw/contracts';
 import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
 import type { Tx } from '@pgw/platform-db';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
-import { BatchBalances, insertEntry } from '../data/journal.repository';
+import { bookAtCommit } from '../data/journal.repository';
 import {
   LedgerInvariantError,
   postingsFor,
@@ -16,10 +16,11 @@ import {
  * balances come out the same. The inbox drops a redelivered event; the entry's source_event_id would too.
  */
 export function movementsConsumer(clock: Clock): ConsumerDefinition {
-  const batches = new WeakMap<Tx, BatchBalances>();
   return {
     name: 'movements',
     topics: [TOPICS.receivables],
+    // It reads nothing: a batch of new movements is one statement with the inbox's ids, no transaction.
+    writesOnly: true,
     apply: async (trx: Tx, message: BusMessage) => {
       const type = message.headers[HEADER_EVENT_TYPE];
       if (type !== 'receivables.balance-moved.v1') return; // receivable and settlement snapshots: not money
@@ -53,16 +54,7 @@ export function movementsConsumer(clock: Clock): ConsumerDefinition {
         createdAt: new Date(envelope.occurred_at),
         postings,
       };
-      if (!(await insertEntry(trx, entry))) return;
-      const batch = batches.get(trx) ?? new BatchBalances();
-      batches.set(trx, batch);
-      batch.add(entry);
-    },
-    afterBatch: async (trx: Tx) => {
-      const batch = batches.get(trx);
-      if (batch === undefined) return;
-      batches.delete(trx);
-      batch.flush(trx, clock.now());
+      bookAtCommit(trx, entry, () => clock.now());
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '@pgw/domain';
-import { writeAtCommit, type Tx } from '@pgw/platform-db';
+import { writeAtCommit, type Tx, type WriteSql } from '@pgw/platform-db';
 import { sellerAccount, type Posting } from '@pgw/ledger-domain/postings';
 
 type Row = Record<string, unknown>;
@@ -20,165 +20,109 @@ export interface JournalEntry {
   postings: Posting[];
 }
 
-interface BalanceDelta {
-  tenantId: string;
-  livemode: boolean;
-  account: string;
-  sellerId: string | null;
-  deltaCents: number;
-}
-
-interface HistoryDelta {
-  tenantId: string;
-  livemode: boolean;
-  sellerId: string;
-  entries: number;
-}
-
-/** Whether an entry is one of the seller's balance transactions (journal_history's predicate, history_counts' rows). */
-const inHistory = (sellerEffectCents: number) => sellerEffectCents !== 0;
+/** The entries a transaction books at its commit, by source event (a movement twice in it is booked once). */
+const entriesAtCommit = new WeakMap<Tx, Map<string, JournalEntry>>();
 
 /**
- * The balance changes of one batch's transaction, summed per account, and the entries added to each
- * seller's history, so that a busy account (a hot seller, the platform's fee and cash accounts) and a
- * busy seller's history count are written once per batch, in one statement: `flush` runs last in the
- * batch's transaction (ConsumerDefinition.afterBatch) and leaves them to its commit (writeAtCommit), where
- * they go with the inbox's ids.
+ * Books the entry when the transaction commits, with every other entry of the transaction, in the one statement
+ * of its deferred writes (the inbox's ids): nothing in the consumer's transaction reads the journal back. That
+ * statement writes the entries not booked already (by source_event_id: the guard that still holds once the
+ * inbox has forgotten an event), and for those alone their postings, the balance of each account they touch
+ * (summed per account: a busy account, a hot seller's or the platform's, is written once per batch) and each
+ * seller's history count. Rows that two batches share are written in key order, so they lock them in the same
+ * order. `now` stamps the accounts written.
  */
-export class BatchBalances {
-  private readonly deltas = new Map<string, BalanceDelta>();
-  private readonly histories = new Map<string, HistoryDelta>();
-
-  add(
-    entry: Pick<
-      JournalEntry,
-      'tenantId' | 'livemode' | 'sellerId' | 'sellerEffectCents' | 'postings'
-    >,
-  ): void {
-    const { tenantId, livemode } = entry;
-    for (const p of entry.postings) {
-      const key = `${tenantId}\u0000${livemode}\u0000${p.account}`;
-      const current = this.deltas.get(key) ?? {
-        tenantId,
-        livemode,
-        account: p.account,
-        sellerId: p.sellerId,
-        deltaCents: 0,
-      };
-      current.deltaCents += p.amountCents;
-      this.deltas.set(key, current);
-    }
-    if (inHistory(entry.sellerEffectCents)) {
-      const key = `${tenantId}\u0000${livemode}\u0000${entry.sellerId}`;
-      const current = this.histories.get(key) ?? {
-        tenantId,
-        livemode,
-        sellerId: entry.sellerId,
-        entries: 0,
-      };
-      current.entries++;
-      this.histories.set(key, current);
-    }
+export function bookAtCommit(trx: Tx, entry: JournalEntry, now: () => Date): void {
+  let entries = entriesAtCommit.get(trx);
+  if (entries === undefined) {
+    const batch = new Map<string, JournalEntry>();
+    entriesAtCommit.set(trx, batch);
+    const booked = () => [...batch.values()];
+    writeAtCommit(trx, () => insertEntriesSql(booked()));
+    writeAtCommit(trx, () => bookedPostingsSql(booked()));
+    writeAtCommit(trx, () => ({ sql: INSERT_POSTINGS, bindings: [] }));
+    writeAtCommit(trx, () => ({ sql: ADD_TO_ACCOUNTS, bindings: [now().toISOString()] }));
+    writeAtCommit(trx, () => ({ sql: ADD_TO_HISTORY_COUNTS, bindings: [] }));
+    entries = batch;
   }
-
-  flush(trx: Tx, now: Date): void {
-    // One statement for both tables, rows in key order: two batches lock shared rows in the same order.
-    const inKeyOrder = <T>(map: Map<string, T>) =>
-      [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
-    const rows = inKeyOrder(this.deltas).filter((d) => d.deltaCents !== 0);
-    const histories = inKeyOrder(this.histories);
-    this.deltas.clear();
-    this.histories.clear();
-    if (rows.length > 0) {
-      const balances = rows.map((d) => ({
-        tenant_id: d.tenantId,
-        livemode: d.livemode,
-        account: d.account,
-        seller_id: d.sellerId,
-        balance_cents: d.deltaCents,
-        updated_at: now,
-      }));
-      const key = ['tenant_id', 'livemode', 'account'];
-      const updatedAt = { updated_at: trx.raw('excluded.updated_at') };
-      const upsert = addTo(trx, 'accounts', key, 'balance_cents', balances, updatedAt).toSQL();
-      writeAtCommit(trx, () => upsert);
-    }
-    if (histories.length > 0) {
-      const counts = histories.map((h) => ({
-        tenant_id: h.tenantId,
-        livemode: h.livemode,
-        seller_id: h.sellerId,
-        entries: h.entries,
-      }));
-      const key = ['tenant_id', 'livemode', 'seller_id'];
-      const upsert = addTo(trx, 'history_counts', key, 'entries', counts).toSQL();
-      writeAtCommit(trx, () => upsert);
-    }
-  }
+  if (!entries.has(entry.sourceEventId)) entries.set(entry.sourceEventId, entry);
 }
 
-/**
- * Inserts `rows` into `table`, or, for a key already there, adds the row's `column` to the stored one (and
- * sets `alsoSet`): one statement for the batch.
- */
-function addTo(
-  trx: Tx,
-  table: 'accounts' | 'history_counts',
-  key: string[],
-  column: string,
-  rows: Record<string, unknown>[],
-  alsoSet: Record<string, Knex.Raw> = {},
-) {
-  return trx(table)
-    .insert(rows)
-    .onConflict(key)
-    .merge({ [column]: trx.raw(`${table}.${column} + excluded.${column}`), ...alsoSet });
-}
+/** An array bound as one value (PostgreSQL's array of the type its placeholder casts to); nulls allowed. */
+const array = (values: unknown[]) => values as Knex.Value;
 
 /**
- * Writes the entry and its postings in one statement (the postings' insert reads the entry's `seq` from the
- * entry's insert, a data-modifying WITH); false when the movement was booked already (no row, no postings).
+ * The entries, in the order given (their seq follows it), as one insert of arrays (a fixed number of values
+ * whatever the batch's size); answers the rows it inserted (`booked_entries`).
  */
-export async function insertEntry(trx: Tx, entry: JournalEntry): Promise<boolean> {
-  const insertEntryRow = trx('journal_entries')
-    .insert({
-      id: newId('ldge_'),
-      source_event_id: entry.sourceEventId,
-      tenant_id: entry.tenantId,
-      livemode: entry.livemode,
-      seller_id: entry.sellerId,
-      type: entry.type,
-      charge_id: entry.chargeId,
-      settlement_id: entry.settlementId,
-      anticipation_id: entry.anticipationId,
-      amount_cents: Math.abs(entry.sellerEffectCents),
-      direction:
-        entry.sellerEffectCents > 0 ? 'credit' : entry.sellerEffectCents < 0 ? 'debit' : null,
-      created_at: entry.createdAt,
-    })
-    .onConflict('source_event_id')
-    .ignore()
-    .returning('seq')
-    .toSQL();
-  const postings = entry.postings;
-  const insertPostings =
-    postings.length === 0
-      ? ''
-      : `, postings_added as (
-           insert into postings (entry_seq, tenant_id, livemode, account, amount_cents)
-           select entry.seq, ?, ?, p.account, p.amount_cents
-           from entry, (values ${postings.map(() => '(?::text, ?::bigint)').join(', ')}) as p (account, amount_cents)
-         )`;
-  const result = await trx.raw(
-    `with entry as (${insertEntryRow.sql})${insertPostings} select seq from entry`,
-    [
-      ...insertEntryRow.bindings,
-      ...(postings.length === 0 ? [] : [entry.tenantId, entry.livemode]),
-      ...postings.flatMap((p) => [p.account, p.amountCents]),
+function insertEntriesSql(entries: JournalEntry[]): WriteSql {
+  const column = (pick: (e: JournalEntry) => unknown) => array(entries.map(pick));
+  return {
+    name: 'booked_entries',
+    sql: `insert into journal_entries (id, source_event_id, tenant_id, livemode, seller_id, type, charge_id, settlement_id, anticipation_id, amount_cents, direction, created_at)
+      select id, source_event_id, tenant_id, livemode, seller_id, type, charge_id, settlement_id, anticipation_id, amount_cents, direction, created_at
+      from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::timestamptz[])
+        with ordinality as e (id, source_event_id, tenant_id, livemode, seller_id, type, charge_id, settlement_id, anticipation_id, amount_cents, direction, created_at, n)
+      order by n
+      on conflict (source_event_id) do nothing
+      returning seq, source_event_id, tenant_id, livemode, seller_id, amount_cents`,
+    bindings: [
+      column(() => newId('ldge_')),
+      column((e) => e.sourceEventId),
+      column((e) => e.tenantId),
+      column((e) => e.livemode),
+      column((e) => e.sellerId),
+      column((e) => e.type),
+      column((e) => e.chargeId),
+      column((e) => e.settlementId),
+      column((e) => e.anticipationId),
+      column((e) => Math.abs(e.sellerEffectCents)),
+      column((e) =>
+        e.sellerEffectCents > 0 ? 'credit' : e.sellerEffectCents < 0 ? 'debit' : null,
+      ),
+      column((e) => e.createdAt.toISOString()),
     ],
-  );
-  return (result.rows as Row[]).length > 0;
+  };
 }
+
+/** The postings of the entries just booked (`booked_postings`), with their entry's seq. */
+function bookedPostingsSql(entries: JournalEntry[]): WriteSql {
+  const postings = entries.flatMap((e) => e.postings.map((p) => ({ e, p })));
+  return {
+    name: 'booked_postings',
+    sql: `select b.seq, b.tenant_id, b.livemode, p.account, p.seller_id, p.amount_cents
+      from unnest(?::text[], ?::text[], ?::text[], ?::bigint[]) as p (source_event_id, account, seller_id, amount_cents)
+      join booked_entries b on b.source_event_id = p.source_event_id`,
+    bindings: [
+      array(postings.map(({ e }) => e.sourceEventId)),
+      array(postings.map(({ p }) => p.account)),
+      array(postings.map(({ p }) => p.sellerId)),
+      array(postings.map(({ p }) => p.amountCents)),
+    ],
+  };
+}
+
+const INSERT_POSTINGS = `insert into postings (entry_seq, tenant_id, livemode, account, amount_cents)
+  select seq, tenant_id, livemode, account, amount_cents from booked_postings`;
+
+const ADD_TO_ACCOUNTS = `insert into accounts (tenant_id, livemode, account, seller_id, balance_cents, updated_at)
+  select tenant_id, livemode, account, min(seller_id), sum(amount_cents)::bigint, ?::timestamptz
+  from booked_postings
+  group by tenant_id, livemode, account
+  having sum(amount_cents) <> 0
+  order by tenant_id, livemode, account
+  on conflict (tenant_id, livemode, account) do update
+    set balance_cents = accounts.balance_cents + excluded.balance_cents, updated_at = excluded.updated_at`;
+
+// journal_history's predicate: the entries that change what the seller has.
+const ADD_TO_HISTORY_COUNTS = `insert into history_counts (tenant_id, livemode, seller_id, entries)
+  select tenant_id, livemode, seller_id, count(*)
+  from booked_entries
+  where amount_cents > 0
+  group by tenant_id, livemode, seller_id
+  order by tenant_id, livemode, seller_id
+  on conflict (tenant_id, livemode, seller_id) do update
+    set entries = history_counts.entries + excluded.entries`;
 
 export interface SellerBalances {
   pendingCents: number;

@@ -32,7 +32,7 @@ describe('GET /api/v1/balance/history', () => {
     );
     const historyWrites: string[] = [];
     const count = (query: { sql: string }) => {
-      if (/"history_counts"/.test(query.sql)) historyWrites.push(query.sql);
+      if (/\binsert into "?history_counts\b/.test(query.sql)) historyWrites.push(query.sql);
     };
     knex.on('query', count);
     await bus.publish([...sales.slice(0, 4), other, released]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { types as pgTypes } from 'pg';
 import { TYPE_PARSERS } from './types';
-import { inOneStatement, type WriteSql } from './one-statement';
+import { inOneStatement, withName, type WriteSql } from './one-statement';
 import { retry, type RetryPolicy } from './retry';
 import { assert } from '@pgw/domain';
 
@@ -91,14 +91,17 @@ async function writeAtCommitNow(
     ...[...inserts].map(([table, rows]) => q(table).insert(rows).toSQL()),
     ...writes.map((w) => w.write(q)),
   ];
-  const guards = writes.flatMap((w, i) =>
-    w.orElse === undefined ? [] : [{ at: inserts.size + i, orElse: w.orElse }],
-  );
+  const guards = writes.flatMap((w, i) => {
+    const at = inserts.size + i;
+    return w.orElse === undefined
+      ? []
+      : [{ name: withName(sql[at] as WriteSql, at), orElse: w.orElse }];
+  });
   if (guards.length === 0) return void (await inOneStatement(q, sql));
-  const counts = guards.map(({ at }, i) =>
+  const counts = guards.map(({ name }, i) =>
     failInStatement
-      ? `1 / (select count(*) from write_${at})::int as c${i}`
-      : `(select count(*) from write_${at})::int as c${i}`,
+      ? `1 / (select count(*) from ${name})::int as c${i}`
+      : `(select count(*) from ${name})::int as c${i}`,
   );
   // A select without FROM answers one row.
   const [row] = (await inOneStatement(q, [
