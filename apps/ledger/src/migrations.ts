@@ -55,7 +55,7 @@ export const ledgerMigrations: Migration[] = [
       // The length of each seller's balance history (entries with amount_cents > 0, as journal_history
       // lists them), kept in the transaction that writes the entries, so that a history page's total is
       // one row, not a count over every entry. Entries written by the ledger from now on count
-      // themselves (BatchBalances); SHARE blocks them while the backfill counts what is already there.
+      // themselves (bookAtCommit); SHARE blocks them while the backfill counts what is already there.
       await trx.raw(`
         create table history_counts (
           tenant_id text not null,

@@ -72,6 +72,34 @@ describe('inOneStatement', () => {
     expect(await db.read((q) => q('totals').select('n'))).toEqual([{ n: 5 }]);
   });
 
+  it("lets a write read a named write's returning rows: only what it inserted", async () => {
+    await db.tx((trx) => trx('items').insert({ id: 'e', n: 1 }));
+    const sent = await statementsOf(() =>
+      db.tx((trx) =>
+        inOneStatement(trx, [
+          {
+            name: 'added',
+            ...trx('items')
+              .insert([
+                { id: 'e', n: 10 }, // there already: not inserted, not counted
+                { id: 'f', n: 20 },
+                { id: 'g', n: 30 },
+              ])
+              .onConflict('id')
+              .ignore()
+              .returning(['id', 'n'])
+              .toSQL(),
+          },
+          { sql: "insert into totals (id, n) select 'added', sum(n) from added", bindings: [] },
+        ]),
+      ),
+    );
+    expect(sent).toHaveLength(1);
+    expect(await db.read((q) => q('totals').where({ id: 'added' }).select('n'))).toEqual([
+      { n: 50 },
+    ]);
+  });
+
   it('sends nothing for no writes', async () => {
     expect(await statementsOf(() => db.tx((trx) => inOneStatement(trx, [])))).toEqual([]);
   });
