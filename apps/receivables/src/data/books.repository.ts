@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { inOneStatement, type Tx } from '@pgw/platform-db';
+import { addToBooksSql, sendSalesNow } from './sales-at-commit';
 import type { BookCounters } from '@pgw/receivables-domain/books';
 
 type Row = Record<string, unknown>;
@@ -23,6 +24,7 @@ export async function lockBooks(
   const ids = [...new Set(sellerIds)].sort();
   const out = new Map<string, BookCounters>();
   if (ids.length === 0) return out;
+  await sendSalesNow(trx);
   // One statement creates the missing books and locks them all (an upsert's update locks its row), in
   // seller order, so two operations on the same sellers never wait on each other crosswise.
   const rows = (await trx('seller_books')
@@ -56,34 +58,16 @@ export async function addToBooks(
   writes: Knex.Sql[] = [],
 ): Promise<Map<string, BookCounters>> {
   const out = new Map<string, BookCounters>();
+  await sendSalesNow(trx);
   if (additions.size === 0) {
     await inOneStatement(trx, writes);
     return out;
   }
-  const add = (column: string) => trx.raw(`seller_books.${column} + excluded.${column}`);
-  const upsert = trx('seller_books')
-    .insert(
-      [...additions]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([seller_id, c]) => ({
-          tenant_id: tenantId,
-          livemode,
-          seller_id,
-          pending_cents: c.pendingCents,
-          receivables_available_cents: c.receivablesAvailableCents,
-          reserved_cents: c.reservedCents,
-          debt_cents: c.debtCents,
-          updated_at: now,
-        })),
-    )
-    .onConflict(['tenant_id', 'livemode', 'seller_id'])
-    .merge({
-      pending_cents: add('pending_cents'),
-      receivables_available_cents: add('receivables_available_cents'),
-      reserved_cents: add('reserved_cents'),
-      debt_cents: add('debt_cents'),
-      updated_at: trx.raw('excluded.updated_at'),
-    })
+  const upsert = addToBooksSql(
+    trx,
+    [...additions].map(([sellerId, counters]) => ({ tenantId, livemode, sellerId, counters })),
+    now,
+  )
     .returning('*')
     .toSQL();
   for (const row of await inOneStatement<Row>(trx, [...writes, upsert]))

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tx } from '@pgw/platform-db';
+import { sendSalesNow } from './sales-at-commit';
 
 type Row = Record<string, unknown>;
 
@@ -60,6 +61,7 @@ export function insertChargeIfNewSql(trx: Tx, charge: Charge, now: Date): Knex.S
 }
 
 export async function lockCharge(trx: Tx, chargeId: string): Promise<Charge | undefined> {
+  await sendSalesNow(trx);
   const row = (await trx('charges').where({ charge_id: chargeId }).forUpdate().first()) as
     Row | undefined;
   return row === undefined ? undefined : toCharge(row);

@@ -1,6 +1,7 @@
 import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
 import { pagedQuery, type Tx } from '@pgw/platform-db';
+import { sendSalesNow } from './sales-at-commit';
 import type { ReceivableDraft } from '@pgw/receivables-domain/schedule';
 
 type Row = Record<string, unknown>;
@@ -138,6 +139,7 @@ async function locked(
   where: Record<string, string>,
   narrow: (query: Knex.QueryBuilder) => Knex.QueryBuilder = (query) => query,
 ): Promise<Receivable[]> {
+  await sendSalesNow(trx);
   const query = trx('receivables').where({ tenant_id: env.tenantId, livemode: env.livemode });
   const rows = (await narrow(query.andWhere(where)).orderBy('seq').forUpdate()) as Row[];
   return rows.map(toReceivable);

@@ -9,6 +9,7 @@ import {
   type BookCounters,
 } from '@pgw/receivables-domain/books';
 import { addToBooks, lockBooks, saveBooks } from '../data/books.repository';
+import { saleAtCommit } from '../data/sales-at-commit';
 import type { Work } from './context';
 
 export type MovementType =
@@ -126,11 +127,36 @@ export class MoneyOperation {
   }
 
   /**
+   * Additions that only grow what is pending decide nothing from the books: nothing they add can make a counter
+   * negative, and the movement they make is the addition itself, whatever the books hold (pending is not netted
+   * against debt). They go with `writes` at the transaction's commit (saleAtCommit).
+   */
+  private leaveAdditionsToCommit(writes: Knex.Sql[]): void {
+    saleAtCommit(
+      this.trx,
+      writes,
+      [...this.additions].map(([sellerId, s]) => ({
+        tenantId: this.tenantId,
+        livemode: this.livemode,
+        sellerId,
+        counters: s.after,
+      })),
+      this.work.now,
+    );
+    for (const [sellerId, s] of this.additions)
+      this.sellers.set(sellerId, { ...s, before: ZERO_COUNTERS, written: true });
+    this.additions.clear();
+  }
+
+  /**
    * `writes`: the operation's other writes (that read nothing from the books), sent in one statement with the
    * additions: one round trip for a sale.
    */
   async finish(writes: Knex.Sql[] = []): Promise<void> {
-    await this.writeAdditions(writes);
+    const additions = [...this.additions.values()];
+    if (this.sellers.size === 0 && additions.length > 0 && additions.every(onlyPendingGrows))
+      this.leaveAdditionsToCommit(writes);
+    else await this.writeAdditions(writes);
     for (const [sellerId, s] of [...this.sellers].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const movement = movementBetween(s.before, s.after, {
         feeDeltaCents: s.feeDeltaCents,
@@ -170,6 +196,12 @@ export class MoneyOperation {
     }
   }
 }
+
+const onlyPendingGrows = ({ after: c }: SellerState): boolean =>
+  c.pendingCents >= 0 &&
+  c.receivablesAvailableCents === 0 &&
+  c.reservedCents === 0 &&
+  c.debtCents === 0;
 
 const emptyState = (c: BookCounters): SellerState => ({
   before: c,

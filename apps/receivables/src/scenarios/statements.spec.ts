@@ -10,30 +10,37 @@ afterAll(() => knex.destroy());
 /** Receivables' own tables (the ledger's, the inbox's and the outbox's are not among them). */
 const OWN_TABLE = /"(charges|receivables|seller_books)"|\b(sellers|pricing_plans)\b/;
 
+/** The statements on receivables' own tables that `fn` sends. */
+async function ownStatementsDuring(fn: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  const seen = (q: { sql: string }) => {
+    if (OWN_TABLE.test(q.sql)) statements.push(q.sql.replace(/\s+/g, ' ').trim());
+  };
+  knex.on('query', seen);
+  try {
+    await fn();
+  } finally {
+    knex.off('query', seen);
+  }
+  return statements;
+}
+
 describe("a paid charge's statements in receivables", () => {
-  it('records the charge and reads its pricing in one statement, then writes receivables, state and books in one', async () => {
+  it("records the charge and reads its pricing in one statement; receivables, state and books go in the commit's", async () => {
     const money = await Money.start(knex);
     try {
       await money.publish(
         money.seller('seller_s', { mdr_bps: { credit_card: 100 }, settlement_delay_days: 2 }),
       );
       const charge = money.charge('seller_s', { installments: 3 });
-      const statements: string[] = [];
-      const seen = (q: { sql: string }) => {
-        if (OWN_TABLE.test(q.sql)) statements.push(q.sql.replace(/\s+/g, ' ').trim());
-      };
-      knex.on('query', seen);
-      try {
-        await money.publish(money.paid(charge));
-      } finally {
-        knex.off('query', seen);
-      }
+      const statements = await ownStatementsDuring(() => money.publish(money.paid(charge)));
       expect(statements).toHaveLength(2);
       expect(statements[0]).toMatch(
         /^with written as \(insert into "charges" .* from \(select row_to_json\(s\) as seller/,
       );
+      // The commit's one statement: the inbox's id, the outbox's events, and the sale's writes.
       expect(statements[1]).toMatch(
-        /^with write_0 as \(insert into "receivables" .*\) ?, write_1 as \(update "charges" set .*\) insert into "seller_books" .* returning \*$/,
+        /^with write_0 as \(insert into "inbox" .* as \(insert into "outbox" .* as \(insert into "seller_books" .* as \(insert into "receivables" .*\) update "charges" set /,
       );
       // And they did what the four statements did before them.
       const receivables = await money.receivablesOf(charge.charge_id);
@@ -45,6 +52,37 @@ describe("a paid charge's statements in receivables", () => {
         receivables.reduce((sum, r) => sum + r.net_amount_cents, 0),
       );
       expect(books?.pending_cents).toBeGreaterThan(0);
+    } finally {
+      await money.stop();
+    }
+  });
+
+  it('sends a sale before a later event of the same batch locks its charge: a refund in that batch takes from it', async () => {
+    const money = await Money.start(knex);
+    try {
+      await money.publish(
+        money.seller('seller_r', { mdr_bps: { credit_card: 100 }, settlement_delay_days: 2 }),
+      );
+      const charge = money.charge('seller_r', { installments: 3 });
+      const statements = await ownStatementsDuring(() =>
+        money.publishAsOneBatch(money.paid(charge), money.refunded(charge, 3_000)),
+      );
+      const sale = statements.findIndex((sql) => /insert into "receivables"/.test(sql));
+      const lock = statements.findIndex((sql) =>
+        /^select .* from "charges" .* for update$/.test(sql),
+      );
+      expect(sale).toBeGreaterThanOrEqual(0);
+      expect(lock).toBeGreaterThan(sale);
+      const receivables = await money.receivablesOf(charge.charge_id);
+      expect(receivables.reduce((sum, r) => sum + r.gross_amount_cents, 0)).toBe(
+        charge.amount_cents - 3_000,
+      );
+      const books = await money.receivablesDb.read((q) =>
+        q('seller_books').where({ seller_id: 'seller_r' }).first(),
+      );
+      expect(books?.pending_cents).toBe(
+        receivables.reduce((sum, r) => sum + r.net_amount_cents, 0),
+      );
     } finally {
       await money.stop();
     }

@@ -34,7 +34,7 @@ export function afterCommit(trx: Tx, hook: () => void): void {
 /** What a transaction of Db.tx writes just before it commits, in one statement (insertAtCommit, writeAtCommit). */
 interface AtCommit {
   inserts: Map<string, object[]>;
-  writes: Array<{ write: (q: Knex | Tx) => WriteSql; orElse: (() => Error) | undefined }>;
+  writes: Array<{ write: (q: Knex | Tx) => WriteSql | null; orElse: (() => Error) | undefined }>;
 }
 
 const atCommit = new WeakMap<Tx, AtCommit>();
@@ -64,11 +64,12 @@ export function insertAtCommit(trx: Tx, table: string, rows: readonly object[]):
  * insertAtCommit's rows, after them: for a write that nothing in the transaction reads back, one round trip
  * fewer. With `orElse`, the write is a guard (an update or a delete with a `returning` clause): when it
  * changes no row, the transaction rolls back with `orElse()` (a lease's fence). No two writes of one
- * statement may change the same row (one statement sees one snapshot): merge them into one.
+ * statement may change the same row (one statement sees one snapshot): merge them into one. A `write` that
+ * finds nothing left to write by then (its caller sent it earlier) answers null.
  */
 export function writeAtCommit(
   trx: Tx,
-  write: (q: Knex | Tx) => WriteSql,
+  write: (q: Knex | Tx) => WriteSql | null,
   orElse?: () => Error,
 ): void {
   atCommitOf(trx, 'write-at-commit').writes.push({ write, orElse });
@@ -87,16 +88,14 @@ async function writeAtCommitNow(
   { inserts, writes }: AtCommit,
   failInStatement = false,
 ): Promise<void> {
-  const sql: WriteSql[] = [
-    ...[...inserts].map(([table, rows]) => q(table).insert(rows).toSQL()),
-    ...writes.map((w) => w.write(q)),
-  ];
-  const guards = writes.flatMap((w, i) => {
-    const at = inserts.size + i;
-    return w.orElse === undefined
-      ? []
-      : [{ name: withName(sql[at] as WriteSql, at), orElse: w.orElse }];
-  });
+  const sql: WriteSql[] = [...inserts].map(([table, rows]) => q(table).insert(rows).toSQL());
+  const guards: Array<{ name: string; orElse: () => Error }> = [];
+  for (const { write, orElse } of writes) {
+    const built = write(q);
+    if (built === null) continue;
+    if (orElse !== undefined) guards.push({ name: withName(built, sql.length), orElse });
+    sql.push(built);
+  }
   if (guards.length === 0) return void (await inOneStatement(q, sql));
   const counts = guards.map(({ name }, i) =>
     failInStatement
