@@ -5,11 +5,9 @@ import type { DeadLetters } from './dead-letters';
 import { processSpan } from './messaging-spans';
 
 export interface InboxOptions {
-  /** Runs last in the batch's transaction: a consumer that accumulated per-batch work writes it here. */
-  afterBatch?: ((trx: Tx) => Promise<void>) | undefined;
   deadLetters?: DeadLetters;
   /**
-   * `apply` and `afterBatch` read nothing and only defer their writes (insertAtCommit, writeAtCommit): a batch
+   * `apply` reads nothing and only defer their writes (insertAtCommit, writeAtCommit): a batch
    * applied as new is then one statement with the inbox's ids, and no transaction (`Db.writeTogether`).
    */
   writesOnly?: boolean;
@@ -31,7 +29,7 @@ export function inboxHandler(
   apply: (trx: Tx, message: BusMessage) => Promise<void>,
   options: InboxOptions = {},
 ): BatchHandler {
-  const { afterBatch, deadLetters, writesOnly = false } = options;
+  const { deadLetters, writesOnly = false } = options;
   return async (batch) => {
     const ids = batch.map(eventIdOf);
     const verdicts = batch.map((m, i) => deadLetters?.verdict(m, ids[i] as string) ?? null);
@@ -39,7 +37,7 @@ export function inboxHandler(
       batch.length <= INBOX_INSERT_ROWS &&
       verdicts.every((v) => v === null) &&
       new Set(ids).size === ids.length;
-    if (plain && (await appliedAsNew(db, consumer, batch, ids, apply, afterBatch, writesOnly))) {
+    if (plain && (await appliedAsNew(db, consumer, batch, ids, apply, writesOnly))) {
       deadLetters?.applied(ids);
       return;
     }
@@ -67,7 +65,6 @@ export function inboxHandler(
             await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
         }
         current = undefined;
-        await afterBatch?.(trx);
       });
     } catch (error) {
       if (isInvariantError(error)) {
@@ -98,7 +95,6 @@ async function appliedAsNew(
   batch: BusMessage[],
   ids: string[],
   apply: (trx: Tx, message: BusMessage) => Promise<void>,
-  afterBatch: ((trx: Tx) => Promise<void>) | undefined,
   writesOnly: boolean,
 ): Promise<boolean> {
   const work = async (trx: Tx) => {
@@ -109,7 +105,6 @@ async function appliedAsNew(
     );
     for (const message of batch)
       await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
-    await afterBatch?.(trx);
   };
   try {
     await (writesOnly ? db.writeTogether(work) : db.tx(work));

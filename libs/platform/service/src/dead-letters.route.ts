@@ -158,17 +158,14 @@ export function deadLetterRoutes(
           bus.received !== undefined && isFramed(stored.value)
             ? await bus.received(stored)
             : stored;
-        if (
-          await applyOnce(
-            db,
-            trx,
-            consumer.definition.name,
-            consumer.definition.apply.bind(consumer.definition),
-            message,
-            found.event_id,
-          )
-        )
-          await consumer.definition.afterBatch?.(trx);
+        await applyOnce(
+          db,
+          trx,
+          consumer.definition.name,
+          consumer.definition.apply.bind(consumer.definition),
+          message,
+          found.event_id,
+        );
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error; // 503: try again, nothing is lost
         log.warn(

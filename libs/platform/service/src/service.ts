@@ -73,10 +73,8 @@ export interface ConsumerDefinition {
    * business is still `apply`'s to skip.
    */
   knows?(type: string | undefined): boolean;
-  /** Optional: runs at the end of each batch's transaction, after every apply (e.g. one write per hot row). */
-  afterBatch?(trx: Tx): Promise<void>;
   /**
-   * `apply` and `afterBatch` read nothing and only defer their writes (insertAtCommit, writeAtCommit): a
+   * `apply` reads nothing and only defer their writes (insertAtCommit, writeAtCommit): a
    * batch of new events is then one statement, with no transaction around it (InboxOptions.writesOnly).
    */
   writesOnly?: boolean;
@@ -177,7 +175,6 @@ export async function startService(
         groupId: `${definition.name}.${consumer.name}`,
         topics: consumer.topics,
         handle: inboxHandler(context.db, consumer.name, consumer.apply.bind(consumer), {
-          afterBatch: consumer.afterBatch?.bind(consumer),
           deadLetters,
           writesOnly: consumer.writesOnly ?? false,
         }),
