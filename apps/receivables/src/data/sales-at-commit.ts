@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import { inOneStatement, writeAtCommit, type Tx, type WriteSql } from '@pgw/platform-db';
-import type { BookCounters } from '@pgw/receivables-domain/books';
+import { ZERO_COUNTERS, type BookCounters } from '@pgw/receivables-domain/books';
 import type { SellerKey } from './books.repository';
 
 /** What to add to one seller's books. */
 export interface BooksAddition extends SellerKey {
   counters: BookCounters;
 }
+
+const booksKey = (a: SellerKey) => `${a.tenantId}\u0000${a.livemode}\u0000${a.sellerId}`;
 
 /**
  * Adds each seller's counters to its books, creating the missing ones, in one upsert whose rows are in key
@@ -17,12 +19,11 @@ export function addToBooksSql(
   additions: readonly BooksAddition[],
   now: Date,
 ): Knex.QueryBuilder {
-  const key = (a: BooksAddition) => `${a.tenantId}\u0000${a.livemode}\u0000${a.sellerId}`;
   const add = (column: string) => q.raw(`seller_books.${column} + excluded.${column}`);
   return q('seller_books')
     .insert(
       [...additions]
-        .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+        .sort((a, b) => (booksKey(a) < booksKey(b) ? -1 : booksKey(a) > booksKey(b) ? 1 : 0))
         .map(({ tenantId, livemode, sellerId, counters: c }) => ({
           tenant_id: tenantId,
           livemode,
@@ -86,23 +87,17 @@ export function saleAtCommit(
     writeAtCommit(trx, () => (write.sent ? null : write.sql));
   }
   for (const a of additions) {
-    const key = `${a.tenantId}\u0000${a.livemode}\u0000${a.sellerId}`;
-    const sum = pending.books.get(key)?.counters;
-    pending.books.set(key, {
-      ...a,
-      counters:
-        sum === undefined
-          ? { ...a.counters }
-          : {
-              pendingCents: sum.pendingCents + a.counters.pendingCents,
-              receivablesAvailableCents:
-                sum.receivablesAvailableCents + a.counters.receivablesAvailableCents,
-              reservedCents: sum.reservedCents + a.counters.reservedCents,
-              debtCents: sum.debtCents + a.counters.debtCents,
-            },
-    });
+    const before = pending.books.get(booksKey(a))?.counters ?? ZERO_COUNTERS;
+    pending.books.set(booksKey(a), { ...a, counters: sum(before, a.counters) });
   }
 }
+
+const sum = (a: BookCounters, b: BookCounters): BookCounters => ({
+  pendingCents: a.pendingCents + b.pendingCents,
+  receivablesAvailableCents: a.receivablesAvailableCents + b.receivablesAvailableCents,
+  reservedCents: a.reservedCents + b.reservedCents,
+  debtCents: a.debtCents + b.debtCents,
+});
 
 function takeBooks(q: Knex | Tx, pending: PendingSales): WriteSql | null {
   const additions = [...pending.books.values()];

@@ -7,7 +7,7 @@ import { processSpan } from './messaging-spans';
 export interface InboxOptions {
   deadLetters?: DeadLetters;
   /**
-   * `apply` reads nothing and only defer their writes (insertAtCommit, writeAtCommit): a batch
+   * `apply` reads nothing and only defers its writes (insertAtCommit, writeAtCommit): a batch
    * applied as new is then one statement with the inbox's ids, and no transaction (`Db.writeTogether`).
    */
   writesOnly?: boolean;

@@ -74,7 +74,7 @@ export interface ConsumerDefinition {
    */
   knows?(type: string | undefined): boolean;
   /**
-   * `apply` reads nothing and only defer their writes (insertAtCommit, writeAtCommit): a
+   * `apply` reads nothing and only defers its writes (insertAtCommit, writeAtCommit): a
    * batch of new events is then one statement, with no transaction around it (InboxOptions.writesOnly).
    */
   writesOnly?: boolean;
