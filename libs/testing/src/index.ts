@@ -1,3 +1,9 @@
 export { childEnv } from './child-env';
-export { integrationEnv, schemaRegistryUrl, uniqueName, waitFor } from './testing';
+export {
+  integrationEnv,
+  schemaRegistryUrl,
+  statementsDuring,
+  uniqueName,
+  waitFor,
+} from './testing';
 export type { IntegrationEnv } from './testing';

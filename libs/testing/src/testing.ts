@@ -55,3 +55,25 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** What `statementsDuring` listens to: a knex instance (its `query` event). */
+interface QueryEmitter {
+  on(event: 'query', listener: (query: { sql: string }) => void): unknown;
+  off(event: 'query', listener: (query: { sql: string }) => void): unknown;
+}
+
+/** The SQL of every statement `knex` sends while `fn` runs, in order (BEGIN and COMMIT included). */
+export async function statementsDuring(
+  knex: QueryEmitter,
+  fn: () => Promise<unknown>,
+): Promise<string[]> {
+  const sent: string[] = [];
+  const listen = (query: { sql: string }) => void sent.push(query.sql);
+  knex.on('query', listen);
+  try {
+    await fn();
+  } finally {
+    knex.off('query', listen);
+  }
+  return sent;
+}

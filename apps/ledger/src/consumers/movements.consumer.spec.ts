@@ -3,7 +3,7 @@
 import { HEADER_EVENT_ID, InProcessBus } from '@pgw/platform-bus';
 import { sharedDb } from '@pgw/platform-db';
 import { ManualClock } from '@pgw/platform-service';
-import { uniqueName } from '@pgw/testing';
+import { statementsDuring, uniqueName } from '@pgw/testing';
 import { ledgerMigrations } from '../migrations';
 import { balanceReader, ledgerFixture, startLedger } from '../testing/ledger-fixture';
 
@@ -21,13 +21,9 @@ describe('the balance movements consumer', () => {
         available_delta_cents: 9701,
       }),
     ];
-    const accountWrites: string[] = [];
-    const count = (query: { sql: string }) => {
-      if (/\binsert into "?accounts\b/.test(query.sql)) accountWrites.push(query.sql);
-    };
-    knex.on('query', count);
-    await bus.publish(batch);
-    knex.off('query', count);
+    const accountWrites = (await statementsDuring(knex, () => bus.publish(batch))).filter((sql) =>
+      /\binsert into "?accounts\b/.test(sql),
+    );
     // Three movements, four accounts each touched more than once: one statement for the whole batch, which
     // also books the entries and their postings (and the inbox's ids).
     expect(accountWrites).toHaveLength(1);

@@ -1,6 +1,7 @@
 // What a paid charge costs receivables in statements (issue 18): the counts bench budgets the total per charge;
 // this shows which statements they are, so that a change that splits them again fails here, by name.
 import { createPgliteKnex } from '@pgw/platform-db';
+import { statementsDuring } from '@pgw/testing';
 import { Money } from './money.scenarios';
 
 jest.setTimeout(60_000);
@@ -10,20 +11,11 @@ afterAll(() => knex.destroy());
 /** Receivables' own tables (the ledger's, the inbox's and the outbox's are not among them). */
 const OWN_TABLE = /"(charges|receivables|seller_books)"|\b(sellers|pricing_plans)\b/;
 
-/** The statements on receivables' own tables that `fn` sends. */
-async function ownStatementsDuring(fn: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const seen = (q: { sql: string }) => {
-    if (OWN_TABLE.test(q.sql)) statements.push(q.sql.replace(/\s+/g, ' ').trim());
-  };
-  knex.on('query', seen);
-  try {
-    await fn();
-  } finally {
-    knex.off('query', seen);
-  }
-  return statements;
-}
+/** The statements on receivables' own tables that `fn` sends, each on one line. */
+const ownStatementsDuring = async (fn: () => Promise<unknown>): Promise<string[]> =>
+  (await statementsDuring(knex, fn))
+    .filter((sql) => OWN_TABLE.test(sql))
+    .map((sql) => sql.replace(/\s+/g, ' ').trim());
 
 describe("a paid charge's statements in receivables", () => {
   it("records the charge and reads its pricing in one statement; receivables, state and books go in the commit's", async () => {

@@ -142,7 +142,7 @@ async function recordInInbox(trx: Tx, consumer: string, eventIds: string[]): Pro
   return fresh;
 }
 
-/** Applies one message unless the consumer's inbox has its id already; returns whether it applied it. */
+/** Applies one message unless the consumer's inbox has its id already. */
 export async function applyOnce(
   db: Db,
   trx: Tx,
@@ -150,8 +150,7 @@ export async function applyOnce(
   apply: (trx: Tx, message: BusMessage) => Promise<void>,
   message: BusMessage,
   eventId: string,
-): Promise<boolean> {
-  if (!(await recordInInbox(trx, consumer, [eventId])).has(eventId)) return false;
-  await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
-  return true;
+): Promise<void> {
+  if ((await recordInInbox(trx, consumer, [eventId])).has(eventId))
+    await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
 }

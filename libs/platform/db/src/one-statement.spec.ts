@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createPgliteKnex, insertAtCommit, sharedDb, writeAtCommit, type Migration } from './db';
 import { inOneStatement } from './one-statement';
+import { statementsDuring } from '@pgw/testing';
 
 const migrations: Migration[] = [
   {
@@ -14,17 +15,10 @@ const migrations: Migration[] = [
 ];
 
 /** The statements `fn` sends through `knex`, without the transactions' own (BEGIN, COMMIT, search_path). */
-async function statementsDuring(knex: Knex, fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listen = (q: { sql: string }) => seen.push(q.sql);
-  knex.on('query', listen);
-  try {
-    await fn();
-  } finally {
-    knex.off('query', listen);
-  }
-  return seen.filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql.trim()));
-}
+const ownStatementsDuring = async (knex: Knex, fn: () => Promise<unknown>): Promise<string[]> =>
+  (await statementsDuring(knex, fn)).filter(
+    (sql) => !/^(begin|commit|rollback|set local)/i.test(sql.trim()),
+  );
 
 describe('inOneStatement', () => {
   const knex = createPgliteKnex(null);
@@ -32,7 +26,7 @@ describe('inOneStatement', () => {
   beforeAll(() => db.migrate(migrations));
   afterAll(() => knex.destroy());
 
-  const statementsOf = (fn: () => Promise<unknown>) => statementsDuring(knex, fn);
+  const statementsOf = (fn: () => Promise<unknown>) => ownStatementsDuring(knex, fn);
 
   it('runs every write, with its own values, in one round trip', async () => {
     await db.tx((trx) => trx('totals').insert({ id: 't', n: 1 }));
@@ -159,7 +153,7 @@ describe('writeAtCommit', () => {
   afterAll(() => knex.destroy());
 
   const writesSent = async (fn: () => Promise<unknown>) =>
-    (await statementsDuring(knex, fn)).filter((sql) => !/^\s*select/i.test(sql));
+    (await ownStatementsDuring(knex, fn)).filter((sql) => !/^\s*select/i.test(sql));
   const guarded = (n: number) => (trx: Parameters<typeof insertAtCommit>[0]) =>
     writeAtCommit(
       trx,
