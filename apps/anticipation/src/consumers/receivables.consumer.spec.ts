@@ -8,7 +8,7 @@ import {
   type BusMessage,
 } from '@pgw/platform-bus';
 import { createPgliteKnex, sharedDb } from '@pgw/platform-db';
-import { uniqueName } from '@pgw/testing';
+import { statementsDuring, uniqueName } from '@pgw/testing';
 import { anticipationMigrations } from '../migrations';
 import { receivablesConsumer } from './receivables.consumer';
 
@@ -66,20 +66,17 @@ describe('the receivables copy (anticipation)', () => {
       db.read((q) =>
         q('receivables').orderBy('version').select('receivable_id', 'status', 'version'),
       );
-    const sent: string[] = [];
-    const listen = (q: { sql: string }) => sent.push(q.sql.trim());
-    knex.on('query', listen);
-    try {
-      // a twice in one batch, the newer first: one row each, the newer one kept.
-      await handle([
+    // a twice in one batch, the newer first: one row each, the newer one kept.
+    const sent = await statementsDuring(knex, () =>
+      handle([
         changed(receivable(a, 2, 'anticipated')),
         changed(receivable(a, 1, 'pending')),
         changed(receivable(b, 1, 'pending')),
-      ]);
-    } finally {
-      knex.off('query', listen);
-    }
-    const writes = sent.filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql));
+      ]),
+    );
+    const writes = sent
+      .map((sql) => sql.trim())
+      .filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql));
     expect(writes).toHaveLength(1);
     expect(writes[0]).toMatch(
       /^with write_0 as \(insert into "inbox".*\) insert into receivables/s,

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
+import { statementsDuring } from '@pgw/testing';
 import { ApiKeyAuthenticator, keyCacheFor } from './api-key-auth';
 import { PERMISSIONS } from './permissions';
 import { newApiKeySecret, sha256Hex } from '@pgw/gateway-domain/api-key-secret';
@@ -41,17 +42,7 @@ async function rawStatus(port: number, headerBytes: Buffer): Promise<number> {
 
 /** Counts the queries that read api_keys while `work` runs: a key lookup reaching the database. */
 async function keyLookups(knex: Knex, work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const listener = (query: { sql?: string }) => {
-    if (typeof query.sql === 'string' && query.sql.includes('api_keys')) count += 1;
-  };
-  knex.on('query', listener);
-  try {
-    await work();
-  } finally {
-    knex.removeListener('query', listener);
-  }
-  return count;
+  return (await statementsDuring(knex, work)).filter((sql) => sql.includes('api_keys')).length;
 }
 
 describe('public authentication', () => {

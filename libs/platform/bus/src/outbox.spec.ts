@@ -8,7 +8,7 @@ import {
 import { outboxMessage } from '@pgw/contracts';
 import { assert, observeBrokenInvariants } from '@pgw/domain';
 import { createPgliteKnex, replaceHalt, sharedDb } from '@pgw/platform-db';
-import { uniqueName } from '@pgw/testing';
+import { statementsDuring, uniqueName } from '@pgw/testing';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { enqueue, OutboxRelay } from './outbox';
@@ -242,18 +242,10 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     const { consumer } = await setup();
     const handle = consumerHandler(consumer, []);
     const [a, b] = [message('ten_new_a'), message('ten_new_b')];
-    const sent: string[] = [];
-    const listen = (q: { sql: string }) => sent.push(q.sql.trim());
-    const statementsOf = async (batch: BusMessage[]) => {
-      sent.length = 0;
-      knex.on('query', listen);
-      try {
-        await handle(batch);
-      } finally {
-        knex.off('query', listen);
-      }
-      return sent.filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql));
-    };
+    const statementsOf = async (batch: BusMessage[]) =>
+      (await statementsDuring(knex, () => handle(batch)))
+        .map((sql) => sql.trim())
+        .filter((sql) => !/^(begin|commit|rollback|set local)/i.test(sql));
     const inboxOf = async () => (await consumer.read((q) => q('inbox').pluck('event_id'))).sort();
 
     // New: the two effects, then one statement with the inbox's ids; no read of the inbox first.
