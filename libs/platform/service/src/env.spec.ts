@@ -21,6 +21,7 @@ describe("a service's variables", () => {
       KAFKA_PARTITIONS: 3,
       KAFKA_REPLICATION_FACTOR: 1,
       KAFKA_MIN_INSYNC_REPLICAS: 1,
+      KAFKA_CONSUMER_LINGER_MS: 20,
       SCHEMA_REGISTRY_URL: 'http://r',
     });
     expect(Object.keys(BusEnv.properties).every((name) => name in ServiceMainEnv.properties)).toBe(

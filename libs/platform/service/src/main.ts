@@ -38,6 +38,7 @@ export const BusEnv = Type.Object({
   KAFKA_PARTITIONS: Type.Integer({ default: 3 }),
   KAFKA_REPLICATION_FACTOR: Type.Integer({ default: 1 }),
   KAFKA_MIN_INSYNC_REPLICAS: Type.Integer({ default: 1 }),
+  KAFKA_CONSUMER_LINGER_MS: Type.Integer({ minimum: 0, maximum: 1_000, default: 20 }),
   SCHEMA_REGISTRY_URL: Type.String(),
 });
 
@@ -71,6 +72,7 @@ export function busFromConfig(vars: Static<typeof BusEnv>, clientId: string): Sc
     replicationFactor: vars.KAFKA_REPLICATION_FACTOR,
     minInsyncReplicas: vars.KAFKA_MIN_INSYNC_REPLICAS,
     compactedTopics: COMPACTED_TOPICS,
+    consumerLingerMs: vars.KAFKA_CONSUMER_LINGER_MS,
   });
   return new SchemaRegistryBus(
     kafka,
