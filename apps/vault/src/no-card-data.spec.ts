@@ -27,6 +27,9 @@ const STREET = 'Rua Augusta 1500';
 // Strings that are random by construction (ids, hex digests) may hold any 4 digits by chance; in them a
 // CVV counts only when it stands alone. Anywhere else any occurrence counts, glued to text or not.
 const RANDOM_SHAPED = /^(?:[0-9a-f]{64}|[a-z]+_[A-Za-z0-9_-]+)$/;
+// A UUID (randomUUID: the outbox lease's holder) is random whole and holds no input: any 4 digits in it are
+// chance (about one run in a thousand found a CVV's digits in the lease holder, and failed).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Every form of card data that must not appear: full PAN, as sent, its first 12 digits, and the CVV. */
 function leaksIn(text: string): string[] {
@@ -34,9 +37,11 @@ function leaksIn(text: string): string[] {
   for (const card of ALL) {
     for (const form of [card.digits, card.sent, card.digits.slice(0, 12)])
       if (text.includes(form)) found.push(form);
-    const cvvFound = RANDOM_SHAPED.test(text)
-      ? new RegExp(`(^|[^A-Za-z0-9])${card.cvv}($|[^A-Za-z0-9])`).test(text)
-      : text.includes(card.cvv);
+    const cvvFound = UUID.test(text)
+      ? false
+      : RANDOM_SHAPED.test(text)
+        ? new RegExp(`(^|[^A-Za-z0-9])${card.cvv}($|[^A-Za-z0-9])`).test(text)
+        : text.includes(card.cvv);
     if (cvvFound) found.push(`cvv ${card.cvv}`);
   }
   return found;
