@@ -1,5 +1,5 @@
 import { assert } from '@pgw/domain';
-import { ApiError } from '@pgw/platform-http';
+import { LoadShedError } from '@pgw/platform-http';
 import { counter, GATEWAY_ADMISSION_REJECTED } from '@pgw/platform-metrics';
 import type { ServiceName } from '../routes.table';
 import { AdaptiveLimit } from './adaptive-limit';
@@ -134,9 +134,9 @@ export class Admission {
   }
 }
 
-/** The answer to a request refused for want of a slot: contract §2's body, 503, Retry-After. */
-export function overCapacity(service: ServiceName): ApiError {
-  return new ApiError(
+/** The answer to a request refused for want of a slot: contract §2's body, 503, Retry-After; logged at debug. */
+export function overCapacity(service: ServiceName): LoadShedError {
+  return new LoadShedError(
     'service_unavailable',
     `The ${service} service is at capacity; retry in ${ADMISSION_RETRY_AFTER_SECONDS} s.`,
     null,

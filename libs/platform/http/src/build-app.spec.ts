@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import knex from 'knex';
-import { ApiError } from './errors';
+import { ApiError, LoadShedError } from './errors';
 import { buildApp, isDatabaseUnavailable } from './build-app';
 
 function capture() {
@@ -45,6 +45,14 @@ async function testApp() {
   });
   app.get('/declined', async () => {
     throw new ApiError('charge_not_refundable', 'The charge cannot be refunded.', null);
+  });
+  app.get('/shed', async () => {
+    throw new LoadShedError('service_unavailable', 'The charges service is at capacity.', null, {
+      'retry-after': '1',
+    });
+  });
+  app.get('/unavailable', async () => {
+    throw new ApiError('service_unavailable', 'The acquirer is unavailable.');
   });
   app.get(
     '/paged',
@@ -145,6 +153,24 @@ describe('buildApp', () => {
       message: expect.any(String),
       param: null,
     });
+    await app.close();
+  });
+
+  it('logs a 5xx at warn, except a request refused by admission control (counted by its metric), which is logged at debug', async () => {
+    const { app, log } = await testApp();
+    const shed = await app.inject({ method: 'GET', url: '/shed' });
+    expect([shed.statusCode, shed.headers['retry-after'], shed.json().error.code]).toEqual([
+      503,
+      '1',
+      'service_unavailable',
+    ]);
+    const unavailable = await app.inject({ method: 'GET', url: '/unavailable' });
+    expect(unavailable.statusCode).toBe(503);
+    const warned = log.lines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level >= 40)
+      .map((l) => l.msg);
+    expect(warned).toEqual(['The acquirer is unavailable.']);
     await app.close();
   });
 

@@ -7,7 +7,7 @@ import Fastify, {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
-import { ApiError, errorBody, notFound } from './errors';
+import { ApiError, errorBody, LoadShedError, notFound } from './errors';
 import { newRequestId, REQUEST_ID_PATTERN } from './ids';
 import { logMixin } from './log-context';
 import { exportLogLine } from './log-export';
@@ -154,7 +154,9 @@ export function buildApp(options: AppOptions): App {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError !== null) {
-      if (apiError.status >= 500) request.log.warn({ code: apiError.code }, apiError.message);
+      if (apiError instanceof LoadShedError)
+        request.log.debug({ code: apiError.code }, apiError.message);
+      else if (apiError.status >= 500) request.log.warn({ code: apiError.code }, apiError.message);
       return sendError(reply, apiError);
     }
     // The database going away (a restart, a failover, no connection to be had) is an outage, not a bug:

@@ -101,6 +101,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A 503 by design: admission control refusing a request over a service's limit. It is counted
+ * (gateway_admission_rejected_total, on the services dashboard) and logged at debug, not warn: under an
+ * overload every refused request would otherwise write a log line, on the process that is shedding load.
+ */
+export class LoadShedError extends ApiError {}
+
 export interface ErrorBody {
   error: { type: ErrorType; code: ErrorCode; message: string; param: string | null };
   request_id: string;

@@ -6,6 +6,7 @@ export {
   errorStatus,
   errorType,
   isErrorCode,
+  LoadShedError,
   notFound,
   ERROR_TYPES,
 } from './errors';
