@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { numberArg, toolArgs, UsageError } from './args';
 import { ROOT } from './cluster';
-import { compareResults, type ResultsLike } from './compare';
+import { compareResults, textTable, type ResultsLike } from './compare';
 
 const USAGE =
   'npm run bench:ab -- --base <git revision> [--pairs N (3)] [--quick] [--only counts,gateway,charges,lag,ledger,simulate,coldstart,allinone]';
@@ -97,16 +97,7 @@ export function formatPaired(changes: readonly PairedChange[], baseLabel: string
     c.medianPercent === null ? '—' : `${signed(c.medianPercent)}%`,
     `${c.higher} / ${c.lower} of ${c.deltas.length}`,
   ]);
-  const widths = head.map((h, i) =>
-    Math.max(h.length, ...body.map((b) => (b[i] as string).length)),
-  );
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
-  return [
-    line(head),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...body.map(line),
-  ].join('\n');
+  return textTable(head, body);
 }
 
 /** A worktree of `sha` under .cache (git-ignored), sharing this tree's node_modules; made once per revision. */

@@ -79,10 +79,15 @@ export function formatComparison(changes: Change[], oldLabel: string, newLabel: 
     c.delta === null ? '—' : `${c.delta > 0 ? '+' : ''}${c.delta}`,
     c.percent === null ? '—' : `${c.percent > 0 ? '+' : ''}${c.percent}%`,
   ]);
+  return textTable(head, body);
+}
+
+/** A header and rows as a plain-text (Markdown) table, each column as wide as its widest cell. */
+export function textTable(head: readonly string[], body: readonly string[][]): string {
   const widths = head.map((h, i) =>
     Math.max(h.length, ...body.map((b) => (b[i] as string).length)),
   );
-  const line = (cells: string[]) =>
+  const line = (cells: readonly string[]) =>
     `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
   return [
     line(head),
