@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { numberArg, toolArgs, UsageError } from './args';
 import { ROOT } from './cluster';
-import { compareResults, textTable, type ResultsLike } from './compare';
+import { compareResults, roundTo, textTable, type ResultsLike } from './compare';
 
 const USAGE =
   'npm run bench:ab -- --base <git revision> [--pairs N (3)] [--quick] [--only counts,gateway,charges,lag,ledger,simulate,coldstart,allinone]';
@@ -43,7 +43,6 @@ const median = (xs: readonly number[]): number => {
     ? (s[mid] as number)
     : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
-const roundTo = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** Every figure that both sides of every pair measured, with its differences; the others are left out. */
 export function pairedChanges(pairs: readonly Pair[]): PairedChange[] {

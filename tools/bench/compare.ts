@@ -38,7 +38,8 @@ function figuresOf(results: ResultsLike): Map<string, { unit: string; value: num
   return out;
 }
 
-const roundTo = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+export const roundTo = (x: number, digits: number): number =>
+  Math.round(x * 10 ** digits) / 10 ** digits;
 
 /**
  * Every figure of either run, in the new run's order then the old run's leftovers: a figure only one run has
