@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { numberArg, toolArgs, UsageError } from './args';
 import { ROOT } from './cluster';
 import { compareResults, roundTo, textTable, type ResultsLike } from './compare';
+import { median } from './load';
 
 const USAGE =
   'npm run bench:ab -- --base <git revision> [--pairs N (3)] [--quick] [--only counts,gateway,charges,lag,ledger,simulate,coldstart,allinone]';
@@ -35,14 +36,6 @@ export interface PairedChange {
   higher: number;
   lower: number;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1
-    ? (s[mid] as number)
-    : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 /** Every figure that both sides of every pair measured, with its differences; the others are left out. */
 export function pairedChanges(pairs: readonly Pair[]): PairedChange[] {

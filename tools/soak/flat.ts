@@ -19,6 +19,9 @@
 // therefore tolerates a steeper slope. What the rule cannot see is a leak smaller than the noise: on a
 // 10-minute run, about the allowed growth / 3.75 per minute on a smooth series (4–10 MB/min here), and
 // under a 125 MB saw-tooth with 3-minute teeth one of 10 MB/min can hide, one of 20 cannot (the spec).
+import { median } from '../bench/load';
+
+export { median };
 
 export interface Sample {
   /** Seconds since the load started. */
@@ -84,13 +87,6 @@ export function limitsFor(minutes: number): {
   return minutes >= 5
     ? { kind: 'full', heap: { growthFloor: 4, growthFraction: 0.1, ...sparse }, rss, fds }
     : { kind: 'short', heap: { growthFloor: 8, growthFraction: 0.25, ...sparse }, rss, fds };
-}
-
-export function median(values: number[]): number {
-  if (values.length === 0) return NaN;
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 /** Least-squares slope of v over t, per minute (t in seconds). */

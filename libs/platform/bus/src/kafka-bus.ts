@@ -7,6 +7,7 @@ import {
   type Producer,
   type IHeaders,
 } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, retry, type RetryPolicy } from '@pgw/platform-db';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from './bus';
 import { recordDelivered } from './bus-metrics';
@@ -316,7 +317,7 @@ export class KafkaBus implements Bus {
             // Its uncommitted offsets are read again by the consumer that replaces it; the inbox drops them.
             commits.stop();
             await consumer.disconnect().catch(() => undefined);
-            await new Promise((r) => setTimeout(r, backoffMs(CONSUMER_RESTART, 0)));
+            await sleep(backoffMs(CONSUMER_RESTART, 0));
             if (stopped) return;
             await retry(
               CONSUMER_RESTART,
@@ -437,7 +438,7 @@ export class KafkaBus implements Bus {
           if (!isRunning() || stopping()) await commits.flush();
           else if (lingerMs > 0 && lingered !== fetches && messages.length < LINGER_BATCH_MAX) {
             lingered = fetches;
-            await new Promise((r) => setTimeout(r, lingerMs));
+            await sleep(lingerMs);
           }
           await heartbeat();
         },
