@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { ROOT } from '../bench/cluster';
@@ -141,8 +142,33 @@ function scriptedServer(tool: string, env: NodeJS.ProcessEnv, keepVariable: stri
 
 export interface PrivateKafka extends PrivateServer {
   brokers: string;
-  /** The running broker's process id (from its pid file), to pause it with SIGSTOP. */
-  pid(): number;
+  /**
+   * Pauses the running broker (SIGSTOP) and answers once every one of its threads is stopped. The kernel stops
+   * a process's threads only after one of them has taken the signal: until then, on a busy host, its network
+   * and request threads can still answer a request sent after kill() returned (CI, 29 Nov 2026).
+   */
+  pause(): Promise<void>;
+  /** Lets the paused broker run on (SIGCONT). */
+  resume(): void;
+}
+
+/**
+ * Whether every thread of the process is stopped (state T in /proc/<pid>/task/<tid>/stat); a thread that
+ * ended between the listing and the read counts as stopped.
+ */
+function allThreadsStopped(pid: number): boolean {
+  const tasks = join('/proc', String(pid), 'task');
+  return readdirSync(tasks).every((tid) => {
+    let stat: string;
+    try {
+      stat = readFileSync(join(tasks, tid, 'stat'), 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ESRCH') return true;
+      throw err;
+    }
+    return /^[Tt]$/.test(stat.charAt(stat.lastIndexOf(')') + 2));
+  });
 }
 
 /** tools/kafka/start and stop on the given ports, with dir/kafka as the run directory. */
@@ -153,9 +179,21 @@ export function privateKafka(dir: string, port: number): PrivateKafka {
     KAFKA_CONTROLLER_PORT: String(port + 1),
     KAFKA_RUN_DIR: join(dir, 'kafka'),
   };
+  const pid = () => Number(readFileSync(join(env.KAFKA_RUN_DIR, 'kafka.pid'), 'utf8').trim());
   return {
     brokers: `127.0.0.1:${port}`,
-    pid: () => Number(readFileSync(join(env.KAFKA_RUN_DIR, 'kafka.pid'), 'utf8').trim()),
+    async pause() {
+      process.kill(pid(), 'SIGSTOP');
+      const deadline = Date.now() + 10_000;
+      while (!allThreadsStopped(pid())) {
+        if (Date.now() > deadline) {
+          process.kill(pid(), 'SIGCONT');
+          throw new Error(`broker ${pid()} not stopped 10 s after SIGSTOP`);
+        }
+        await setTimeout(5);
+      }
+    },
+    resume: () => process.kill(pid(), 'SIGCONT'),
     ...scriptedServer('kafka', env, 'KAFKA_KEEP_DATA'),
   };
 }
