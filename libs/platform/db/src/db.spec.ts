@@ -1,4 +1,5 @@
-import { createPgliteKnex, sharedDb, afterCommit, type Migration } from './db';
+import { statementsDuring } from '@pgw/testing';
+import { createPgliteKnex, sharedDb, afterCommit, type Db, type Migration } from './db';
 
 const migrations: Migration[] = [
   {
@@ -42,5 +43,39 @@ describe('Db on the embedded database', () => {
       }),
     ).rejects.toThrow();
     expect(fired).toEqual(['committed']);
+  });
+
+  it("sets a service's schema on the connection only when it holds another's, and again after a rollback", async () => {
+    const a = sharedDb(knex, 'path_a');
+    const b = sharedDb(knex, 'path_b');
+    await a.migrate(migrations);
+    await b.migrate(migrations);
+    const rows = (db: Db) =>
+      db.read(async (q) => (await q('things').count<{ count: number }[]>('* as count'))[0]?.count);
+    const pathsSetDuring = async (fn: () => Promise<unknown>) =>
+      (await statementsDuring(knex, fn)).filter((sql) => /^set search_path/i.test(sql));
+
+    // b migrated last: a's first unit sets a's schema, the next ones find it set.
+    expect(
+      await pathsSetDuring(async () => {
+        await a.tx((trx) => trx('things').insert({ id: 'a1', n: 1 }));
+        expect(await rows(a)).toBe(1);
+        expect(await rows(a)).toBe(1);
+      }),
+    ).toEqual(['set search_path to "path_a", public']);
+
+    // b's unit sets b's schema and rolls back, which puts a's back: b's next unit sets its own again, and
+    // so reads its own table (none of a's row).
+    const failed = b.tx(async (trx) => {
+      await trx('things').insert({ id: 'b1', n: 1 });
+      throw new Error('rolled back');
+    });
+    await expect(failed).rejects.toThrow('rolled back');
+    expect(
+      await pathsSetDuring(async () => {
+        expect(await rows(b)).toBe(0);
+        expect(await rows(a)).toBe(1);
+      }),
+    ).toEqual(['set search_path to "path_b", public', 'set search_path to "path_a", public']);
   });
 });

@@ -142,9 +142,17 @@ export function isRetryableConflict(error: unknown): boolean {
 }
 
 /**
+ * The search_path the one connection of a shared embedded database has, by its knex: set by the last
+ * transaction that set it and committed. Its transactions run one at a time (one connection), and nothing
+ * else sets it.
+ */
+const sessionPaths = new WeakMap<Knex, string>();
+
+/**
  * One service's view of its database: its own schema, reached through `tx` and `read`. On PostgreSQL each
  * pooled connection has the schema on its search_path; on the shared embedded database of the all-in-one
- * mode, where every service shares one connection, each unit of work sets it for its own transaction.
+ * mode, where every service shares one connection, a unit of work sets it when the connection's is another
+ * service's (a statement less for each unit that follows one of its own service's).
  */
 export class Db {
   constructor(
@@ -169,18 +177,24 @@ export class Db {
       TX_RETRY,
       async () => {
         let hooks: Array<() => void> = [];
+        let pathSet = false;
         const result = await this.knex.transaction(
           async (trx) => {
             const unit = openUnit(trx);
             hooks = unit.hooks;
-            if (this.pathPerTransaction)
-              await trx.raw(`set local search_path to "${this.schema}", public`);
+            if (this.pathPerTransaction && sessionPaths.get(this.knex) !== this.schema) {
+              // Unknown until this transaction commits: a rollback undoes the SET.
+              sessionPaths.delete(this.knex);
+              await trx.raw(`set search_path to "${this.schema}", public`);
+              pathSet = true;
+            }
             const value = await fn(trx);
             await writeAtCommitNow(trx, unit.deferred);
             return value;
           },
           options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
         );
+        if (pathSet) sessionPaths.set(this.knex, this.schema);
         for (const hook of hooks) hook();
         return result;
       },

@@ -17,7 +17,7 @@ const migrations: Migration[] = [
 /** The statements `fn` sends through `knex`, without the transactions' own (BEGIN, COMMIT, search_path). */
 const ownStatementsDuring = async (knex: Knex, fn: () => Promise<unknown>): Promise<string[]> =>
   (await statementsDuring(knex, fn)).filter(
-    (sql) => !/^(begin|commit|rollback|set local)/i.test(sql.trim()),
+    (sql) => !/^(begin|commit|rollback|set search_path)/i.test(sql.trim()),
   );
 
 describe('inOneStatement', () => {
