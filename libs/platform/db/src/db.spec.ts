@@ -45,37 +45,48 @@ describe('Db on the embedded database', () => {
     expect(fired).toEqual(['committed']);
   });
 
-  it("sets a service's schema on the connection only when it holds another's, and again after a rollback", async () => {
+  it("gives each unit the connection with its own schema: set when it held another's, reads without BEGIN", async () => {
     const a = sharedDb(knex, 'path_a');
     const b = sharedDb(knex, 'path_b');
     await a.migrate(migrations);
     await b.migrate(migrations);
+    await a.tx((trx) => trx('things').insert({ id: 'a1', n: 1 }));
     const rows = (db: Db) =>
       db.read(async (q) => (await q('things').count<{ count: number }[]>('* as count'))[0]?.count);
-    const pathsSetDuring = async (fn: () => Promise<unknown>) =>
-      (await statementsDuring(knex, fn)).filter((sql) => /^set search_path/i.test(sql));
 
-    // b migrated last: a's first unit sets a's schema, the next ones find it set.
+    // a's schema is on the connection: a's reads send their statement alone, b's first unit sets its own.
     expect(
-      await pathsSetDuring(async () => {
-        await a.tx((trx) => trx('things').insert({ id: 'a1', n: 1 }));
+      await statementsDuring(knex, async () => {
         expect(await rows(a)).toBe(1);
         expect(await rows(a)).toBe(1);
-      }),
-    ).toEqual(['set search_path to "path_a", public']);
-
-    // b's unit sets b's schema and rolls back, which puts a's back: b's next unit sets its own again, and
-    // so reads its own table (none of a's row).
-    const failed = b.tx(async (trx) => {
-      await trx('things').insert({ id: 'b1', n: 1 });
-      throw new Error('rolled back');
-    });
-    await expect(failed).rejects.toThrow('rolled back');
-    expect(
-      await pathsSetDuring(async () => {
         expect(await rows(b)).toBe(0);
-        expect(await rows(a)).toBe(1);
       }),
-    ).toEqual(['set search_path to "path_b", public', 'set search_path to "path_a", public']);
+    ).toEqual([
+      expect.stringMatching(/^select count/),
+      expect.stringMatching(/^select count/),
+      'set search_path to "path_b", public',
+      expect.stringMatching(/^select count/),
+    ]);
+
+    // Units of both, started together and each waiting inside: each finds its own schema on the connection
+    // for all of its statements, however they interleave.
+    const counts = await Promise.all(
+      [a, b, a, b, b, a].map((db) =>
+        db.read(async (q) => {
+          const first = await q('things').count<{ count: number }[]>('* as count');
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          const second = await q('things').count<{ count: number }[]>('* as count');
+          return [first[0]?.count, second[0]?.count];
+        }),
+      ),
+    );
+    expect(counts).toEqual([
+      [1, 1],
+      [0, 0],
+      [1, 1],
+      [0, 0],
+      [0, 0],
+      [1, 1],
+    ]);
   });
 });

@@ -142,30 +142,66 @@ export function isRetryableConflict(error: unknown): boolean {
 }
 
 /**
- * The search_path the one connection of a shared embedded database has, by its knex: set by the last
- * transaction that set it and committed. Its transactions run one at a time (one connection), and nothing
- * else sets it.
+ * The one connection of a shared embedded database (the all-in-one), by its knex: the units of work of
+ * every service on it run one at a time, in order, and it remembers the search_path it holds, so that a
+ * unit sets its service's schema only when the connection holds another's. The SET runs outside any
+ * transaction, so no rollback undoes it.
  */
-const sessionPaths = new WeakMap<Knex, string>();
+class SharedConnection {
+  private path: string | undefined;
+  private last: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly knex: Knex) {}
+
+  run<T>(schema: string, work: () => Promise<T>): Promise<T> {
+    const turn = this.last.then(async () => {
+      if (this.path !== schema) {
+        this.path = undefined; // unknown if the SET fails
+        await this.knex.raw(`set search_path to "${schema}", public`);
+        this.path = schema;
+      }
+      return work();
+    });
+    this.last = turn.catch(() => undefined);
+    return turn;
+  }
+}
+
+const sharedConnections = new WeakMap<Knex, SharedConnection>();
+
+function sharedConnectionOf(knex: Knex): SharedConnection {
+  let connection = sharedConnections.get(knex);
+  if (connection === undefined)
+    sharedConnections.set(knex, (connection = new SharedConnection(knex)));
+  return connection;
+}
 
 /**
- * One service's view of its database: its own schema, reached through `tx` and `read`. On PostgreSQL each
- * pooled connection has the schema on its search_path; on the shared embedded database of the all-in-one
- * mode, where every service shares one connection, a unit of work sets it when the connection's is another
- * service's (a statement less for each unit that follows one of its own service's).
+ * One service's view of its database: its own schema, reached through `tx`, `read` and `writeTogether`. On
+ * PostgreSQL each pooled connection has the schema on its search_path; on the shared embedded database of
+ * the all-in-one mode, where every service shares one connection, each unit of work has the connection to
+ * itself, with its service's schema on the path (`SharedConnection`).
  */
 export class Db {
+  private readonly shared: SharedConnection | null;
+
   constructor(
     readonly knex: Knex,
     readonly schema: string,
-    private readonly pathPerTransaction: boolean,
+    embedded: boolean,
     private readonly owned: boolean,
   ) {
     if (!SCHEMA_PATTERN.test(schema)) throw new Error(`invalid schema name ${schema}`);
+    this.shared = embedded ? sharedConnectionOf(knex) : null;
   }
 
   get dialect(): 'pg' | 'pglite' {
-    return this.pathPerTransaction ? 'pglite' : 'pg';
+    return this.shared === null ? 'pg' : 'pglite';
+  }
+
+  /** `work` on this service's schema: on the shared connection in its turn, on PostgreSQL at once. */
+  private inSchema<T>(work: () => Promise<T>): Promise<T> {
+    return this.shared === null ? work() : this.shared.run(this.schema, work);
   }
 
   /** Runs `fn` in a transaction; retries it on serialization failures and deadlocks, by TX_RETRY. */
@@ -177,24 +213,18 @@ export class Db {
       TX_RETRY,
       async () => {
         let hooks: Array<() => void> = [];
-        let pathSet = false;
-        const result = await this.knex.transaction(
-          async (trx) => {
-            const unit = openUnit(trx);
-            hooks = unit.hooks;
-            if (this.pathPerTransaction && sessionPaths.get(this.knex) !== this.schema) {
-              // Unknown until this transaction commits: a rollback undoes the SET.
-              sessionPaths.delete(this.knex);
-              await trx.raw(`set search_path to "${this.schema}", public`);
-              pathSet = true;
-            }
-            const value = await fn(trx);
-            await writeAtCommitNow(trx, unit.deferred);
-            return value;
-          },
-          options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
+        const result = await this.inSchema(() =>
+          this.knex.transaction(
+            async (trx) => {
+              const unit = openUnit(trx);
+              hooks = unit.hooks;
+              const value = await fn(trx);
+              await writeAtCommitNow(trx, unit.deferred);
+              return value;
+            },
+            options.isolationLevel ? { isolationLevel: options.isolationLevel } : undefined,
+          ),
         );
-        if (pathSet) sessionPaths.set(this.knex, this.schema);
         for (const hook of hooks) hook();
         return result;
       },
@@ -203,19 +233,17 @@ export class Db {
   }
 
   /**
-   * For work that only defers its writes (insertAtCommit, writeAtCommit, afterCommit) and reads nothing: on
-   * PostgreSQL they go as one statement with no transaction around it (no BEGIN, no COMMIT: the statement
-   * commits alone, all or nothing). `fn` gets a unit that refuses any query (an assertion). A guard that finds
-   * no row fails that statement; `fn` then runs again in a transaction (`tx`), where the guard throws its
-   * error. On the shared database, a transaction.
+   * For work that only defers its writes (insertAtCommit, writeAtCommit, afterCommit) and reads nothing: they
+   * go as one statement with no transaction around it (no BEGIN, no COMMIT: the statement commits alone, all
+   * or nothing). `fn` gets a unit that refuses any query (an assertion). A guard that finds no row fails that
+   * statement; `fn` then runs again in a transaction (`tx`), where the guard throws its error.
    */
   async writeTogether<T>(fn: (unit: Tx) => Promise<T>): Promise<T> {
-    if (this.pathPerTransaction) return this.tx(fn);
     const unit = writesOnlyUnit();
     const { hooks, deferred } = openUnit(unit);
     const value = await fn(unit);
     try {
-      await writeAtCommitNow(this.knex, deferred, true);
+      await this.inSchema(() => writeAtCommitNow(this.knex, deferred, true));
     } catch (error) {
       if (pgCode(error) !== GUARD_FAILED) throw error;
       return this.tx(fn);
@@ -225,17 +253,16 @@ export class Db {
   }
 
   /**
-   * For one statement that needs no transaction on PostgreSQL (a read, or writes that commit together, e.g.
-   * `inOneStatement`'s): one round trip; a transaction on the shared database.
+   * For one statement that needs no transaction (a read, or writes that commit together, e.g.
+   * `inOneStatement`'s): one round trip.
    */
   async read<T>(fn: (q: Knex | Tx) => Promise<T>): Promise<T> {
-    if (this.pathPerTransaction) return this.tx(fn);
-    return fn(this.knex);
+    return this.inSchema(() => fn(this.knex));
   }
 
   /** Applies the migrations not yet applied, in order, each in its own transaction, one migrator at a time. */
   async migrate(migrations: readonly Migration[]): Promise<void> {
-    await this.knex.raw(`create schema if not exists "${this.schema}"`);
+    await this.inSchema(() => this.knex.raw(`create schema if not exists "${this.schema}"`));
     await this.tx(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`migrate:${this.schema}`]);
       await trx.raw(
