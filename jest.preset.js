@@ -19,4 +19,6 @@ module.exports = {
   // Some dependencies are ES modules (PGlite loads its WebAssembly with import()): jest runs with
   // --experimental-vm-modules (see package.json) so that Node loads them natively.
   testPathIgnorePatterns: ['/node_modules/', '/.cache/', '/dist/'],
+  // .cache holds bench:ab's worktree of another revision: its packages would be a second @pgw/sdk.
+  modulePathIgnorePatterns: ['<rootDir>/.cache/'],
 };
