@@ -378,7 +378,11 @@ export async function outboxEvents(h: Harness, key?: string): Promise<OutboxEven
 }
 
 export interface TransactionCount {
-  /** COMMITs sent, plus statements sent outside any transaction (PostgreSQL commits each of those alone). */
+  /**
+   * COMMITs sent, plus statements run outside any transaction that succeeded (PostgreSQL commits each of
+   * those alone; one that fails writes nothing). The shared embedded connection's search_path settings are
+   * not counted: PostgreSQL's pooled connections have theirs from the start.
+   */
   commits: number;
   rollbacks: number;
 }
@@ -394,17 +398,22 @@ export async function transactionsDuring<T>(
 ): Promise<{ result: T; count: TransactionCount }> {
   await h.charges.relay.stop();
   const count: TransactionCount = { commits: 0, rollbacks: 0 };
-  const listener = (query: { sql: string; __knexTxId?: string }) => {
+  const sent = (query: { sql: string }) => {
     const sql = query.sql.trim().toUpperCase();
     if (sql.startsWith('COMMIT')) count.commits++;
     else if (sql.startsWith('ROLLBACK')) count.rollbacks++;
-    else if (query.__knexTxId === undefined && !sql.startsWith('BEGIN')) count.commits++;
   };
-  h.db.knex.on('query', listener);
+  const answered = (_response: unknown, query: { sql: string; __knexTxId?: string }) => {
+    if (query.__knexTxId === undefined && !/^\s*(BEGIN|COMMIT|ROLLBACK|SET )/i.test(query.sql))
+      count.commits++;
+  };
+  h.db.knex.on('query', sent);
+  h.db.knex.on('query-response', answered);
   try {
     return { result: await fn(), count };
   } finally {
-    h.db.knex.off('query', listener);
+    h.db.knex.off('query', sent);
+    h.db.knex.off('query-response', answered);
     h.charges.startRelay();
   }
 }
