@@ -145,7 +145,8 @@ export function isRetryableConflict(error: unknown): boolean {
  * The one connection of a shared embedded database (the all-in-one), by its knex: the units of work of
  * every service on it run one at a time, in order, and it remembers the search_path it holds, so that a
  * unit sets its service's schema only when the connection holds another's. The SET runs outside any
- * transaction, so no rollback undoes it.
+ * transaction, so no rollback undoes it. A unit must not wait for another unit of the same database: that
+ * one waits for its turn, after it (knex's pool of one connection made the same rule).
  */
 class SharedConnection {
   private path: string | undefined;
