@@ -116,10 +116,10 @@ function runBench(cwd: string, label: string, args: string[]): Promise<ResultsLi
     );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
+      const text = chunk.toString();
+      out += text;
       process.stdout.write(
-        chunk
-          .toString()
+        text
           .split('\n')
           .map((l) => (l === '' ? l : `[${label}] ${l}`))
           .join('\n'),

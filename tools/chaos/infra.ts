@@ -11,9 +11,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { waitFor } from '@pgw/testing';
 import { ROOT } from '../bench/cluster';
 
 const run = promisify(execFile);
@@ -183,14 +183,17 @@ export function privateKafka(dir: string, port: number): PrivateKafka {
   return {
     brokers: `127.0.0.1:${port}`,
     async pause() {
-      process.kill(pid(), 'SIGSTOP');
-      const deadline = Date.now() + 10_000;
-      while (!allThreadsStopped(pid())) {
-        if (Date.now() > deadline) {
-          process.kill(pid(), 'SIGCONT');
-          throw new Error(`broker ${pid()} not stopped 10 s after SIGSTOP`);
-        }
-        await setTimeout(5);
+      const broker = pid();
+      process.kill(broker, 'SIGSTOP');
+      try {
+        await waitFor(
+          () => (allThreadsStopped(broker) ? true : undefined),
+          10_000,
+          `every thread of broker ${broker} stopped after SIGSTOP`,
+        );
+      } catch (error) {
+        process.kill(broker, 'SIGCONT');
+        throw error;
       }
     },
     resume: () => process.kill(pid(), 'SIGCONT'),

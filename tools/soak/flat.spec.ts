@@ -1,8 +1,8 @@
+import { median } from '../bench/load';
 import {
   heapCheckOutcome,
   judge,
   limitsFor,
-  median,
   slopePerMinute,
   type Limits,
   type Sample,

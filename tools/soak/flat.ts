@@ -21,8 +21,6 @@
 // under a 125 MB saw-tooth with 3-minute teeth one of 10 MB/min can hide, one of 20 cannot (the spec).
 import { median } from '../bench/load';
 
-export { median };
-
 export interface Sample {
   /** Seconds since the load started. */
   t: number;

@@ -25,7 +25,8 @@ import {
 } from '../bench/cluster';
 import { flags, numberArg, toolArgs, UsageError } from '../bench/args';
 import { arrivals, destroyAgents, json, percentile, round, sleep } from '../bench/load';
-import { heapCheckOutcome, judge, limitsFor, median, type Sample, type Verdict } from './flat';
+import { median } from '../bench/load';
+import { heapCheckOutcome, judge, limitsFor, type Sample, type Verdict } from './flat';
 import { forceFullGc } from './force-gc';
 import {
   gcCounts,
