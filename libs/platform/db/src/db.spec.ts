@@ -1,5 +1,14 @@
 import { statementsDuring } from '@pgw/testing';
-import { createPgliteKnex, sharedDb, afterCommit, type Db, type Migration } from './db';
+import type { Knex } from 'knex';
+import {
+  createPgliteKnex,
+  sharedDb,
+  afterCommit,
+  insertAtCommit,
+  type Db,
+  type Migration,
+  type Tx,
+} from './db';
 
 const migrations: Migration[] = [
   {
@@ -88,5 +97,52 @@ describe('Db on the embedded database', () => {
       [0, 0],
       [1, 1],
     ]);
+  });
+
+  it('reads, then writes together, in one turn of the shared connection: no other unit, nor its schema, comes between', async () => {
+    const a = sharedDb(knex, 'turn_a');
+    const b = sharedDb(knex, 'turn_b');
+    await a.migrate(migrations);
+    await b.migrate(migrations);
+    await a.tx((trx) => trx('things').insert({ id: 'x', n: 1 }));
+    const count = async (q: Knex | Tx) =>
+      Number((await q('things').count<{ count: number }[]>('* as count'))[0]?.count);
+
+    const sent = await statementsDuring(knex, () =>
+      Promise.all([
+        a.readThenWriteTogether(count, async (unit, n) =>
+          insertAtCommit(unit, 'things', [{ id: 'y', n }]),
+        ),
+        b.read(count),
+      ]),
+    );
+    const notA = sent.map((sql) => sql.trim()).filter((sql) => !sql.includes('"turn_a"'));
+    expect(notA).toEqual([
+      expect.stringMatching(/^select count/),
+      expect.stringMatching(/^insert into "things"/),
+      'set search_path to "turn_b", public',
+      expect.stringMatching(/^select count/),
+    ]);
+    expect(await a.read((q) => q('things').where({ id: 'y' }).pluck('n'))).toEqual([1]);
+  });
+
+  it('leaves out, with ignoreConflictsOn, the deferred rows whose key is there, and keeps one rule per table', async () => {
+    const db = sharedDb(knex, 'svc_ignore');
+    await db.migrate(migrations);
+    await db.tx((trx) => trx('things').insert({ id: 'x', n: 1 }));
+    await db.writeTogether(async (unit) => {
+      insertAtCommit(unit, 'things', [{ id: 'x', n: 2 }], { ignoreConflictsOn: ['id'] });
+      insertAtCommit(unit, 'things', [{ id: 'z', n: 3 }], { ignoreConflictsOn: ['id'] });
+    });
+    expect(await db.read((q) => q('things').orderBy('id').select('id', 'n'))).toEqual([
+      { id: 'x', n: 1 },
+      { id: 'z', n: 3 },
+    ]);
+    await expect(
+      db.writeTogether(async (unit) => {
+        insertAtCommit(unit, 'things', [{ id: 'v', n: 4 }], { ignoreConflictsOn: ['id'] });
+        insertAtCommit(unit, 'things', [{ id: 'w', n: 5 }]);
+      }),
+    ).rejects.toThrow(/insert-at-commit-one-conflict-rule-per-table/);
   });
 });

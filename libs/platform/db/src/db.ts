@@ -33,7 +33,7 @@ export function afterCommit(trx: Tx, hook: () => void): void {
 
 /** What a transaction of Db.tx writes just before it commits, in one statement (insertAtCommit, writeAtCommit). */
 interface AtCommit {
-  inserts: Map<string, object[]>;
+  inserts: Map<string, { rows: object[]; ignoreConflictsOn: readonly string[] | undefined }>;
   writes: Array<{ write: (q: Knex | Tx) => WriteSql | null; orElse: (() => Error) | undefined }>;
 }
 
@@ -49,14 +49,28 @@ function atCommitOf(trx: Tx, use: string): AtCommit {
  * Inserts `rows` into `table` just before the transaction commits, in one statement with every other insert so
  * deferred (one per table, rows in the order given, so a serial column follows it; tables together through
  * inOneStatement): for rows that nothing in this transaction reads back (outbox rows, history rows), one round
- * trip fewer. It fails, and the transaction with it, as if sent at once.
+ * trip fewer. It fails, and the transaction with it, as if sent at once; with `ignoreConflictsOn` (a unique
+ * key's columns, the same for every insert of the table in the unit), a row whose key is there is left out.
  */
-export function insertAtCommit(trx: Tx, table: string, rows: readonly object[]): void {
+export function insertAtCommit(
+  trx: Tx,
+  table: string,
+  rows: readonly object[],
+  options: { ignoreConflictsOn?: readonly string[] } = {},
+): void {
   const { inserts } = atCommitOf(trx, 'insert-at-commit');
   if (rows.length === 0) return;
+  const { ignoreConflictsOn } = options;
   const pending = inserts.get(table);
-  if (pending === undefined) inserts.set(table, [...rows]);
-  else pending.push(...rows);
+  if (pending === undefined) inserts.set(table, { rows: [...rows], ignoreConflictsOn });
+  else {
+    assert(
+      String(pending.ignoreConflictsOn) === String(ignoreConflictsOn),
+      'db.insert-at-commit-one-conflict-rule-per-table',
+      { table },
+    );
+    pending.rows.push(...rows);
+  }
 }
 
 /**
@@ -88,7 +102,12 @@ async function writeAtCommitNow(
   { inserts, writes }: AtCommit,
   failInStatement = false,
 ): Promise<void> {
-  const sql: WriteSql[] = [...inserts].map(([table, rows]) => q(table).insert(rows).toSQL());
+  const sql: WriteSql[] = [...inserts].map(([table, { rows, ignoreConflictsOn }]) => {
+    const insert = q(table).insert(rows);
+    return (
+      ignoreConflictsOn === undefined ? insert : insert.onConflict([...ignoreConflictsOn]).ignore()
+    ).toSQL();
+  });
   const guards: Array<{ name: string; orElse: () => Error }> = [];
   for (const { write, orElse } of writes) {
     const built = write(q);
@@ -239,15 +258,32 @@ export class Db {
    * or nothing). `fn` gets a unit that refuses any query (an assertion). A guard that finds no row fails that
    * statement; `fn` then runs again in a transaction (`tx`), where the guard throws its error.
    */
-  async writeTogether<T>(fn: (unit: Tx) => Promise<T>): Promise<T> {
+  writeTogether<T>(fn: (unit: Tx) => Promise<T>): Promise<T> {
+    return this.readThenWriteTogether(() => Promise.resolve(undefined), fn);
+  }
+
+  /**
+   * `writeTogether` after one read that decides the writes (`read`, a statement of its own, outside any
+   * transaction, as `read` sends it): `fn` gets its answer. On the shared connection both run in one turn,
+   * so that no other service's unit, and its schema, comes between them. On a failed guard both run again
+   * in a transaction.
+   */
+  async readThenWriteTogether<R, T>(
+    read: (q: Knex | Tx) => Promise<R>,
+    fn: (unit: Tx, read: R) => Promise<T>,
+  ): Promise<T> {
     const unit = writesOnlyUnit();
     const { hooks, deferred } = openUnit(unit);
-    const value = await fn(unit);
+    let value: T;
     try {
-      await this.inSchema(() => writeAtCommitNow(this.knex, deferred, true));
+      value = await this.inSchema(async () => {
+        const written = await fn(unit, await read(this.knex));
+        await writeAtCommitNow(this.knex, deferred, true);
+        return written;
+      });
     } catch (error) {
       if (pgCode(error) !== GUARD_FAILED) throw error;
-      return this.tx(fn);
+      return this.tx(async (trx) => fn(trx, await read(trx)));
     }
     for (const hook of hooks) hook();
     return value;

@@ -81,4 +81,35 @@ describe('Db.writeTogether on PostgreSQL', () => {
     await expect(attempt).rejects.toThrow(/write-together-sends-nothing-itself/);
     expect(await logged('queried')).toEqual([{ n: 0 }]);
   });
+
+  it('reads, then writes together, with no BEGIN; on a failed guard, both again in a transaction', async () => {
+    const seqOf = (q: Pick<Tx, 'raw'>) =>
+      q
+        .raw('select count(*)::int as n from log')
+        .then((r: { rows: Array<{ n: number }> }) => r.rows[0]?.n);
+    const sent = await sentDuring(() =>
+      db.readThenWriteTogether(seqOf, async (unit, n) => {
+        insertAtCommit(unit, 'log', [{ what: `after ${String(n)}` }]);
+      }),
+    );
+    expect(sent).toEqual([
+      expect.stringMatching(/^select count/),
+      expect.stringMatching(/^insert into "log"/),
+    ]);
+
+    const reads: string[] = [];
+    const attempt = db.readThenWriteTogether(
+      async (q) => {
+        reads.push(q === db.knex ? 'alone' : 'in a transaction');
+        return seqOf(q);
+      },
+      async (unit) => {
+        insertAtCommit(unit, 'log', [{ what: 'read-fenced' }]);
+        holdLease(unit, 'someone-else');
+      },
+    );
+    await expect(attempt).rejects.toThrow('lease not held by someone-else');
+    expect(reads).toEqual(['alone', 'in a transaction']);
+    expect(await logged('read-fenced')).toEqual([{ n: 0 }]);
+  });
 });
