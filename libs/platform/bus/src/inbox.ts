@@ -1,8 +1,18 @@
 import { isInvariantError } from '@pgw/domain';
+import type { Knex } from 'knex';
 import { haltProcess, insertAtCommit, type Db, type Tx } from '@pgw/platform-db';
 import { HEADER_EVENT_ID, type BatchHandler, type BusMessage } from './bus';
 import type { DeadLetters } from './dead-letters';
 import { processSpan } from './messaging-spans';
+
+/** Applies one message of a batch, in the batch's unit of work. */
+export type Apply = (trx: Tx, message: BusMessage) => Promise<void>;
+
+/**
+ * Reads, with `q`, what applying `batch` needs (one statement for the whole batch, rather than one per
+ * message) and answers the apply that uses it.
+ */
+export type Prepare = (q: Knex | Tx, batch: readonly BusMessage[]) => Promise<Apply>;
 
 export interface InboxOptions {
   deadLetters?: DeadLetters;
@@ -11,6 +21,13 @@ export interface InboxOptions {
    * applied as new is then one statement with the inbox's ids, and no transaction (`Db.writeTogether`).
    */
   writesOnly?: boolean;
+  /**
+   * Replaces `apply` with the apply it answers for each batch. A batch applied as new is prepared whole,
+   * before its unit with `writesOnly` (a read of its own: `Db.readThenWriteTogether`), else in its
+   * transaction; applied the careful way, each message is prepared alone, in the transaction,
+   * so that a message that fails to prepare is the one counted, or parked, as if its apply had failed.
+   */
+  prepare?: Prepare;
 }
 
 /**
@@ -26,10 +43,11 @@ export interface InboxOptions {
 export function inboxHandler(
   db: Db,
   consumer: string,
-  apply: (trx: Tx, message: BusMessage) => Promise<void>,
+  apply: Apply,
   options: InboxOptions = {},
 ): BatchHandler {
   const { deadLetters, writesOnly = false } = options;
+  const prepare: Prepare = options.prepare ?? (() => Promise.resolve(apply));
   return async (batch) => {
     const ids = batch.map(eventIdOf);
     const verdicts = batch.map((m, i) => deadLetters?.verdict(m, ids[i] as string) ?? null);
@@ -37,7 +55,7 @@ export function inboxHandler(
       batch.length <= INBOX_INSERT_ROWS &&
       verdicts.every((v) => v === null) &&
       new Set(ids).size === ids.length;
-    if (plain && (await appliedAsNew(db, consumer, batch, ids, apply, writesOnly))) {
+    if (plain && (await appliedAsNew(db, consumer, batch, ids, prepare, writesOnly))) {
       deadLetters?.applied(ids);
       return;
     }
@@ -62,7 +80,9 @@ export function inboxHandler(
           }
           // Taken from the set: an id twice in one batch is applied once.
           if (fresh.delete(eventId))
-            await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
+            await processSpan(message, `${db.schema}.${consumer}`, async () =>
+              (await prepare(trx, [message]))(trx, message),
+            );
         }
         current = undefined;
       });
@@ -94,10 +114,10 @@ async function appliedAsNew(
   consumer: string,
   batch: BusMessage[],
   ids: string[],
-  apply: (trx: Tx, message: BusMessage) => Promise<void>,
+  prepare: Prepare,
   writesOnly: boolean,
 ): Promise<boolean> {
-  const work = async (trx: Tx) => {
+  const work = async (trx: Tx, apply: Apply) => {
     insertAtCommit(
       trx,
       'inbox',
@@ -107,7 +127,9 @@ async function appliedAsNew(
       await processSpan(message, `${db.schema}.${consumer}`, () => apply(trx, message));
   };
   try {
-    await (writesOnly ? db.writeTogether(work) : db.tx(work));
+    await (writesOnly
+      ? db.readThenWriteTogether((q) => prepare(q, batch), work)
+      : db.tx(async (trx) => work(trx, await prepare(trx, batch))));
     return true;
   } catch {
     return false;
@@ -147,7 +169,7 @@ export async function applyOnce(
   db: Db,
   trx: Tx,
   consumer: string,
-  apply: (trx: Tx, message: BusMessage) => Promise<void>,
+  apply: Apply,
   message: BusMessage,
   eventId: string,
 ): Promise<void> {

@@ -9,7 +9,7 @@ export type { OutboxMessage, RelayOptions } from './outbox';
 export { emit, outboxMessageOf } from './emit';
 export type { Emitted } from './emit';
 export { applyOnce, eventIdOf, inboxHandler } from './inbox';
-export type { InboxOptions } from './inbox';
+export type { Apply, InboxOptions, Prepare } from './inbox';
 export {
   DEAD_LETTER_HEADERS,
   deadLetterMigration,

@@ -5,12 +5,14 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
-import { outboxMessage } from '@pgw/contracts';
+import { decodeEvent, outboxMessage } from '@pgw/contracts';
 import { assert, observeBrokenInvariants } from '@pgw/domain';
-import { createPgliteKnex, replaceHalt, sharedDb } from '@pgw/platform-db';
+import { createPgliteKnex, insertAtCommit, replaceHalt, sharedDb } from '@pgw/platform-db';
 import { statementsDuring, uniqueName } from '@pgw/testing';
 import { HEADER_EVENT_ID, HEADER_EVENT_TYPE, type Bus, type BusMessage } from './bus';
+import { deadLetterMigration, DeadLetters } from './dead-letters';
 import { InProcessBus } from './in-process-bus';
+import { inboxHandler } from './inbox';
 import { enqueue, OutboxRelay } from './outbox';
 import {
   appliedCount,
@@ -273,5 +275,83 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     };
     await expect(handle([bad])).rejects.toThrow('unexpected type');
     expect(await inboxOf()).not.toContain('ev_bad');
+  });
+
+  it('prepares a writes-only batch with one read before its one write; the careful way, each new message alone, so that the one failing to prepare is the one parked', async () => {
+    const { consumer, bus } = await setup();
+    await consumer.migrate([deadLetterMigration]);
+    const prepared: string[][] = [];
+    const tenantOf = (m: BusMessage) => decodeEvent('gateway.tenant-changed.v1', m.value).tenant_id;
+    const handle = inboxHandler(
+      consumer,
+      'prepared',
+      () => Promise.reject(new Error('apply is replaced by the prepared one')),
+      {
+        writesOnly: true,
+        deadLetters: new DeadLetters(consumer, 'prepared', {
+          service: 'consumer',
+          bus,
+          knows: () => true,
+          isTransient: () => false,
+          poisonAttempts: 1,
+          poisonAfterMs: 0,
+        }),
+        prepare: async (q, batch) => {
+          const tenants = batch.map(tenantOf);
+          prepared.push(tenants);
+          if (tenants.includes('ten_prep_poison')) throw new Error('cannot prepare');
+          const known = new Set(
+            await q('tenants').whereIn('tenant_id', tenants).pluck('tenant_id'),
+          );
+          return async (unit, message) =>
+            insertAtCommit(unit, 'tenants', [
+              {
+                tenant_id: tenantOf(message),
+                name: known.has(tenantOf(message)) ? 'again' : 'new',
+              },
+            ]);
+        },
+      },
+    );
+    const [a, b, c, d, e, poison] = ['a', 'b', 'c', 'd', 'e', 'poison'].map((t) =>
+      message(`ten_prep_${t}`),
+    ) as [BusMessage, BusMessage, BusMessage, BusMessage, BusMessage, BusMessage];
+
+    const sent = await statementsDuring(knex, () => handle([a, b, c]));
+    expect(sent.filter((sql) => !sql.startsWith('set search_path'))).toEqual([
+      expect.stringMatching(/^select .* from "tenants" where "tenant_id" in/),
+      expect.stringMatching(/^with write_0 as \(insert into "inbox".*\) insert into "tenants"/s),
+    ]);
+    expect(prepared).toEqual([['ten_prep_a', 'ten_prep_b', 'ten_prep_c']]);
+
+    // a again, with d: the batch fails on the inbox's key; then only d is new, prepared alone.
+    prepared.length = 0;
+    await handle([a, d]);
+    expect(prepared).toEqual([['ten_prep_a', 'ten_prep_d'], ['ten_prep_d']]);
+
+    // The poison message fails to prepare: its failure is counted, not e's; next time it is parked and e applied.
+    prepared.length = 0;
+    await expect(handle([e, poison])).rejects.toThrow('cannot prepare');
+    await handle([e, poison]);
+    expect(prepared).toEqual([
+      ['ten_prep_e', 'ten_prep_poison'],
+      ['ten_prep_e'],
+      ['ten_prep_poison'],
+      ['ten_prep_e'],
+    ]);
+    const names = await consumer.read((q) =>
+      q('tenants')
+        .where('tenant_id', 'like', 'ten_prep_%')
+        .orderBy('tenant_id')
+        .select('tenant_id', 'name'),
+    );
+    expect(names).toEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((t) => ({ tenant_id: `ten_prep_${t}`, name: 'new' })),
+    );
+    expect(
+      await consumer.read((q) =>
+        q('dead_letters').where({ consumer: 'prepared' }).pluck('event_id'),
+      ),
+    ).toEqual([poison.headers[HEADER_EVENT_ID]]);
   });
 });

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import type { Bus, BusMessage, Subscription } from '@pgw/platform-bus';
+import type { Bus, BusMessage, Prepare, Subscription } from '@pgw/platform-bus';
 import { isEventType } from '@pgw/contracts';
 import {
   busMigration,
@@ -78,6 +78,12 @@ export interface ConsumerDefinition {
    * batch of new events is then one statement, with no transaction around it (InboxOptions.writesOnly).
    */
   writesOnly?: boolean;
+  /**
+   * For an `apply` that reads: reads once per batch what every message of it needs, and answers the
+   * apply that uses it (InboxOptions.prepare); with `writesOnly`, the read comes before the unit.
+   * `apply` must still do alone what the prepared one does (a parked message is replayed through it).
+   */
+  prepare?: Prepare;
 }
 
 export interface ServiceParts {
@@ -177,6 +183,7 @@ export async function startService(
         handle: inboxHandler(context.db, consumer.name, consumer.apply.bind(consumer), {
           deadLetters,
           writesOnly: consumer.writesOnly ?? false,
+          prepare: consumer.prepare?.bind(consumer),
         }),
       }),
     );
