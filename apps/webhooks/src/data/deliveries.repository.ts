@@ -1,6 +1,6 @@
 import { assert } from '@pgw/domain';
 import type { Knex } from 'knex';
-import { pagedQuery, type Db, type Tx } from '@pgw/platform-db';
+import { insertAtCommit, pagedQuery, type Db, type Tx } from '@pgw/platform-db';
 import { newDeliveryId } from '@pgw/webhooks-domain/ids';
 import { signingSecrets } from './endpoints.repository';
 
@@ -107,47 +107,55 @@ function toAttempt(row: Record<string, unknown>): Attempt {
   };
 }
 
-/** Stores the event's body once and a pending delivery per endpoint, due now, in the consumer's transaction. */
-export async function recordEvent(
-  trx: Tx,
+/**
+ * Stores the event's body once and a pending delivery per endpoint, due now, with the unit's other writes at
+ * its end (insertAtCommit: one insert per table, so that `seq` follows the order of the events recorded).
+ * An event recorded before (its inbox id long pruned, then replayed) changes nothing.
+ */
+export function recordEvent(
+  unit: Tx,
   event: NewEvent,
   endpointIds: readonly string[],
   now: Date,
   giveUpAt: Date,
-): Promise<void> {
+): void {
   if (endpointIds.length === 0) return;
-  await trx(EVENTS)
-    .insert({
-      event_id: event.eventId,
-      tenant_id: event.tenantId,
-      livemode: event.livemode,
-      type: event.kind,
-      source_type: event.sourceType,
-      resource_key: event.resourceKey,
-      body: event.body,
-      created_at: now,
-    })
-    .onConflict('event_id')
-    .ignore();
-  await trx(DELIVERIES)
-    .insert(
-      endpointIds.map((endpointId) => ({
-        id: newDeliveryId(),
-        endpoint_id: endpointId,
+  insertAtCommit(
+    unit,
+    EVENTS,
+    [
+      {
+        event_id: event.eventId,
         tenant_id: event.tenantId,
         livemode: event.livemode,
-        event_id: event.eventId,
-        event_type: event.kind,
+        type: event.kind,
+        source_type: event.sourceType,
         resource_key: event.resourceKey,
-        status: 'pending',
-        next_attempt_at: now,
-        give_up_at: giveUpAt,
+        body: event.body,
         created_at: now,
-        updated_at: now,
-      })),
-    )
-    .onConflict(['endpoint_id', 'event_id'])
-    .ignore();
+      },
+    ],
+    { ignoreConflictsOn: ['event_id'] },
+  );
+  insertAtCommit(
+    unit,
+    DELIVERIES,
+    endpointIds.map((endpointId) => ({
+      id: newDeliveryId(),
+      endpoint_id: endpointId,
+      tenant_id: event.tenantId,
+      livemode: event.livemode,
+      event_id: event.eventId,
+      event_type: event.kind,
+      resource_key: event.resourceKey,
+      status: 'pending',
+      next_attempt_at: now,
+      give_up_at: giveUpAt,
+      created_at: now,
+      updated_at: now,
+    })),
+    { ignoreConflictsOn: ['endpoint_id', 'event_id'] },
+  );
 }
 
 /**

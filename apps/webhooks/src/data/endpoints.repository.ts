@@ -104,16 +104,30 @@ export async function applyEndpointChange(
 }
 
 /** The endpoints of one tenant and environment. */
+/** The endpoints of each tenant and environment asked for (by `endpointsKey`), in one read, by id. */
 export async function endpointsOf(
-  trx: Tx,
-  tenantId: string,
-  livemode: boolean,
-): Promise<Endpoint[]> {
-  const rows: Record<string, unknown>[] = await trx(TABLE)
-    .where({ tenant_id: tenantId, livemode })
+  q: Knex | Tx,
+  scopes: ReadonlyArray<{ tenantId: string; livemode: boolean }>,
+): Promise<Map<string, Endpoint[]>> {
+  const found = new Map<string, Endpoint[]>();
+  if (scopes.length === 0) return found;
+  const rows: Record<string, unknown>[] = await q(TABLE)
+    .whereIn(
+      ['tenant_id', 'livemode'],
+      scopes.map((s) => [s.tenantId, s.livemode]),
+    )
     .orderBy('id');
-  return rows.map(toEndpoint);
+  for (const endpoint of rows.map(toEndpoint)) {
+    const key = endpointsKey(endpoint);
+    const list = found.get(key);
+    if (list === undefined) found.set(key, [endpoint]);
+    else list.push(endpoint);
+  }
+  return found;
 }
+
+export const endpointsKey = (scope: { tenantId: string; livemode: boolean }): string =>
+  `${scope.tenantId}/${scope.livemode}`;
 
 export async function findEndpoint(q: Knex | Tx, id: string): Promise<Endpoint | undefined> {
   const row: Record<string, unknown> | undefined = await q(TABLE).where({ id }).first();
