@@ -200,6 +200,29 @@ describe('outbox, relay and inbox on the embedded database with the in-process b
     }
   });
 
+  it('publishes, with lingerMs, what commits during the linger in one round: the consumer gets one batch, not one per commit', async () => {
+    const { producer, consumer, bus, topic } = await setup();
+    const batches: string[][] = [];
+    await bus.subscribe({
+      groupId: 'batches',
+      topics: [topic],
+      handle: async (batch) => void batches.push(batch.map((m) => m.key)),
+    });
+    const r = new OutboxRelay({ db: producer, bus, pollIntervalMs: 5_000, lingerMs: 300 });
+    r.start();
+    try {
+      await writeEvent(producer, tenantEvent('ten_linger_1', 'One'), topic);
+      await waitFor(() => appliedCount(consumer, 'ten_linger_1'));
+      // Each commit wakes the relay; the round it wakes waits out the linger, then takes all three.
+      for (const t of ['ten_linger_2', 'ten_linger_3', 'ten_linger_4'])
+        await writeEvent(producer, tenantEvent(t, 'Later'), topic);
+      await waitFor(() => appliedCount(consumer, 'ten_linger_4'));
+    } finally {
+      await r.stop();
+    }
+    expect(batches).toEqual([['ten_linger_1'], ['ten_linger_2', 'ten_linger_3', 'ten_linger_4']]);
+  });
+
   it('publishes nothing for a transaction that rolled back', async () => {
     const { producer, bus, deliveries, topic } = await setup();
     await expect(

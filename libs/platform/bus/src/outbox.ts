@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { context, propagation } from '@opentelemetry/api';
 import {
@@ -105,6 +106,12 @@ export interface RelayOptions {
   bus: Bus;
   batchSizeMax?: number;
   pollIntervalMs?: number;
+  /**
+   * A round starts no sooner than this after the last one began (0 by default): under load, one round then
+   * carries every event committed meanwhile, and each consumer applies them as one batch, for at most this
+   * much more lag. A relay woken after a quiet spell publishes at once.
+   */
+  lingerMs?: number;
   leaseMs?: number;
   log?: { warn(obj: object, msg: string): void };
 }
@@ -148,6 +155,9 @@ const BACKLOG_COUNT_MAX = 100_000;
 export class OutboxRelay {
   private readonly batchSizeMax: number;
   private readonly pollIntervalMs: number;
+  private readonly lingerMs: number;
+  /** When (performance.now()) the last round began. */
+  private lastRoundAt = -Infinity;
   /** The relay's lease row (one per service), claimed and given back with the job leases' primitive. */
   private readonly lease: Lease;
   /** Until this moment (performance.now()) the lease is surely ours: rounds before it skip renewing it. */
@@ -166,6 +176,7 @@ export class OutboxRelay {
   constructor(private readonly options: RelayOptions) {
     this.batchSizeMax = options.batchSizeMax ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.lingerMs = options.lingerMs ?? 0;
     this.lease = {
       table: 'outbox_lease',
       key: { column: 'id', value: 1 },
@@ -323,11 +334,15 @@ export class OutboxRelay {
   }
 
   /**
-   * One round of the loop, and how long to wait before the next: none after a full batch; a short and
-   * growing wait while unsent rows wait for an older transaction (pg_snapshot_xmin); else the poll interval.
+   * One round of the loop (begun no sooner than `lingerMs` after the last), and how long to wait before the
+   * next: none after a full batch; a short and growing wait while unsent rows wait for an older transaction
+   * (pg_snapshot_xmin); else the poll interval.
    * A round that throws is the loop's to log, count (outbox.relay.failures) and back off from.
    */
   private async round(): Promise<number> {
+    const lingerLeftMs = this.lastRoundAt + this.lingerMs - performance.now();
+    if (lingerLeftMs > 0) await sleep(lingerLeftMs);
+    this.lastRoundAt = performance.now();
     const published = await this.runOnce();
     if (published === this.batchSizeMax) return 0;
     if (!this.waiting) {

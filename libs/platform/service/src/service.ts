@@ -172,6 +172,7 @@ export async function startService(
     db: context.db,
     bus: context.bus,
     pollIntervalMs: platformEnv.OUTBOX_POLL_INTERVAL_MS,
+    lingerMs: platformEnv.OUTBOX_LINGER_MS,
     log: app.log as FastifyBaseLogger,
   });
   const subscriptions: Subscription[] = [];
@@ -262,6 +263,11 @@ export const ServicePlatformEnv = Type.Object({
    * at once; the poll finds what another replica wrote (only one replica's relay holds the lease).
    */
   OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, default: 250 }),
+  /**
+   * A relay round begins no sooner than this after the last (RelayOptions.lingerMs): under load a round, and
+   * each consumer's batch, carries every event committed meanwhile, instead of one round per commit.
+   */
+  OUTBOX_LINGER_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 20 }),
   INBOX_RETENTION_MS: Type.Integer({ default: INBOX_RETENTION_MS_DEFAULT }),
 });
 type PlatformEnv = Static<typeof ServicePlatformEnv>;
