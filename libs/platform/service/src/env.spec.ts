@@ -37,7 +37,7 @@ describe("a service's variables", () => {
       OUTBOX_RETENTION_MS: 60_000,
       INBOX_RETENTION_MS: 30 * 24 * 3_600_000,
       OUTBOX_POLL_INTERVAL_MS: 250,
-      OUTBOX_LINGER_MS: 20,
+      OUTBOX_LINGER_MS: 0,
     });
     expect(() =>
       readEnv(ServicePlatformEnv, {

@@ -265,9 +265,11 @@ export const ServicePlatformEnv = Type.Object({
   OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, default: 250 }),
   /**
    * A relay round begins no sooner than this after the last (RelayOptions.lingerMs): under load a round, and
-   * each consumer's batch, carries every event committed meanwhile, instead of one round per commit.
+   * each consumer's batch, carries every event committed meanwhile, instead of one round per commit. 0 by
+   * default: a relay publishing to Kafka batches already while its broker acknowledges (20 ms measured no
+   * gain there); the all-in-one sets 20 ms.
    */
-  OUTBOX_LINGER_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 20 }),
+  OUTBOX_LINGER_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 0 }),
   INBOX_RETENTION_MS: Type.Integer({ default: INBOX_RETENTION_MS_DEFAULT }),
 });
 type PlatformEnv = Static<typeof ServicePlatformEnv>;
