@@ -103,7 +103,10 @@ export async function applyEndpointChange(
     });
 }
 
-/** The endpoints of one tenant and environment. */
+/** The key of a tenant's endpoints in one environment, in `endpointsOf`'s answer. */
+export const endpointsKey = (scope: { tenantId: string; livemode: boolean }): string =>
+  `${scope.tenantId}/${scope.livemode}`;
+
 /** The endpoints of each tenant and environment asked for (by `endpointsKey`), in one read, by id. */
 export async function endpointsOf(
   q: Knex | Tx,
@@ -125,9 +128,6 @@ export async function endpointsOf(
   }
   return found;
 }
-
-export const endpointsKey = (scope: { tenantId: string; livemode: boolean }): string =>
-  `${scope.tenantId}/${scope.livemode}`;
 
 export async function findEndpoint(q: Knex | Tx, id: string): Promise<Endpoint | undefined> {
   const row: Record<string, unknown> | undefined = await q(TABLE).where({ id }).first();
