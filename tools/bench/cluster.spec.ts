@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@pgw/testing';
-import { spawnLogged, startCluster } from './cluster';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { requireRegistry, spawnLogged, startCluster } from './cluster';
 
 describe('startCluster', () => {
   it('refuses at once, saying what to start, when no schema registry answers', async () => {
@@ -15,6 +17,35 @@ describe('startCluster', () => {
         env: { SCHEMA_REGISTRY_URL: url },
       }),
     ).rejects.toThrow(`no schema registry at ${url}`);
+  });
+
+  it('waits for a registry that is up but slow to answer, and refuses one that keeps failing', async () => {
+    const asked: string[] = [];
+    let answers = [503, 'hang', 200] as Array<number | 'hang'>;
+    const server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      const next = answers.shift() ?? 500;
+      if (next !== 'hang') res.writeHead(next).end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/apis/ccompat/v7`;
+    try {
+      await requireRegistry(url, { waitMs: 5000, timeoutMs: 300 });
+      expect(asked).toEqual(Array(3).fill('/apis/ccompat/v7/schemas/types'));
+      answers = [];
+      await expect(requireRegistry(url, { waitMs: 1000, timeoutMs: 300 })).rejects.toThrow(
+        `no schema registry at ${url} (answered 500)`,
+      );
+      answers = [404];
+      asked.length = 0;
+      await expect(requireRegistry(url, { waitMs: 5000, timeoutMs: 300 })).rejects.toThrow(
+        'answered 404',
+      );
+      expect(asked).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -151,17 +151,33 @@ export async function stopChild(
 }
 
 /**
- * Fails at once when no schema registry answers: the services would start healthy without one (they need it
- * only to publish), and every relay would then fail round after round while the run waits for its events.
+ * Fails when no schema registry answers: the services would start healthy without one (they need it only to
+ * publish), and every relay would then fail round after round while the run waits for its events. Nothing
+ * listening, or a 4xx (a wrong URL), fails at once; a registry that is up but slow to answer is given up to
+ * `waitMs` (CI's chaos step once found it answering nothing within 3 s just after the integration suites'
+ * load, and the soak step 9 s later found it well). `/schemas/types` is the API's cheapest call.
  */
-async function requireRegistry(url: string): Promise<void> {
+export async function requireRegistry(
+  url: string,
+  options: { waitMs?: number; timeoutMs?: number } = {},
+): Promise<void> {
+  const deadline = performance.now() + (options.waitMs ?? 20_000);
   let why: string;
-  try {
-    const a = await send({ method: 'GET', url: `${url}/subjects` }, { timeoutMs: 3000 });
-    if (a.status === 200) return;
-    why = `answered ${a.status}`;
-  } catch (err) {
-    why = err instanceof Error ? err.message : String(err);
+  for (;;) {
+    try {
+      const a = await send(
+        { method: 'GET', url: `${url}/schemas/types` },
+        { timeoutMs: options.timeoutMs ?? 5000 },
+      );
+      if (a.status === 200) return;
+      why = `answered ${a.status}`;
+      if (a.status < 500) break;
+    } catch (err) {
+      why = err instanceof Error ? err.message : String(err);
+      if (why !== 'timeout') break;
+    }
+    if (performance.now() >= deadline) break;
+    await sleep(500);
   }
   throw new Error(
     `no schema registry at ${url} (${why}): start one (REGISTRY_STORAGE=mem tools/registry/start) or set SCHEMA_REGISTRY_URL`,
