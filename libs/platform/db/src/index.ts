@@ -9,6 +9,7 @@ export {
   TX_RETRY,
   writeAtCommit,
 } from './db';
+export { Coalescer } from './coalesce';
 export { inOneStatement } from './one-statement';
 export type { WriteSql } from './one-statement';
 export { backoffMs, retry } from './retry';
