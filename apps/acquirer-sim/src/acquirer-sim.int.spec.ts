@@ -74,6 +74,51 @@ describe('acquirer simulator on PostgreSQL', () => {
     ).toHaveLength(1);
   });
 
+  it('authorizes concurrent requests in fewer inserts than requests, each reference once, twins in one batch included', async () => {
+    const card = await cardRef('int-card-batch');
+    const references = Array.from({ length: 10 }, (_, i) => `int-batch-${i}`);
+    const inserts: string[] = [];
+    const count = (query: { sql: string }) => {
+      if (/^insert into "authorizations"/.test(query.sql)) inserts.push(query.sql);
+    };
+    db.knex.on('query', count);
+    // Each reference three times, the twins side by side: they meet in one batch.
+    const results = await Promise.all(
+      references
+        .flatMap((reference) => [reference, reference, reference])
+        .map(async (reference) => ({
+          reference,
+          result: value(
+            await acquirer.authorize({
+              reference,
+              cardRef: card,
+              amountCents: 1000 + references.indexOf(reference),
+              installments: 1,
+              capture: true,
+            }),
+          ),
+        })),
+    );
+    db.knex.off('query', count);
+    for (const reference of references) {
+      const answers = results.filter((r) => r.reference === reference).map((r) => r.result);
+      expect(new Set(answers.map((a) => a.transactionId)).size).toBe(1);
+      expect(answers.map((a) => [a.status, a.amountCents])).toEqual(
+        Array.from({ length: 3 }, () => ['captured', 1000 + references.indexOf(reference)]),
+      );
+    }
+    const rows: Array<{ reference: string; transaction_id: string }> = await db.read((q) =>
+      q('authorizations').whereIn('reference', references).select('reference', 'transaction_id'),
+    );
+    expect(rows.map((r) => r.reference).sort()).toEqual([...references].sort());
+    for (const row of rows)
+      expect(results.find((r) => r.reference === row.reference)?.result.transactionId).toBe(
+        row.transaction_id,
+      );
+    expect(inserts.length).toBeGreaterThan(0);
+    expect(inserts.length).toBeLessThan(30);
+  });
+
   it('never refunds more than was captured, whatever the concurrency', async () => {
     const card = await cardRef('int-card-2');
     const auth = value(

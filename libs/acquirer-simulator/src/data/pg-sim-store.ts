@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ProviderMode } from '@pgw/acquirer';
-import type { Db, Tx } from '@pgw/platform-db';
+import { Coalescer, type Db, type Tx } from '@pgw/platform-db';
 import type { CardProfile } from '@pgw/acquirer-simulator-domain/test-cards';
 import type {
   AuthorizationRow,
@@ -61,10 +61,6 @@ class PgSimRepository implements SimRepository {
       .where({ transaction_id: transactionId })
       .forUpdate()
       .first<AuthorizationRow | undefined>();
-  }
-
-  insertAuthorization(row: AuthorizationRow): Promise<AuthorizationRow | undefined> {
-    return this.insertFirst<AuthorizationRow>('authorizations', row);
   }
 
   updateAuthorization(
@@ -132,6 +128,28 @@ export class PgSimStore implements SimStore {
   private key: Promise<Buffer> | undefined;
   private readonly profiles = new Map<string, CardProfile>();
   private mode: { value: ProviderMode; atMs: number } | undefined;
+  /**
+   * The authorizations of concurrent requests, one multi-row insert for those that came while the last was
+   * in flight (under load, a commit fewer per authorization); outside any transaction, each statement
+   * commits alone. Of twins in one batch (one reference), the first is inserted and the others find it.
+   */
+  private readonly authorizationInserts = new Coalescer<
+    AuthorizationRow,
+    AuthorizationRow | undefined
+  >(async (rows) => {
+    const firstOfEach = new Map<string, AuthorizationRow>();
+    for (const row of rows)
+      if (!firstOfEach.has(row.reference)) firstOfEach.set(row.reference, row);
+    const inserted: AuthorizationRow[] = await this.db.read((q) =>
+      q('authorizations')
+        .insert([...firstOfEach.values()])
+        .onConflict('reference')
+        .ignore()
+        .returning('*'),
+    );
+    const byTransaction = new Map(inserted.map((row) => [row.transaction_id, row]));
+    return rows.map((row) => byTransaction.get(row.transaction_id));
+  });
 
   constructor(private readonly db: Db) {}
 
@@ -143,8 +161,8 @@ export class PgSimStore implements SimStore {
     return this.db.read((q) => fn(new PgSimRepository(q)));
   }
 
-  autocommit<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T> {
-    return this.read(fn); // outside a transaction on PostgreSQL, as a read is
+  insertAuthorization(row: AuthorizationRow): Promise<AuthorizationRow | undefined> {
+    return this.authorizationInserts.call(row);
   }
 
   async cardProfile(cardRef: string): Promise<CardProfile | undefined> {

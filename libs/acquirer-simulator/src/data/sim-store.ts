@@ -89,7 +89,6 @@ export interface SimRepository {
 
   authorizationByReference(reference: string): Promise<AuthorizationRow | undefined>;
   lockAuthorization(transactionId: string): Promise<AuthorizationRow | undefined>;
-  insertAuthorization(row: AuthorizationRow): Promise<AuthorizationRow | undefined>;
   updateAuthorization(
     transactionId: string,
     patch: Partial<AuthorizationRow>,
@@ -116,10 +115,10 @@ export interface SimStore {
   /** A read outside any unit of work (no locks). */
   read<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T>;
   /**
-   * Work whose every statement stands alone, each committed on its own (no BEGIN … COMMIT round trips):
-   * an insert that a concurrent twin may win, then the read of the winner.
+   * Inserts the authorization unless its reference is taken (a concurrent twin may win): the row, or
+   * undefined. A statement of its own, committed alone; concurrent inserts may share one.
    */
-  autocommit<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T>;
+  insertAuthorization(row: AuthorizationRow): Promise<AuthorizationRow | undefined>;
   /** A card's test profile: it never changes, so it may be kept. */
   cardProfile(cardRef: string): Promise<CardProfile | undefined>;
   readMode(): Promise<ProviderMode>;

@@ -55,10 +55,8 @@ export async function authorize(
     captured_at: approved && body.capture ? now : null,
     canceled_at: null,
   };
-  const result = await store.autocommit(async (repo) =>
-    insertedOrTaken(await repo.insertAuthorization(row), () =>
-      repo.authorizationByReference(body.reference),
-    ),
+  const result = await insertedOrTaken(await store.insertAuthorization(row), () =>
+    authorizationByReference(store, body.reference),
   );
   return unlessReused(result, sameRequest);
 }

@@ -62,8 +62,12 @@ export class MemorySimStore implements SimStore {
     return fn(this.repo);
   }
 
-  autocommit<T>(fn: (repo: SimRepository) => Promise<T>): Promise<T> {
-    return this.tx(fn);
+  insertAuthorization(row: AuthorizationRow): Promise<AuthorizationRow | undefined> {
+    return this.tx(async () => {
+      if (this.authorizations.has(row.reference)) return undefined;
+      this.authorizations.set(row.reference, { ...row });
+      return { ...row };
+    });
   }
 
   cardProfile(cardRef: string): Promise<CardProfile | undefined> {
@@ -106,7 +110,6 @@ export class MemorySimStore implements SimStore {
         this.cards.get(cardRef)?.profile,
       authorizationByReference: async (reference) => copy(this.authorizations.get(reference)),
       lockAuthorization: async (transactionId) => copy(byTransaction(transactionId)),
-      insertAuthorization: async (row) => insert(this.authorizations, row.reference, row),
       updateAuthorization: async (transactionId, patch) =>
         update(byTransaction(transactionId), patch),
       refundByReference: async (reference) => copy(this.refunds.get(reference)),
