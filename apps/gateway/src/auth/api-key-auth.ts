@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { KycStatus } from '@pgw/contracts';
-import { Coalescer, type Db } from '@pgw/platform-db';
+import type { Db } from '@pgw/platform-db';
 import { ApiError, PRINCIPAL_TTL_MS, type ApiKeyPrincipal } from '@pgw/platform-http';
 import { findKeyForAuth, type KeyForAuth } from '../data/api-keys.repository';
-import { kycStatusesOf, type TenantSeller } from '../data/sellers.repository';
+import { kycStatusesOfTenant } from '../data/sellers.repository';
 import { parseAuthorization, sha256Hex } from '@pgw/gateway-domain/api-key-secret';
 import { KeyCache } from './key-cache';
 import type { Permission } from './permissions';
@@ -16,7 +15,7 @@ export interface AccessRule {
   sellerScope: boolean;
   /**
    * The key's seller, when it has one, must have KYC approved (tokenize, POST /charges: contract §4a).
-   * Read from the sellers table after the request came, never from the key cache: read-your-writes (§4b).
+   * Read from the sellers table at request time, never from the key cache: read-your-writes (§4b).
    */
   kyc: boolean;
 }
@@ -40,17 +39,7 @@ export interface ApiKeyAuthOptions {
  * the key may do this (403). The one code path of both forwarding modes.
  */
 export class ApiKeyAuthenticator {
-  /**
-   * The KYC reads of concurrent requests, one query for those that came while the last was in flight
-   * (under load, a query and a commit fewer per request); a request's read is sent after it came.
-   */
-  private readonly kycStatuses: Coalescer<TenantSeller, KycStatus | undefined>;
-
-  constructor(private readonly options: ApiKeyAuthOptions) {
-    this.kycStatuses = new Coalescer((sellers) =>
-      options.db.read((q) => kycStatusesOf(q, sellers)),
-    );
-  }
+  constructor(private readonly options: ApiKeyAuthOptions) {}
 
   /**
    * The caller's principal for `rule`, or the contract's 401/403/429. `beforeReads` runs once the key is
@@ -95,11 +84,11 @@ export class ApiKeyAuthenticator {
     }
     beforeReads();
     if (rule.kyc && key.sellerId !== null) {
-      const status = await this.kycStatuses.call({
-        tenantId: key.tenantId,
-        sellerId: key.sellerId,
-      });
-      if (status !== 'approved')
+      const sellerId = key.sellerId;
+      const statuses = await this.options.db.read((q) =>
+        kycStatusesOfTenant(q, key.tenantId, [sellerId]),
+      );
+      if (statuses.get(sellerId) !== 'approved')
         throw new ApiError('seller_kyc_required', "The seller's KYC is not approved.");
     }
     return {
@@ -125,14 +114,10 @@ export class ApiKeyAuthenticator {
     const wellFormed = recipients.filter((id): id is string => id !== null);
     if (wellFormed.length === 0) return;
     const statuses = await this.options.db.read((q) =>
-      kycStatusesOf(
-        q,
-        wellFormed.map((sellerId) => ({ tenantId: principal.tenantId, sellerId })),
-      ),
+      kycStatusesOfTenant(q, principal.tenantId, wellFormed),
     );
-    const statusOf = new Map(wellFormed.map((sellerId, i) => [sellerId, statuses[i]]));
     for (const [index, sellerId] of recipients.entries()) {
-      const status = sellerId === null ? undefined : statusOf.get(sellerId);
+      const status = sellerId === null ? undefined : statuses.get(sellerId);
       if (status !== undefined && status !== 'approved') {
         const param = `split.${index}.recipient_seller_id`;
         throw new ApiError(

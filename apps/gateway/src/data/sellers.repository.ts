@@ -109,29 +109,19 @@ export async function findApprovedSellerOfTenant(
   return row === undefined ? null : fromRow(row);
 }
 
-/** A seller id, and the tenant the caller belongs to: a seller of another tenant is no seller here. */
-export interface TenantSeller {
-  tenantId: string;
-  sellerId: string;
-}
-
 /**
- * The KYC status of each of `sellers`, in their order, read from the primary key (one query for all of
- * them, of any tenants): undefined for an id of no seller of that tenant.
+ * The KYC status of each of `sellerIds` that is a seller of the tenant, read from the primary key (one
+ * query for all of them); an id of no seller, or of another tenant's, is absent from the answer.
  */
-export async function kycStatusesOf(
+export async function kycStatusesOfTenant(
   q: Knex | Tx,
-  sellers: readonly TenantSeller[],
-): Promise<Array<KycStatus | undefined>> {
-  if (sellers.length === 0) return [];
+  tenantId: string,
+  sellerIds: readonly string[],
+): Promise<Map<string, KycStatus>> {
+  if (sellerIds.length === 0) return new Map();
   const rows: Array<Record<string, unknown>> = await q('sellers')
-    .whereIn(
-      ['tenant_id', 'id'],
-      sellers.map((s) => [s.tenantId, s.sellerId]),
-    )
-    .select('tenant_id', 'id', 'kyc_status');
-  const found = new Map(
-    rows.map((row) => [`${String(row.tenant_id)}/${String(row.id)}`, toKycStatus(row.kyc_status)]),
-  );
-  return sellers.map((s) => found.get(`${s.tenantId}/${s.sellerId}`));
+    .where({ tenant_id: tenantId })
+    .whereIn('id', [...new Set(sellerIds)])
+    .select('id', 'kyc_status');
+  return new Map(rows.map((row) => [String(row.id), toKycStatus(row.kyc_status)]));
 }
