@@ -40,7 +40,7 @@ import {
   summarize,
   type Req,
 } from './load';
-import { flags, toolArgs, UsageError } from './args';
+import { flags, numberArg, toolArgs, UsageError } from './args';
 
 const SECTIONS = [
   'counts',
@@ -78,14 +78,19 @@ interface Args {
   report?: string;
   /** Writes this run's counted figures as the budget (tools/bench/README.md says when). */
   recordBudget?: string;
+  /** The counts section's rate of charges per second (2: one event per batch, the budget's rate). */
+  countsRate: number;
 }
 
+/** The counts section's rate, and the budget's: one charge per two relay rounds (tools/bench/README.md). */
+const COUNTS_RATE = 2;
+
 const USAGE =
-  'npm run bench [-- --quick] [--tsx] [--profile app,...|all-in-one] [--only counts,gateway,charges,lag,ledger,simulate,coldstart,allinone] [--compare <results.json>] [--budget <budget.json> [--report <file>]] [--record-budget <budget.json>]';
+  'npm run bench [-- --quick] [--tsx] [--profile app,...|all-in-one] [--only counts,gateway,charges,lag,ledger,simulate,coldstart,allinone] [--compare <results.json>] [--budget <budget.json> [--report <file>]] [--record-budget <budget.json>] [--counts-rate <charges/s>]';
 
 function args(): Args {
   const options = flags(
-    ['profile', 'only', 'compare', 'budget', 'report', 'record-budget'],
+    ['profile', 'only', 'compare', 'budget', 'report', 'record-budget', 'counts-rate'],
     ['quick', 'tsx'],
   );
   return toolArgs(USAGE, options, ({ values }): Args => {
@@ -106,7 +111,13 @@ function args(): Args {
       throw new UsageError(
         '--budget and --record-budget need the counts section: run it (--only counts, or no --only)',
       );
+    const countsRate = numberArg('counts-rate', values['counts-rate'], COUNTS_RATE, (n) => n > 0);
+    if ((budget !== undefined || recordBudget !== undefined) && countsRate !== COUNTS_RATE)
+      throw new UsageError(
+        `the budget is counted at ${COUNTS_RATE}/s: --counts-rate goes without it`,
+      );
     return {
+      countsRate,
       quick: values.quick === true,
       only,
       profile,
@@ -209,11 +220,11 @@ async function benchCounts(
   seller: Seller,
   cardToken: string,
   countersDir: string,
-  quick: boolean,
+  { quick, rate }: { quick: boolean; rate: number },
 ): Promise<void> {
   const r = await measureCounts(cluster, seller, cardToken, countersDir, {
-    charges: quick ? 40 : 120,
-    rate: 2,
+    charges: rate * (quick ? 20 : 60),
+    rate,
     idleMs: 10_000,
   });
   details.counts = r;
@@ -1216,7 +1227,8 @@ function machine(): Record<string, unknown> {
 }
 
 async function main(): Promise<void> {
-  const { quick, only, profile, runner, compare, budget, report, recordBudget } = args();
+  const { quick, only, profile, runner, compare, budget, report, recordBudget, countsRate } =
+    args();
   // Read first: a wrong path fails now, not after minutes of measuring.
   const baseline =
     compare !== undefined
@@ -1300,7 +1312,9 @@ async function main(): Promise<void> {
         }
       };
       const c = cluster;
-      await run('counts', () => benchCounts(c, seller, cardToken, countersDir, quick));
+      await run('counts', () =>
+        benchCounts(c, seller, cardToken, countersDir, { quick, rate: countsRate }),
+      );
       await run('gateway', () => benchGateway(c, seller, quick));
       await run('charges', () => benchCharges(c, seller, cardToken, quick));
       await run('lag', () => benchLag(c, quick));
