@@ -30,7 +30,11 @@ async function main(): Promise<Stop | undefined> {
   // The database, the bus and the listener as every service's main reads them, and the secrets; the
   // gateway's own settings are GatewayEnv, read by the service.
   const vars = readEnv(GatewayMainEnv, env);
-  const db = createPgDb({ url: vars.DATABASE_URL, schema: 'gateway' });
+  const db = createPgDb({
+    url: vars.DATABASE_URL,
+    schema: 'gateway',
+    namedStatements: vars.DATABASE_NAMED_STATEMENTS,
+  });
   const bus = busFromConfig(vars, 'gateway');
   const gateway = await startGateway({
     db,

@@ -4,6 +4,7 @@ import { types as pgTypes } from 'pg';
 import { TYPE_PARSERS } from './types';
 import { inOneStatement, withName, type WriteSql } from './one-statement';
 import { retry, type RetryPolicy } from './retry';
+import { PreparedStatements, sendNamedStatements } from './prepared-statements';
 import { assert } from '@pgw/domain';
 
 export type Tx = Knex.Transaction;
@@ -328,6 +329,11 @@ export interface PgDbOptions {
   schema: string;
   poolMax?: number;
   statementTimeoutMs?: number;
+  /**
+   * Send the texts the pool sends again and again as named statements (PreparedStatements; true by
+   * default). False behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  namedStatements?: boolean;
 }
 
 /** A service's own pool on PostgreSQL, with its schema on every connection's search_path. */
@@ -360,6 +366,7 @@ export function createPgDb(options: PgDbOptions): Db {
     },
     acquireConnectionTimeout: 10_000,
   });
+  if (options.namedStatements ?? true) sendNamedStatements(knex, new PreparedStatements());
   return new Db(knex, options.schema, false, true);
 }
 

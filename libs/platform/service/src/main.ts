@@ -46,6 +46,8 @@ export const BusEnv = Type.Object({
 export const ServiceMainEnv = Type.Composite([
   Type.Object({
     DATABASE_URL: Type.String(),
+    /** 0 behind a pooler that cannot keep named statements (libs/platform/db prepared-statements.ts). */
+    DATABASE_NAMED_STATEMENTS: Type.Boolean({ default: true }),
     PORT: Type.Integer({ default: 8080 }),
     HOST: Type.String({ default: '0.0.0.0' }),
   }),
@@ -101,7 +103,11 @@ export async function runServiceMain(
     return undefined;
   }
   const vars = readEnv(ServiceMainEnv, env);
-  const db = createPgDb({ url: vars.DATABASE_URL, schema: options.schema });
+  const db = createPgDb({
+    url: vars.DATABASE_URL,
+    schema: options.schema,
+    namedStatements: vars.DATABASE_NAMED_STATEMENTS,
+  });
   const bus = busFromConfig(vars, definition.name);
   // The gateway's public key; PRINCIPAL_PUBLIC_KEY_PREVIOUS is set only while the key pair rotates
   // (docs/runbook.md): principals signed for either are accepted. Nothing here can sign one.

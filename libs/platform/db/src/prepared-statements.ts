@@ -1,0 +1,78 @@
+import type { Knex } from 'knex';
+
+/** A text sent this many times is named from then on. */
+export const USES_BEFORE_NAMING = 3;
+/** Named statements per pool, at most: each is prepared once on each connection that sends it. */
+export const NAMED_MAX = 200;
+/** Texts counted towards naming, at most; the count starts again when it is full. */
+const COUNTED_MAX = 2_000;
+/**
+ * A statement whose result has the columns of a whole row (`select *`, `returning *`, `t.*`) is never named:
+ * when a migration of a newer replica adds a column, PostgreSQL refuses a prepared plan whose result type
+ * changed ("cached plan must not change result type").
+ */
+const WHOLE_ROW = /(?:select|returning)\s+\*|\.\*/i;
+/** feature_not_supported: the error of a prepared plan whose result type changed under it. */
+const CACHED_PLAN_CHANGED = '0A000';
+
+/**
+ * Which statement texts a pool sends as named (prepared) statements: PostgreSQL then parses and plans each
+ * once per connection rather than every time (a charge's claim statement: 130–180 → 50–63 µs of the
+ * backend's CPU, docs/benchmarks.md). A text is named once it has been sent `USES_BEFORE_NAMING` times, so
+ * a one-off (a migration, a report) is not kept; at most `NAMED_MAX` are, the first to qualify, which under
+ * load are the hot ones. A whole-row result is never named (WHOLE_ROW). Should a prepared plan still fail on
+ * a changed result type, every name is dropped: the statements are prepared again under new names, and only
+ * the statements that failed fail.
+ */
+export class PreparedStatements {
+  private readonly counted = new Map<string, number>();
+  private names = new Map<string, string>();
+  private generation = 0;
+
+  /** The name to send `text` under, or undefined to send it unnamed. */
+  nameFor(text: string): string | undefined {
+    const named = this.names.get(text);
+    if (named !== undefined || this.names.size >= NAMED_MAX || WHOLE_ROW.test(text)) return named;
+    const uses = (this.counted.get(text) ?? 0) + 1;
+    if (uses < USES_BEFORE_NAMING) {
+      if (this.counted.size >= COUNTED_MAX) this.counted.clear();
+      this.counted.set(text, uses);
+      return undefined;
+    }
+    this.counted.delete(text);
+    const name = `pgw_${this.generation}_${this.names.size}`;
+    this.names.set(text, name);
+    return name;
+  }
+
+  /** After a statement failed with `error`: drops every name if a prepared plan's result type changed. */
+  failed(error: unknown): void {
+    if ((error as { code?: unknown } | null)?.code !== CACHED_PLAN_CHANGED) return;
+    this.names = new Map();
+    this.generation += 1;
+  }
+}
+
+interface QueryObject {
+  sql?: string;
+  options?: Record<string, unknown>;
+}
+
+/** Makes the pg client of `knex` send the texts `prepared` names as named statements. */
+export function sendNamedStatements(knex: Knex, prepared: PreparedStatements): void {
+  const client = knex.client as {
+    _query(connection: unknown, obj: QueryObject): Promise<unknown>;
+  };
+  const unnamed = client._query.bind(client);
+  client._query = (connection, obj) => {
+    const name =
+      obj.sql === undefined || obj.options?.name !== undefined
+        ? undefined
+        : prepared.nameFor(obj.sql);
+    const sent = name === undefined ? obj : { ...obj, options: { ...obj.options, name } };
+    return unnamed(connection, sent).catch((error: unknown) => {
+      if (name !== undefined) prepared.failed(error);
+      throw error;
+    });
+  };
+}
