@@ -1,4 +1,9 @@
-import { NAMED_MAX, PreparedStatements, USES_BEFORE_NAMING } from './prepared-statements';
+import {
+  NAMED_MAX,
+  NAMED_TEXT_MAX,
+  PreparedStatements,
+  USES_BEFORE_NAMING,
+} from './prepared-statements';
 
 const SELECT = 'select id, amount from charges where id = $1';
 
@@ -49,6 +54,20 @@ describe('PreparedStatements', () => {
     for (let i = 0; i < NAMED_MAX; i += 1) sent(prepared, text(i), USES_BEFORE_NAMING);
     expect(sent(prepared, text(NAMED_MAX), USES_BEFORE_NAMING + 1).at(-1)).toBeUndefined();
     expect(prepared.nameFor(text(0))).toBe('pgw_0_0');
+  });
+
+  it('names texts of at most NAMED_TEXT_MAX characters in all', () => {
+    const prepared = new PreparedStatements();
+    const long = (i: number) =>
+      `select id from charges where id = $1 /* ${i} */ ${' '.repeat(10_000)}`;
+    const named = Array.from(
+      { length: 10 },
+      (_, i) => sent(prepared, long(i), USES_BEFORE_NAMING).at(-1) !== undefined,
+    );
+    const fit = Math.floor(NAMED_TEXT_MAX / long(0).length);
+    expect(named).toEqual(Array.from({ length: 10 }, (_, i) => i < fit));
+    // A short text still fits in what is left.
+    expect(sent(prepared, SELECT, USES_BEFORE_NAMING).at(-1)).toBeDefined();
   });
 
   it('drops every name after a prepared plan whose result type changed, and names the texts anew', () => {

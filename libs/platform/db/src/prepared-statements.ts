@@ -2,8 +2,13 @@ import type { Knex } from 'knex';
 
 /** A text sent this many times is named from then on. */
 export const USES_BEFORE_NAMING = 3;
-/** Named statements per pool, at most: each is prepared once on each connection that sends it. */
-export const NAMED_MAX = 200;
+/**
+ * Named statements per pool, at most, and their texts' length in all: each is prepared once on each connection
+ * that sends it, and PostgreSQL keeps ~15 KiB plus ~80 bytes per character of text for one (measured: 17 KiB
+ * for a one-line select, 81 KiB for a CTE of a 50-row insert), so a connection holds at most ~7 MiB of them.
+ */
+export const NAMED_MAX = 100;
+export const NAMED_TEXT_MAX = 64 * 1024;
 /** Texts counted towards naming, at most; the count starts again when it is full. */
 const COUNTED_MAX = 2_000;
 /**
@@ -19,20 +24,27 @@ const CACHED_PLAN_CHANGED = '0A000';
  * Which statement texts a pool sends as named (prepared) statements: PostgreSQL then parses and plans each
  * once per connection rather than every time (a charge's claim statement: 130–180 → 50–63 µs of the
  * backend's CPU, docs/benchmarks.md). A text is named once it has been sent `USES_BEFORE_NAMING` times, so
- * a one-off (a migration, a report) is not kept; at most `NAMED_MAX` are, the first to qualify, which under
- * load are the hot ones. A whole-row result is never named (WHOLE_ROW). Should a prepared plan still fail on
+ * a one-off (a migration, a report) is not kept; at most `NAMED_MAX` are, of `NAMED_TEXT_MAX` characters
+ * in all, the first to qualify, which under load are the hot ones. A whole-row result is never named (WHOLE_ROW). Should a prepared plan still fail on
  * a changed result type, every name is dropped: the statements are prepared again under new names, and only
  * the statements that failed fail.
  */
 export class PreparedStatements {
   private readonly counted = new Map<string, number>();
   private names = new Map<string, string>();
+  private namedText = 0;
   private generation = 0;
 
   /** The name to send `text` under, or undefined to send it unnamed. */
   nameFor(text: string): string | undefined {
     const named = this.names.get(text);
-    if (named !== undefined || this.names.size >= NAMED_MAX || WHOLE_ROW.test(text)) return named;
+    if (
+      named !== undefined ||
+      this.names.size >= NAMED_MAX ||
+      this.namedText + text.length > NAMED_TEXT_MAX ||
+      WHOLE_ROW.test(text)
+    )
+      return named;
     const uses = (this.counted.get(text) ?? 0) + 1;
     if (uses < USES_BEFORE_NAMING) {
       if (this.counted.size >= COUNTED_MAX) this.counted.clear();
@@ -42,6 +54,7 @@ export class PreparedStatements {
     this.counted.delete(text);
     const name = `pgw_${this.generation}_${this.names.size}`;
     this.names.set(text, name);
+    this.namedText += text.length;
     return name;
   }
 
@@ -49,6 +62,7 @@ export class PreparedStatements {
   failed(error: unknown): void {
     if ((error as { code?: unknown } | null)?.code !== CACHED_PLAN_CHANGED) return;
     this.names = new Map();
+    this.namedText = 0;
     this.generation += 1;
   }
 }
