@@ -241,11 +241,19 @@ export class OutboxRelay {
     await inOneStatement(trx, this.marking(trx, this.publishedIds));
   }
 
-  /** The update that marks `ids` sent: none when there are none. */
+  /**
+   * The update that marks `ids` sent: none when there are none. The ids go as one array, so that the text is
+   * the same whatever their number (one named statement, not one per batch size).
+   */
   private marking(q: Knex | Tx, ids: string[]): Knex.Sql[] {
     return ids.length === 0
       ? []
-      : [q('outbox').whereIn('id', ids).update({ sent_at: q.fn.now() }).toSQL()];
+      : [
+          q('outbox')
+            .whereRaw('id = any(?::bigint[])', [ids])
+            .update({ sent_at: q.fn.now() })
+            .toSQL(),
+        ];
   }
 
   /**
