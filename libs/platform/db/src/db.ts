@@ -4,7 +4,7 @@ import { types as pgTypes } from 'pg';
 import { TYPE_PARSERS } from './types';
 import { inOneStatement, withName, type WriteSql } from './one-statement';
 import { retry, type RetryPolicy } from './retry';
-import { PreparedStatements, sendNamedStatements } from './prepared-statements';
+import { PreparedStatements, sendNamedStatements, type PgConnection } from './prepared-statements';
 import { assert } from '@pgw/domain';
 
 export type Tx = Knex.Transaction;
@@ -340,6 +340,8 @@ export interface PgDbOptions {
 export function createPgDb(options: PgDbOptions): Db {
   if (!SCHEMA_PATTERN.test(options.schema))
     throw new Error(`invalid schema name ${options.schema}`);
+  // One per pool: its connections share the names, each preparing a statement the first time it sends it.
+  const prepared = (options.namedStatements ?? true) ? new PreparedStatements() : null;
   const knex = knexFactory({
     client: 'pg',
     connection: {
@@ -357,6 +359,7 @@ export function createPgDb(options: PgDbOptions): Db {
         conn: { query: (sql: string, cb: (err: Error | null) => void) => void },
         done: (err: Error | null, conn: unknown) => void,
       ) => {
+        if (prepared !== null) sendNamedStatements(conn as PgConnection, prepared);
         const timeout = options.statementTimeoutMs ?? 30_000;
         conn.query(
           `set search_path to "${options.schema}", public; set statement_timeout = ${timeout}`,
@@ -366,7 +369,6 @@ export function createPgDb(options: PgDbOptions): Db {
     },
     acquireConnectionTimeout: 10_000,
   });
-  if (options.namedStatements ?? true) sendNamedStatements(knex, new PreparedStatements());
   return new Db(knex, options.schema, false, true);
 }
 

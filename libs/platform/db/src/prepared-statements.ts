@@ -1,5 +1,3 @@
-import type { Knex } from 'knex';
-
 /** A text sent this many times is named from then on. */
 export const USES_BEFORE_NAMING = 3;
 /**
@@ -67,26 +65,39 @@ export class PreparedStatements {
   }
 }
 
-interface QueryObject {
-  sql?: string;
-  options?: Record<string, unknown>;
+/** What node-postgres's `Client#query` is given by knex: a config object and a callback. */
+type QueryCallback = (error: Error | null, result: unknown) => void;
+export interface PgConnection {
+  query(config: unknown, ...rest: unknown[]): unknown;
 }
 
-/** Makes the pg client of `knex` send the texts `prepared` names as named statements. */
-export function sendNamedStatements(knex: Knex, prepared: PreparedStatements): void {
-  const client = knex.client as {
-    _query(connection: unknown, obj: QueryObject): Promise<unknown>;
-  };
-  const unnamed = client._query.bind(client);
-  client._query = (connection, obj) => {
-    const name =
-      obj.sql === undefined || obj.options?.name !== undefined
-        ? undefined
-        : prepared.nameFor(obj.sql);
-    const sent = name === undefined ? obj : { ...obj, options: { ...obj.options, name } };
-    return unnamed(connection, sent).catch((error: unknown) => {
-      if (name !== undefined) prepared.failed(error);
-      throw error;
-    });
+/**
+ * Makes one pooled connection (node-postgres's Client) send the texts `prepared` names as named statements:
+ * every statement of the pool goes through it, in a transaction or not. A text, a stream (a submittable
+ * object) or a config that names itself goes as it is.
+ */
+export function sendNamedStatements(connection: PgConnection, prepared: PreparedStatements): void {
+  const query = connection.query.bind(connection);
+  connection.query = (config: unknown, ...rest: unknown[]) => {
+    const callback = rest.at(-1);
+    if (
+      typeof config !== 'object' ||
+      config === null ||
+      typeof callback !== 'function' ||
+      'submit' in config ||
+      'name' in config
+    )
+      return query(config, ...rest);
+    const { text } = config as { text?: unknown };
+    const name = typeof text === 'string' ? prepared.nameFor(text) : undefined;
+    if (name === undefined) return query(config, ...rest);
+    return query(
+      { ...config, name },
+      ...rest.slice(0, -1),
+      (error: Error | null, result: unknown) => {
+        if (error !== null) prepared.failed(error);
+        (callback as QueryCallback)(error, result);
+      },
+    );
   };
 }
