@@ -23,9 +23,9 @@ const CACHED_PLAN_CHANGED = '0A000';
  * once per connection rather than every time (a charge's claim statement: 130–180 → 50–63 µs of the
  * backend's CPU, docs/benchmarks.md). A text is named once it has been sent `USES_BEFORE_NAMING` times, so
  * a one-off (a migration, a report) is not kept; at most `NAMED_MAX` are, of `NAMED_TEXT_MAX` characters
- * in all, the first to qualify, which under load are the hot ones. A whole-row result is never named (WHOLE_ROW). Should a prepared plan still fail on
- * a changed result type, every name is dropped: the statements are prepared again under new names, and only
- * the statements that failed fail.
+ * in all, the first to qualify, which under load are the hot ones. A whole-row result is never named
+ * (WHOLE_ROW). Should a prepared plan still fail on a changed result type, every name is dropped: the
+ * statements are prepared again under new names, and only the statements that failed fail.
  */
 export class PreparedStatements {
   private readonly counted = new Map<string, number>();

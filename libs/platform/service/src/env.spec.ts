@@ -15,6 +15,7 @@ describe("a service's variables", () => {
       }),
     ).toEqual({
       DATABASE_URL: 'postgres://db',
+      DATABASE_NAMED_STATEMENTS: true,
       PORT: 8080,
       HOST: '0.0.0.0',
       KAFKA_BROKERS: 'k:9092',
@@ -24,6 +25,15 @@ describe("a service's variables", () => {
       KAFKA_CONSUMER_LINGER_MS: 20,
       SCHEMA_REGISTRY_URL: 'http://r',
     });
+    // Off behind a pooler that cannot keep named statements (docs/runbook.md).
+    expect(
+      readEnv(ServiceMainEnv, {
+        DATABASE_URL: 'postgres://db',
+        DATABASE_NAMED_STATEMENTS: '0',
+        KAFKA_BROKERS: 'k:9092',
+        SCHEMA_REGISTRY_URL: 'http://r',
+      }).DATABASE_NAMED_STATEMENTS,
+    ).toBe(false);
     expect(Object.keys(BusEnv.properties).every((name) => name in ServiceMainEnv.properties)).toBe(
       true,
     );
