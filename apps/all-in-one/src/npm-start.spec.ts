@@ -64,6 +64,19 @@ async function npmStart(dataDir: string, port: number): Promise<Started> {
   );
 }
 
+/** Runs `check` against a started `npm start`; a failure carries what the process printed (a crash says why). */
+async function against(run: Started, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    const { exitCode, signalCode } = run.child;
+    throw new Error(
+      `${String(error)}\n--- npm start (exit ${exitCode ?? '-'}, signal ${signalCode ?? '-'}) printed ---\n${run.output()}`,
+      { cause: error },
+    );
+  }
+}
+
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.pid === undefined) return resolve();
@@ -80,44 +93,48 @@ describe('npm start (all-in-one)', () => {
     const port = await freePort();
     const first = await npmStart(dataDir, port);
     console.log(`npm start on an empty DATA_DIR: healthy after ${first.healthyAfterMs} ms`);
-    let demoKey: string;
+    let demoKey = '';
     try {
-      const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
-      const body = (await health.json()) as Record<string, unknown>;
-      expect(body).toEqual({
-        object: 'health',
-        service: 'service-gateway',
-        status: 'ok',
-        version: 'v1',
-        request_id: expect.stringMatching(/^req_/),
+      await against(first, async () => {
+        const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+        const body = (await health.json()) as Record<string, unknown>;
+        expect(body).toEqual({
+          object: 'health',
+          service: 'service-gateway',
+          status: 'ok',
+          version: 'v1',
+          request_id: expect.stringMatching(/^req_/),
+        });
+        expect(health.headers.get('x-request-id')).toBe(body.request_id);
+        const banner = first.output();
+        expect(banner).toMatch(/ADMIN_TOKEN \(generated\) adm_/);
+        const match = /Demo key\s+(sk_test_[A-Za-z0-9]+)/.exec(banner);
+        expect(match).not.toBeNull();
+        demoKey = match![1]!;
+        // The demo key authenticates: an unknown charge is a 404, not a 401.
+        const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
+          headers: { authorization: `Bearer ${demoKey}` },
+        });
+        expect(probe.status).not.toBe(401);
       });
-      expect(health.headers.get('x-request-id')).toBe(body.request_id);
-      const banner = first.output();
-      expect(banner).toMatch(/ADMIN_TOKEN \(generated\) adm_/);
-      const match = /Demo key\s+(sk_test_[A-Za-z0-9]+)/.exec(banner);
-      expect(match).not.toBeNull();
-      demoKey = match![1]!;
-      // The demo key authenticates: an unknown charge is a 404, not a 401.
-      const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
-        headers: { authorization: `Bearer ${demoKey}` },
-      });
-      expect(probe.status).not.toBe(401);
     } finally {
       await stop(first.child);
     }
 
     const second = await npmStart(dataDir, port);
     try {
-      // The key was stored (as a hash) in the first run's database: it still authenticates after the restart.
-      const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
-        headers: { authorization: `Bearer ${demoKey}` },
+      await against(second, async () => {
+        // The key was stored (as a hash) in the first run's database: it still authenticates after the restart.
+        const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
+          headers: { authorization: `Bearer ${demoKey}` },
+        });
+        expect(probe.status).not.toBe(401);
+        const unknownKey = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
+          headers: { authorization: 'Bearer sk_test_00000000000000000000000000000000' },
+        });
+        expect(unknownKey.status).toBe(401);
+        expect(second.output()).toContain(demoKey);
       });
-      expect(probe.status).not.toBe(401);
-      const unknownKey = await fetch(`http://127.0.0.1:${port}/api/v1/chargebacks/cb_unknown`, {
-        headers: { authorization: 'Bearer sk_test_00000000000000000000000000000000' },
-      });
-      expect(unknownKey.status).toBe(401);
-      expect(second.output()).toContain(demoKey);
     } finally {
       await stop(second.child);
     }
