@@ -21,6 +21,13 @@ import { profileOf, type CardProfile } from '@pgw/acquirer-simulator-domain/test
 const copy = <T extends object>(row: T | undefined): T | undefined =>
   row === undefined ? undefined : { ...row };
 
+/** Keeps a copy of `row` under `key` unless one is there: a copy of the row kept, or undefined. */
+const insert = <T extends object>(map: Map<string, T>, key: string, row: T): T | undefined => {
+  if (map.has(key)) return undefined;
+  map.set(key, { ...row });
+  return { ...row };
+};
+
 export class MemorySimStore implements SimStore {
   mode: ProviderMode = 'normal';
   /** By card_ref. */
@@ -63,11 +70,7 @@ export class MemorySimStore implements SimStore {
   }
 
   insertAuthorization(row: AuthorizationRow): Promise<AuthorizationRow | undefined> {
-    return this.tx(async () => {
-      if (this.authorizations.has(row.reference)) return undefined;
-      this.authorizations.set(row.reference, { ...row });
-      return { ...row };
-    });
+    return this.tx(async () => insert(this.authorizations, row.reference, row));
   }
 
   cardProfile(cardRef: string): Promise<CardProfile | undefined> {
@@ -89,11 +92,6 @@ export class MemorySimStore implements SimStore {
   private repository(): SimRepository {
     const byTransaction = (id: string) =>
       [...this.authorizations.values()].find((a) => a.transaction_id === id);
-    const insert = <T extends object>(map: Map<string, T>, key: string, row: T): T | undefined => {
-      if (map.has(key)) return undefined;
-      map.set(key, { ...row });
-      return { ...row };
-    };
     const update = <T extends object>(row: T | undefined, patch: Partial<T>): T => {
       if (row === undefined) throw new Error('MemorySimStore: update of a row that is not there');
       return { ...Object.assign(row, patch) };

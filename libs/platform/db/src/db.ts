@@ -355,15 +355,12 @@ export function createPgDb(options: PgDbOptions): Db {
     pool: {
       min: 0,
       max: options.poolMax ?? 10,
-      afterCreate: (
-        conn: { query: (sql: string, cb: (err: Error | null) => void) => void },
-        done: (err: Error | null, conn: unknown) => void,
-      ) => {
-        if (prepared !== null) sendNamedStatements(conn as PgConnection, prepared);
+      afterCreate: (conn: PgConnection, done: (err: Error | null, conn: unknown) => void) => {
+        if (prepared !== null) sendNamedStatements(conn, prepared);
         const timeout = options.statementTimeoutMs ?? 30_000;
         conn.query(
           `set search_path to "${options.schema}", public; set statement_timeout = ${timeout}`,
-          (err) => done(err, conn),
+          (err: Error | null) => done(err, conn),
         );
       },
     },
