@@ -6,8 +6,21 @@ import {
   newId,
   randomString,
   rejectionBound,
+  systemRandom,
   type RandomFill,
 } from './ids';
+
+describe('systemRandom', () => {
+  it('hands each byte of its pool out once, across refills, and fills a request larger than the pool', () => {
+    // 300 draws of 40 bytes span three refills of the 4 KiB pool; a draw that repeated bytes would repeat.
+    const draws = Array.from({ length: 300 }, () =>
+      Buffer.from(systemRandom(new Uint8Array(40))).toString('hex'),
+    );
+    expect(new Set(draws).size).toBe(draws.length);
+    const large = systemRandom(new Uint8Array(10_000));
+    expect(new Set(large).size).toBeGreaterThan(200);
+  });
+});
 
 describe('newId', () => {
   it('is the prefix followed by 24 base62 characters and matches its api-v1 pattern', () => {
