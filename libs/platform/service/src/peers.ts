@@ -1,41 +1,48 @@
 import { context, propagation } from '@opentelemetry/api';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { injectAsOwnRequest, timeClientRequest, type App } from '@pgw/platform-http';
 import type { PeerRequest, PeerResponse, Peers } from './service';
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-/** Peers over HTTP, for the distributed mode: `baseUrls` maps a service name to e.g. http://vault:8080. */
+/**
+ * Peers over HTTP, for the distributed mode: `baseUrls` maps a service name to e.g. http://vault:8080. Calls go
+ * through undici's `request` on a keep-alive pool per origin: Node's `fetch` is undici too, but its WHATWG
+ * layer (Request, Headers, web streams) was a tenth of the charges service's CPU for its one call per charge.
+ */
 export class HttpPeers implements Peers {
-  constructor(private readonly baseUrls: Record<string, string>) {}
+  constructor(
+    private readonly baseUrls: Record<string, string>,
+    private readonly dispatcher: Dispatcher = new Agent(),
+  ) {}
 
   async request(service: string, request: PeerRequest): Promise<PeerResponse> {
     const base = this.baseUrls[service];
     if (base === undefined) throw new Error(`no URL configured for service ${service}`);
-    // The peer's work joins the caller's trace (fetch is not instrumented, so the context is set here).
-    const traceHeaders: Record<string, string> = {};
-    propagation.inject(context.active(), traceHeaders);
+    // The peer's work joins the caller's trace (undici is not instrumented, so the context is set here).
+    const headers: Record<string, string> = {};
+    propagation.inject(context.active(), headers);
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    Object.assign(headers, request.headers);
     const url = new URL(request.url, base);
     const timer = timeClientRequest(request.method, url);
-    let response: Response;
+    let response: Dispatcher.ResponseData;
     try {
-      response = await fetch(url, {
+      response = await undiciRequest(url, {
+        dispatcher: this.dispatcher,
         method: request.method,
-        headers: {
-          ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...traceHeaders,
-          ...request.headers,
-        },
-        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+        headers,
+        body: request.body !== undefined ? JSON.stringify(request.body) : null,
         signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       });
     } catch (error) {
       timer.failed(error);
       throw error;
     }
-    timer.answered(response.status);
-    const text = await response.text();
+    timer.answered(response.statusCode);
+    const text = await response.body.text();
     return {
-      statusCode: response.status,
+      statusCode: response.statusCode,
       body: text === '' ? null : (JSON.parse(text) as unknown),
     };
   }
