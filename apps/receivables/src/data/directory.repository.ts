@@ -101,7 +101,8 @@ export async function writeThenFindPricingTerms(
   sellerId: string,
 ): Promise<{ wrote: boolean; terms: PricingTerms }> {
   const result = await trx.raw<{ rows: Array<PricingRow & { wrote: boolean }> }>(
-    `with written as (${write.sql}) select exists (select 1 from written) as wrote, terms.*
+    `with written as (${write.sql}) select exists (select 1 from written) as wrote,
+       terms.seller, terms.plan, terms.default_plan
      from (${PRICING_TERMS}) as terms`,
     [...write.bindings, tenantId, tenantId, sellerId],
   );

@@ -140,15 +140,17 @@ export class PgSimStore implements SimStore {
     const firstOfEach = new Map<string, AuthorizationRow>();
     for (const row of rows)
       if (!firstOfEach.has(row.reference)) firstOfEach.set(row.reference, row);
-    const inserted: AuthorizationRow[] = await this.db.read((q) =>
+    // Only the ids come back: a row inserted is the row given (every column is set), and a statement with
+    // no whole-row result is one PostgreSQL prepares once (prepared-statements.ts).
+    const inserted: Array<Pick<AuthorizationRow, 'transaction_id'>> = await this.db.read((q) =>
       q('authorizations')
         .insert([...firstOfEach.values()])
         .onConflict('reference')
         .ignore()
-        .returning('*'),
+        .returning('transaction_id'),
     );
-    const byTransaction = new Map(inserted.map((row) => [row.transaction_id, row]));
-    return rows.map((row) => byTransaction.get(row.transaction_id));
+    const insertedIds = new Set(inserted.map((row) => row.transaction_id));
+    return rows.map((row) => (insertedIds.has(row.transaction_id) ? row : undefined));
   });
 
   constructor(private readonly db: Db) {}

@@ -10,6 +10,7 @@ export {
   writeAtCommit,
 } from './db';
 export { Coalescer } from './coalesce';
+export { mayBeNamed } from './prepared-statements';
 export { inOneStatement } from './one-statement';
 export type { WriteSql } from './one-statement';
 export { backoffMs, retry } from './retry';

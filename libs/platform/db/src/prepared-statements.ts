@@ -18,6 +18,9 @@ const WHOLE_ROW = /(?:select|returning)\s+\*|\.\*/i;
 /** feature_not_supported: the error of a prepared plan whose result type changed under it. */
 const CACHED_PLAN_CHANGED = '0A000';
 
+/** Whether a pool may ever send `text` as a named statement: not when its result is a whole row. */
+export const mayBeNamed = (text: string): boolean => !WHOLE_ROW.test(text);
+
 /**
  * Which statement texts a pool sends as named (prepared) statements: PostgreSQL then parses and plans each
  * once per connection rather than every time (a charge's claim statement: 130–180 → 50–63 µs of the
@@ -40,7 +43,7 @@ export class PreparedStatements {
       named !== undefined ||
       this.names.size >= NAMED_MAX ||
       this.namedText + text.length > NAMED_TEXT_MAX ||
-      WHOLE_ROW.test(text)
+      !mayBeNamed(text)
     )
       return named;
     const uses = (this.counted.get(text) ?? 0) + 1;
