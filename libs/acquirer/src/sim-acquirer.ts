@@ -65,8 +65,9 @@ const validator = validatorCache(ajv);
 
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
-  // Bounded walk over cause chains and AggregateError members (fetch reports a refused connection as
-  // TypeError('fetch failed') caused by an Error or AggregateError carrying the socket error code).
+  // Bounded walk over cause chains and AggregateError members: undici's request rejects with the socket's
+  // error (code ECONNREFUSED), fetch with TypeError('fetch failed') caused by an Error or AggregateError
+  // carrying it.
   const queue: unknown[] = [error];
   for (let seen = 0; queue.length > 0 && seen < 16; seen++) {
     const e = queue.shift();

@@ -1,6 +1,6 @@
 import { histogram, HTTP_CLIENT_REQUEST_DURATION, secondsSince } from '@pgw/platform-metrics';
 
-// http.client.request.duration for the calls that go through undici (fetch, and @fastify/reply-from behind the
+// http.client.request.duration for the calls that go through undici (HttpPeers, and @fastify/reply-from behind the
 // gateway's proxy), which the HTTP instrumentation does not see: it patches node:http only. The undici
 // instrumentation would, but it also adds a traceparent header of its own beside the one these calls carry.
 
