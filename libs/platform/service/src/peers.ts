@@ -11,10 +11,9 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * layer (Request, Headers, web streams) was a tenth of the charges service's CPU for its one call per charge.
  */
 export class HttpPeers implements Peers {
-  constructor(
-    private readonly baseUrls: Record<string, string>,
-    private readonly dispatcher: Dispatcher = new Agent(),
-  ) {}
+  private readonly dispatcher = new Agent();
+
+  constructor(private readonly baseUrls: Record<string, string>) {}
 
   async request(service: string, request: PeerRequest): Promise<PeerResponse> {
     const base = this.baseUrls[service];
