@@ -11,5 +11,5 @@ export type { ReturnMovement } from './live/cnab240/test-fixtures';
 export { FakePsp } from './live/pix-bcb/testing/fake-psp';
 export { makeThrowawayPki } from './live/pix-bcb/testing/throwaway-pki';
 export type { Pki } from './live/pix-bcb/testing/throwaway-pki';
-export { startSftpTestServer } from './live/cnab240/testing/sftp-server';
+export { readableKeyPair, startSftpTestServer } from './live/cnab240/testing/sftp-server';
 export type { SftpTestServer } from './live/cnab240/testing/sftp-server';

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { utils } from 'ssh2';
 import {
   CNAB240_TEST_PROFILE as PROFILE,
+  readableKeyPair,
   startSftpTestServer,
   writeReturnFile,
   type SftpTestServer,
@@ -29,8 +29,8 @@ jest.setTimeout(60_000);
 const knex = createPgliteKnex(null);
 const dir = mkdtempSync(join(tmpdir(), 'charges-sftp-'));
 const bankRoot = join(dir, 'bank');
-const ourKey = utils.generateKeyPairSync('ed25519');
-const strangerKey = utils.generateKeyPairSync('ed25519');
+const ourKey = readableKeyPair();
+const strangerKey = readableKeyPair();
 let server: SftpTestServer;
 let h: Harness;
 

@@ -11,15 +11,15 @@ import { DropFolderUnavailableError } from './drop-folder';
 import { readCnab240File } from './return-file';
 import { hostKeyFingerprint, SftpDropFolder } from './sftp-drop-folder';
 import { BENEFICIARY, PROFILE, writeReturnFile } from './test-fixtures';
-import { startSftpTestServer, type SftpTestServer } from './testing/sftp-server';
+import { readableKeyPair, startSftpTestServer, type SftpTestServer } from './testing/sftp-server';
 
 // The boleto rail with both drop folders on an SFTP server: ssh2's own server, started here on
 // 127.0.0.1 over a temporary directory, stands for the bank's. The rail is built from the environment
 // exactly as charges builds it, and the exchange is the job's (`rail.exchange`).
 
 const USER = 'cnab';
-const clientKey = utils.generateKeyPairSync('ed25519');
-const strangerKey = utils.generateKeyPairSync('ed25519');
+const clientKey = readableKeyPair();
+const strangerKey = readableKeyPair();
 
 let dir: string;
 let bankRoot: string;
@@ -190,7 +190,7 @@ describe('SftpDropFolder: the CNAB 240 exchange over the bank SFTP server', () =
 
   it('refuses a server whose host key is not the configured one, before our key is offered', async () => {
     // Proves there is no trust on first use: another fingerprint configured, the connection ends at the host key and the server sees no authentication.
-    const other = utils.parseKey(utils.generateKeyPairSync('ed25519').public);
+    const other = utils.parseKey(readableKeyPair().public);
     if (other instanceof Error) throw other;
     const r = rail({ CNAB240_SFTP_HOST_KEY_SHA256: hostKeyFingerprint(other.getPublicSSH()) });
     await register(r, 'ch_mitm');
