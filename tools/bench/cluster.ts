@@ -126,8 +126,11 @@ export function spawnLogged(args: string[], env: NodeJS.ProcessEnv, logFile: str
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = createWriteStream(logFile, { flags: 'a' });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  // Both pipes write to one file: it ends once the child's pipes have both closed, not when the first one
+  // does (pipe's default), which lost the other's last lines ("write after end").
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  child.once('close', () => log.end());
   return child;
 }
 
