@@ -83,7 +83,7 @@ export const HTTP_CLIENT_REQUEST_DURATION = define({
   meter: '@pgw/platform-http',
   otherMeters: ['@opentelemetry/instrumentation-http'],
   recordedBy:
-    "libs/platform/http client-metrics.ts for undici's calls (the gateway's proxy, HttpPeers' fetch), and @opentelemetry/instrumentation-http for node:http's (webhook deliveries)",
+    "libs/platform/http client-metrics.ts for undici's calls (the gateway's proxy, HttpPeers), and @opentelemetry/instrumentation-http for node:http's (webhook deliveries)",
   group: 'http',
   attributes: {
     'http.request.method': '`GET`, `POST`, …',
