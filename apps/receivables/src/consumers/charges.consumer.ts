@@ -1,14 +1,16 @@
 import { decodeEvent, TOPICS, type ChargeSnapshot, type EventEnvelope } from '@pgw/contracts';
-import { HEADER_EVENT_TYPE, type BusMessage } from '@pgw/platform-bus';
-import type { Db, Tx } from '@pgw/platform-db';
+import { assert } from '@pgw/domain';
+import { HEADER_EVENT_TYPE, type Prepare } from '@pgw/platform-bus';
+import type { Db } from '@pgw/platform-db';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
 import type { AdjustmentKind } from '../data/charges.repository';
 import {
   applyAdjustments,
   recordAdjustment,
-  recordPaidCharge,
+  recordPaidCharges,
   scheduleCharge,
   type Environment,
+  type PaidSnapshot,
 } from '../operations/charges';
 import { Work } from '../operations/context';
 
@@ -73,23 +75,38 @@ function environment(envelope: EventEnvelope): Environment {
   return { tenantId: envelope.tenant_id, livemode: envelope.livemode };
 }
 
+/** The value kept for `key`, once: taken from the map, so a second call answers null. */
+function takeOnce<V>(map: Map<string, V | null>, key: string): V | null {
+  const value = map.get(key) ?? null;
+  map.delete(key);
+  return value;
+}
+
 /**
  * Charges' events, in each charge's order (the topic is keyed by charge). Every event whose snapshot
  * shows the charge paid records it, so a refund or a chargeback that arrives before (or instead of)
  * charge-paid still finds its charge; each refund and chargeback step is recorded once, by its id, and
- * applied once, in the order received.
+ * applied once, in the order received. A batch's paid charges are recorded before its first step, in one
+ * statement with their sellers' pricing terms (`prepare`); each charge then counts as inserted by the first
+ * of the batch's events that shows it paid, as it would one event at a time.
  */
 export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
-  return {
-    name: 'charges',
-    topics: [TOPICS.charges],
-    apply: async (trx: Tx, message: BusMessage) => {
-      const step = decodeStep(message.headers[HEADER_EVENT_TYPE], message.value);
+  const prepare: Prepare = async (trx, batch) => {
+    const steps = new Map(
+      batch.map((m) => [m, decodeStep(m.headers[HEADER_EVENT_TYPE], m.value)] as const),
+    );
+    const paid: PaidSnapshot[] = [];
+    for (const step of steps.values())
+      if (step !== null) paid.push({ env: environment(step.envelope), snapshot: step.charge });
+    const recorded = await recordPaidCharges(trx, clock.now(), paid);
+    return async (unit, message) => {
+      const step = steps.get(message);
+      assert(step !== undefined, 'receivables.applies-a-prepared-message');
       if (step === null) return;
       const env = environment(step.envelope);
       const chargeId = step.charge.charge_id;
-      const work = new Work(db, trx, clock, step.envelope.request_id);
-      const inserted = await recordPaidCharge(work, env, step.charge);
+      const work = new Work(db, unit, clock, step.envelope.request_id);
+      const inserted = step.charge.paid_at === null ? null : takeOnce(recorded, chargeId);
       if (step.adjustment !== null) {
         const { kind, sourceId, amountCents } = step.adjustment;
         await recordAdjustment(
@@ -106,6 +123,16 @@ export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
       // A charge first seen in this event has no refund or chargeback step but the event's own.
       if (inserted === null || step.adjustment !== null) await applyAdjustments(work, chargeId);
       await work.flush();
+    };
+  };
+  return {
+    name: 'charges',
+    topics: [TOPICS.charges],
+    prepare,
+    async apply(trx, message) {
+      await (
+        await prepare(trx, [message])
+      )(trx, message);
     },
   };
 }

@@ -35,25 +35,31 @@ function toCharge(row: Row): Charge {
 }
 
 /**
- * The insert that records a paid charge the first time any of its events shows it (later events change nothing
- * here); it returns the charge's id when it inserted the row.
+ * The insert that records paid charges the first time any of their events shows them (later events change
+ * nothing here); it returns the id of each charge it inserted.
  */
-export function insertChargeIfNewSql(trx: Tx, charge: Charge, now: Date): Knex.Sql {
+export function insertChargesIfNewSql(
+  trx: Knex | Tx,
+  charges: readonly Charge[],
+  now: Date,
+): Knex.Sql {
   return trx('charges')
-    .insert({
-      charge_id: charge.chargeId,
-      tenant_id: charge.tenantId,
-      livemode: charge.livemode,
-      seller_id: charge.sellerId,
-      payment_method: charge.paymentMethod,
-      amount_cents: charge.amountCents,
-      installments: charge.installments,
-      paid_at: charge.paidAt,
-      split: JSON.stringify(charge.split),
-      state: charge.state,
-      created_at: now,
-      updated_at: now,
-    })
+    .insert(
+      charges.map((charge) => ({
+        charge_id: charge.chargeId,
+        tenant_id: charge.tenantId,
+        livemode: charge.livemode,
+        seller_id: charge.sellerId,
+        payment_method: charge.paymentMethod,
+        amount_cents: charge.amountCents,
+        installments: charge.installments,
+        paid_at: charge.paidAt,
+        split: JSON.stringify(charge.split),
+        state: charge.state,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
     .onConflict('charge_id')
     .ignore()
     .returning('charge_id')

@@ -60,14 +60,19 @@ export interface PricingTerms {
 
 /**
  * What prices a seller's charge, in one query: the seller's copy, the plan it names (if any) and the tenant's
- * default plan (should two claim it, a change in flight, the one changed last). Bindings: tenant, tenant, seller.
+ * default plan (should two claim it, a change in flight, the one changed last). `tenant` and `seller` are the
+ * SQL of each: placeholders, or the columns of a row the query is joined to.
  */
-const PRICING_TERMS = `select row_to_json(s) as seller, row_to_json(p) as plan,
-    (select row_to_json(d) from pricing_plans d where d.tenant_id = ? and d.is_default
+const pricingTermsSql = (tenant: string, seller: string) => `select row_to_json(s) as seller,
+    row_to_json(p) as plan,
+    (select row_to_json(d) from pricing_plans d where d.tenant_id = ${tenant} and d.is_default
      order by d.updated_at desc, d.pricing_plan_id asc limit 1) as default_plan
   from (select 1) as one
-  left join sellers s on s.tenant_id = ? and s.seller_id = ?
+  left join sellers s on s.tenant_id = ${tenant} and s.seller_id = ${seller}
   left join pricing_plans p on p.tenant_id = s.tenant_id and p.pricing_plan_id = s.pricing_plan_id`;
+
+/** Bindings: tenant, tenant, seller. */
+const PRICING_TERMS = pricingTermsSql('?', '?');
 
 type PricingRow = { seller: Row | null; plan: Row | null; default_plan: Row | null };
 
@@ -90,22 +95,39 @@ export async function findPricingTerms(
   return termsFrom(result.rows[0]);
 }
 
+/** A seller of a tenant, as the key of `writeThenFindPricingTerms`'s terms. */
+export const sellerKey = (tenantId: string, sellerId: string) => `${tenantId}/${sellerId}`;
+
 /**
- * `write` (an insert … returning) and findPricingTerms in one statement, one round trip: whether the write
- * returned a row, and the terms as they were when the statement began (the write's rows are not among them).
+ * `write` (an insert … returning charge_id) and findPricingTerms of each of `sellers` in one statement, one
+ * round trip: the ids the write returned, and each seller's terms (by `sellerKey`) as they were when the
+ * statement began (the write's rows are not among them).
  */
 export async function writeThenFindPricingTerms(
-  trx: Tx,
+  trx: Knex | Tx,
   write: Knex.Sql,
-  tenantId: string,
-  sellerId: string,
-): Promise<{ wrote: boolean; terms: PricingTerms }> {
-  const result = await trx.raw<{ rows: Array<PricingRow & { wrote: boolean }> }>(
-    `with written as (${write.sql}) select exists (select 1 from written) as wrote,
+  sellers: ReadonlyArray<{ tenantId: string; sellerId: string }>,
+): Promise<{ written: Set<string>; terms: Map<string, PricingTerms> }> {
+  if (sellers.length === 0) {
+    const result = await trx.raw<{ rows: Array<{ charge_id: string }> }>(write.sql, [
+      ...write.bindings,
+    ]);
+    return { written: new Set(result.rows.map((r) => r.charge_id)), terms: new Map() };
+  }
+  const result = await trx.raw<{
+    rows: Array<PricingRow & { written: string[]; tenant_id: string; seller_id: string }>;
+  }>(
+    `with written as (${write.sql})
+     select array(select charge_id from written) as written, wanted.tenant_id, wanted.seller_id,
        terms.seller, terms.plan, terms.default_plan
-     from (${PRICING_TERMS}) as terms`,
-    [...write.bindings, tenantId, tenantId, sellerId],
+     from (values ${sellers.map(() => '(?, ?)').join(', ')}) as wanted (tenant_id, seller_id)
+     cross join lateral (${pricingTermsSql('wanted.tenant_id', 'wanted.seller_id')}) as terms`,
+    [...write.bindings, ...sellers.flatMap((s) => [s.tenantId, s.sellerId])],
   );
-  const row = result.rows[0];
-  return { wrote: row?.wrote === true, terms: termsFrom(row) };
+  return {
+    written: new Set(result.rows[0]?.written ?? []),
+    terms: new Map(
+      result.rows.map((row) => [sellerKey(row.tenant_id, row.seller_id), termsFrom(row)]),
+    ),
+  };
 }

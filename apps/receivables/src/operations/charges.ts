@@ -2,12 +2,13 @@
 // refunds and chargebacks take (receivable-states.md). Every function runs inside the consumer's
 // transaction (Work) and changes a charge only with its row locked.
 import { assert, toDateString, newId, mdrFeeCents } from '@pgw/domain';
-import { inOneStatement } from '@pgw/platform-db';
+import type { Tx } from '@pgw/platform-db';
+import type { Knex } from 'knex';
 import type { ChargeSnapshot } from '@pgw/contracts';
 import {
   debitsOf,
   insertAdjustmentIfNew,
-  insertChargeIfNewSql,
+  insertChargesIfNewSql,
   insertDebits,
   isApplied,
   lockCharge,
@@ -21,6 +22,7 @@ import {
 import {
   findPricingTerms,
   lockTenantPricing,
+  sellerKey,
   writeThenFindPricingTerms,
   type PricingTerms,
 } from '../data/directory.repository';
@@ -48,18 +50,16 @@ export interface InsertedCharge {
   terms: PricingTerms | undefined;
 }
 
-/**
- * Records the charge as it was paid, from any event whose snapshot shows it paid; a repeat changes nothing.
- * Returns the charge when this call inserted it (a row this transaction holds), with its seller's pricing
- * terms read in the same statement; else null.
- */
-export async function recordPaidCharge(
-  work: Work,
-  env: Environment,
-  snapshot: ChargeSnapshot,
-): Promise<InsertedCharge | null> {
+/** A paid charge event's snapshot, with the tenant and environment of its envelope. */
+export interface PaidSnapshot {
+  env: Environment;
+  snapshot: ChargeSnapshot;
+}
+
+/** The charge as a snapshot shows it paid, awaiting its pricing (or unassigned); null when it is not paid. */
+function paidCharge({ env, snapshot }: PaidSnapshot): Charge | null {
   if (snapshot.paid_at === null) return null;
-  const charge: Charge = {
+  return {
     chargeId: snapshot.charge_id,
     tenantId: env.tenantId,
     livemode: env.livemode,
@@ -75,19 +75,47 @@ export async function recordPaidCharge(
     // A charge with no seller has no one to pay: its money is not scheduled (it stays with the tenant).
     state: snapshot.seller_id === null ? 'unassigned' : 'awaiting_pricing',
   };
-  const insert = insertChargeIfNewSql(work.trx, charge, work.now);
-  // A charge with no seller has no pricing to read.
-  if (charge.sellerId === null)
-    return (await inOneStatement(work.trx, [insert])).length > 0
-      ? { charge, terms: undefined }
-      : null;
-  const { wrote, terms } = await writeThenFindPricingTerms(
-    work.trx,
-    insert,
-    charge.tenantId,
-    charge.sellerId,
+}
+
+/**
+ * Records each charge as it was paid, from the first of `snapshots` that shows it paid; a charge known already
+ * changes nothing. One statement for them all, which also reads the pricing terms of each of their sellers.
+ * Answers, by charge id, the charge when this call inserted it (a row this transaction holds) with its
+ * seller's terms then, else null; a charge no snapshot shows paid is not in the map.
+ */
+export async function recordPaidCharges(
+  trx: Knex | Tx,
+  now: Date,
+  snapshots: readonly PaidSnapshot[],
+): Promise<Map<string, InsertedCharge | null>> {
+  const charges = new Map<string, Charge>();
+  for (const paid of snapshots) {
+    const charge = paidCharge(paid);
+    if (charge !== null && !charges.has(charge.chargeId)) charges.set(charge.chargeId, charge);
+  }
+  if (charges.size === 0) return new Map();
+  const sellers = new Map<string, { tenantId: string; sellerId: string }>();
+  for (const { tenantId, sellerId } of charges.values())
+    if (sellerId !== null) sellers.set(sellerKey(tenantId, sellerId), { tenantId, sellerId });
+  const { written, terms } = await writeThenFindPricingTerms(
+    trx,
+    insertChargesIfNewSql(trx, [...charges.values()], now),
+    [...sellers.values()],
   );
-  return wrote ? { charge, terms } : null;
+  return new Map(
+    [...charges.values()].map((charge) => [
+      charge.chargeId,
+      written.has(charge.chargeId)
+        ? {
+            charge,
+            terms:
+              charge.sellerId === null
+                ? undefined
+                : terms.get(sellerKey(charge.tenantId, charge.sellerId)),
+          }
+        : null,
+    ]),
+  );
 }
 
 export async function recordAdjustment(
@@ -127,7 +155,7 @@ export async function recordAdjustment(
 
 /**
  * Builds the schedule when the local directory can price the charge; else the charge waits for it.
- * `inserted` is the charge as this transaction just inserted it (recordPaidCharge): no need to lock it again,
+ * `inserted` is the charge as this transaction just inserted it (recordPaidCharges): no need to lock it again,
  * nor to read the terms it was inserted with again.
  */
 export async function scheduleCharge(

@@ -28,7 +28,7 @@ describe("a paid charge's statements in receivables", () => {
       const statements = await ownStatementsDuring(() => money.publish(money.paid(charge)));
       expect(statements).toHaveLength(2);
       expect(statements[0]).toMatch(
-        /^with written as \(insert into "charges" .* from \(select row_to_json\(s\) as seller/,
+        /^with written as \(insert into "charges" .* cross join lateral \(select row_to_json\(s\) as seller/,
       );
       // The commit's one statement: the inbox's id, the outbox's events, and the sale's writes.
       expect(statements[1]).toMatch(
@@ -46,6 +46,36 @@ describe("a paid charge's statements in receivables", () => {
         receivables.reduce((sum, r) => sum + r.net_amount_cents, 0),
       );
       expect(books?.pending_cents).toBeGreaterThan(0);
+    } finally {
+      await money.stop();
+    }
+  });
+
+  it("records a batch's paid charges in one statement, each priced by its own seller's terms", async () => {
+    const money = await Money.start(knex);
+    try {
+      await money.publish(
+        money.seller('seller_a', { mdr_bps: { credit_card: 100 }, settlement_delay_days: 2 }),
+        money.seller('seller_b', { mdr_bps: { credit_card: 300 }, settlement_delay_days: 2 }),
+      );
+      const charges = [
+        money.charge('seller_a'),
+        money.charge('seller_b'),
+        money.charge('seller_a', { amount_cents: 20_000 }),
+      ];
+      const statements = await ownStatementsDuring(() =>
+        money.publishAsOneBatch(...charges.map((c) => money.paid(c))),
+      );
+      const inserts = statements.filter((sql) => /insert into "charges"/.test(sql));
+      expect(inserts).toHaveLength(1);
+      expect(inserts[0]).toMatch(/cross join lateral \(select row_to_json\(s\) as seller/);
+      expect(statements.filter((sql) => !mayBeNamed(sql))).toEqual([]);
+      const fees = await Promise.all(
+        charges.map(async (c) =>
+          (await money.receivablesOf(c.charge_id)).reduce((sum, r) => sum + r.fee_amount_cents, 0),
+        ),
+      );
+      expect(fees).toEqual([100, 300, 200]);
     } finally {
       await money.stop();
     }
