@@ -1,6 +1,6 @@
 import { decodeEvent, TOPICS, type ChargeSnapshot, type EventEnvelope } from '@pgw/contracts';
 import { assert } from '@pgw/domain';
-import { HEADER_EVENT_TYPE, type Prepare } from '@pgw/platform-bus';
+import { HEADER_EVENT_TYPE, type BusMessage, type Prepare } from '@pgw/platform-bus';
 import type { Db } from '@pgw/platform-db';
 import type { Clock, ConsumerDefinition } from '@pgw/platform-service';
 import type { AdjustmentKind } from '../data/charges.repository';
@@ -92,18 +92,22 @@ function takeOnce<V>(map: Map<string, V | null>, key: string): V | null {
  */
 export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
   const prepare: Prepare = async (trx, batch) => {
-    const steps = new Map(
-      batch.map((m) => [m, decodeStep(m.headers[HEADER_EVENT_TYPE], m.value)] as const),
-    );
-    const paid: PaidSnapshot[] = [];
-    for (const step of steps.values())
-      if (step !== null) paid.push({ env: environment(step.envelope), snapshot: step.charge });
+    // Each message's step and the paid snapshot it records, decoded once for the batch.
+    const steps = new Map<BusMessage, (ChargeStep & PaidSnapshot) | null>();
+    for (const m of batch) {
+      const step = decodeStep(m.headers[HEADER_EVENT_TYPE], m.value);
+      steps.set(
+        m,
+        step === null ? null : { ...step, env: environment(step.envelope), snapshot: step.charge },
+      );
+    }
+    const paid = [...steps.values()].filter((step) => step !== null);
     const recorded = await recordPaidCharges(trx, clock.now(), paid);
     return async (unit, message) => {
       const step = steps.get(message);
       assert(step !== undefined, 'receivables.applies-a-prepared-message');
       if (step === null) return;
-      const env = environment(step.envelope);
+      const { env } = step;
       const chargeId = step.charge.charge_id;
       const work = new Work(db, unit, clock, step.envelope.request_id);
       const inserted = step.charge.paid_at === null ? null : takeOnce(recorded, chargeId);

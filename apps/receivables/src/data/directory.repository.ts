@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PricingPlanChanged, SellerChanged } from '@pgw/contracts';
-import type { Tx } from '@pgw/platform-db';
+import { inOneStatement, type Tx } from '@pgw/platform-db';
 import { copyEvent, type CopyTable } from '@pgw/platform-directory';
 import type { PlanTerms, SellerTerms } from '@pgw/receivables-domain/pricing';
 
@@ -109,10 +109,8 @@ export async function writeThenFindPricingTerms(
   sellers: ReadonlyArray<{ tenantId: string; sellerId: string }>,
 ): Promise<{ written: Set<string>; terms: Map<string, PricingTerms> }> {
   if (sellers.length === 0) {
-    const result = await trx.raw<{ rows: Array<{ charge_id: string }> }>(write.sql, [
-      ...write.bindings,
-    ]);
-    return { written: new Set(result.rows.map((r) => r.charge_id)), terms: new Map() };
+    const rows = await inOneStatement<{ charge_id: string }>(trx, [write]);
+    return { written: new Set(rows.map((r) => r.charge_id)), terms: new Map() };
   }
   const result = await trx.raw<{
     rows: Array<PricingRow & { written: string[]; tenant_id: string; seller_id: string }>;
