@@ -35,7 +35,8 @@ export type JobName = (typeof JOB_NAMES)[number];
 
 /** An authorization not captured within this many days is canceled (contract §4). */
 export const AUTHORIZATION_DAYS_MAX = 7;
-const LEASE_MS = 5 * 60_000;
+// Renewed while a run goes on (withJobLease): this is how long a run that died keeps the next one out.
+const LEASE_MS = 30_000;
 const DAY_MS = 86_400_000;
 
 const announcer = (db: Db): Announcer => ({ db, requestId: null });

@@ -1,4 +1,5 @@
-import { createPgliteKnex, sharedDb } from './db';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createPgliteKnex, sharedDb, type Db, type Tx } from './db';
 import { jobLockName, lockJobInTransaction, withJobLease } from './job-lock';
 
 describe('job locks on the embedded database', () => {
@@ -72,6 +73,78 @@ describe('job locks on the embedded database', () => {
       }),
     );
     expect(await withJobLease(db, 'pix-expiry', async () => 'ran', { leaseMs: 60_000 })).toBeNull();
+  });
+
+  /** `db` whose transactions fail (as while PostgreSQL restarts) when `down()` says so; `after` fails after committing. */
+  function flaky(db: Db, down: () => 'before' | 'after' | false): Db {
+    return new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop !== 'tx') return Reflect.get(target, prop, receiver) as unknown;
+        return async (fn: (trx: Tx) => Promise<unknown>) => {
+          const when = down();
+          if (when === 'before') throw new Error('Connection terminated unexpectedly');
+          const value = await target.tx(fn);
+          if (when === 'after') throw new Error('Connection terminated unexpectedly');
+          return value;
+        };
+      },
+    });
+  }
+
+  it('gives the lease back once the database is back, so the next run need not wait for it to expire', async () => {
+    const db = await service();
+    let failures = 0;
+    const downAtRelease = flaky(db, () => (failures-- > 0 ? 'before' : false));
+    const ran = await withJobLease(
+      downAtRelease,
+      'refund-reconciliation',
+      async () => {
+        failures = 3; // the next three transactions (the release's first attempts) fail
+        return 'ran';
+      },
+      { leaseMs: 60_000 },
+    );
+    expect(ran).toBe('ran');
+    expect(failures).toBe(-1); // three failed, the fourth gave it back
+    expect(
+      await withJobLease(db, 'refund-reconciliation', async () => 'next', { leaseMs: 60_000 }),
+    ).toBe('next');
+  });
+
+  it('gives back a lease whose claim committed but whose answer was lost', async () => {
+    const db = await service();
+    let claimAnswerLost = true;
+    const lost = flaky(db, () => {
+      const when = claimAnswerLost ? 'after' : false;
+      claimAnswerLost = false;
+      return when;
+    });
+    await expect(
+      withJobLease(lost, 'refund-reconciliation', async () => 'not run', { leaseMs: 60_000 }),
+    ).rejects.toThrow('Connection terminated unexpectedly');
+    expect(
+      await withJobLease(db, 'refund-reconciliation', async () => 'next', { leaseMs: 60_000 }),
+    ).toBe('next');
+  });
+
+  it('renews the lease while the work runs, and no other run takes it meanwhile', async () => {
+    const db = await service();
+    const others: Array<string | null> = [];
+    await withJobLease(
+      db,
+      'boleto-exchange',
+      async () => {
+        // Three lease lengths pass while this run works; another holder tries every lease length.
+        for (let i = 0; i < 3; i++) {
+          await sleep(300);
+          others.push(
+            await withJobLease(db, 'boleto-exchange', async () => 'other', { leaseMs: 300 }),
+          );
+        }
+      },
+      { leaseMs: 300 },
+    );
+    expect(others).toEqual([null, null, null]);
   });
 
   it('names the transaction lock by service and job, and holds it until the transaction ends', async () => {

@@ -12,6 +12,7 @@
 // a session-level advisory lock would not keep two runs apart there, and is not used.
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from './db';
+import { retry } from './retry';
 
 /** The lock's name: one per service (its schema) and job. */
 export function jobLockName(db: Db, job: string): string {
@@ -58,14 +59,40 @@ export async function releaseLease(trx: Tx, lease: Lease): Promise<void> {
 }
 
 export interface JobLeaseOptions {
-  /** How long a holder that died keeps others out. */
+  /** How long a holder that died keeps others out; a live one renews its lease every third of that. */
   leaseMs: number;
 }
 
 /**
- * Runs `work` under the job's lease, taken and given back each in a transaction of its own; a run that finds
- * the lease held (here or on another replica) does not run and gets `null`. Leases are rows of `job_leases`,
- * keyed by the job's name (the table is the service's own).
+ * Gives the lease back, trying again while the database cannot be reached (a restart): a lease left behind
+ * would keep every run of the job out until it expired. Past the lease's own expiry there is nothing left
+ * to give back, and the last error stands.
+ */
+function giveBack(db: Db, lease: Lease): Promise<void> {
+  return retry(
+    { attemptsMax: Infinity, baseMs: 100, capMs: 2_000, totalMs: lease.leaseMs },
+    () => db.tx((trx) => releaseLease(trx, lease)),
+    { retryable: () => true },
+  );
+}
+
+/** Renews the lease every third of its length while the work runs; a renewal that fails waits for the next. */
+function keepRenewed(db: Db, lease: Lease): () => Promise<void> {
+  let renewal: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewal = renewal.then(() => db.tx((trx) => claimLease(trx, lease))).catch(() => undefined);
+  }, lease.leaseMs / 3);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await renewal;
+  };
+}
+
+/**
+ * Runs `work` under the job's lease, taken and given back each in a transaction of its own, and renewed while
+ * the work runs; a run that finds the lease held (here or on another replica) does not run and gets `null`.
+ * Leases are rows of `job_leases`, keyed by the job's name (the table is the service's own).
  */
 export async function withJobLease<T>(
   db: Db,
@@ -79,10 +106,20 @@ export async function withJobLease<T>(
     holder: randomUUID(),
     leaseMs: options.leaseMs,
   };
-  if (!(await db.tx((trx) => claimLease(trx, lease)))) return null;
+  let claimed: boolean;
+  try {
+    claimed = await db.tx((trx) => claimLease(trx, lease));
+  } catch (error) {
+    // The claim may have committed before its answer was lost.
+    await giveBack(db, lease).catch(() => undefined);
+    throw error;
+  }
+  if (!claimed) return null;
+  const stopRenewing = keepRenewed(db, lease);
   try {
     return await work();
   } finally {
-    await db.tx((trx) => releaseLease(trx, lease));
+    await stopRenewing();
+    await giveBack(db, lease);
   }
 }
