@@ -475,12 +475,16 @@ async function benchCharges(
   await sleep(2000);
   // Issue 18's overload figure: five times what the closed loop found the system carries.
   const offered = Math.max(50, Math.round(5 * e2e.rate_per_s));
+  const openCpuBefore = cpuSnapshot(pids());
   const open = await openLoop(make, {
     ratePerSecond: offered,
     durationMs: quick ? 2000 : 10_000,
     okStatus: 201,
     drainMs: 20_000,
   });
+  // Per request answered, 201 or 503: where the machine's two cores go while most of what is offered is refused.
+  const openCpuAfter = cpuSnapshot(pids());
+  const openCpu = cpuPer(openCpuBefore, openCpuAfter, open.ok + (open.statuses['503'] ?? 0));
   // What the client gave up on is still queued in the services: wait until a charge answers promptly
   // again, so the next section does not measure this one's backlog.
   const drainedIn = await drain(make, Math.max(1000, e2e.p50_ms / 4), 180_000);
@@ -489,6 +493,7 @@ async function benchCharges(
     closed_loop_concurrency: concurrency,
     end_to_end: e2e,
     open_loop_5x: open,
+    open_loop_cpu_per_request: openCpu,
     drained_in_s: drainedIn,
     pg_limit: limit,
     database_work_per_charge: perCharge,
@@ -575,6 +580,25 @@ async function benchCharges(
     `${offered}/s offered (5 × ${e2e.rate_per_s}/s), completed ${open.rate_per_s}/s`,
     '≤ 250 ms, the rest 503',
     open.p99_ms <= 250 && open.failed === shed,
+  );
+  // The gateway's cost of a refusal, from its CPU over the open loop less what the admitted charges cost it at
+  // the closed loop's rate per charge: what shedding takes from the cores the admitted charges need.
+  const gatewayOpenMs = (openCpuAfter.gateway ?? 0) - (openCpuBefore.gateway ?? 0);
+  const gatewayPerRefusal =
+    shed === 0
+      ? NaN
+      : round((gatewayOpenMs - open.ok * (cpu.by_process_ms.gateway ?? 0)) / shed, 3);
+  row(
+    'charges',
+    'machine CPU per request at 5× offered (201s and 503s)',
+    openCpu.total_ms,
+    'ms',
+    `${Object.entries(openCpu.by_process_ms)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, ms]) => `${name} ${ms}`)
+      .join(', ')}; the gateway's per 503 ≈ ${gatewayPerRefusal} ms`,
+    '',
+    null,
   );
 }
 
