@@ -134,15 +134,15 @@ describe('job locks on the embedded database', () => {
       db,
       'boleto-exchange',
       async () => {
-        // Three lease lengths pass while this run works; another holder tries every lease length.
+        // Three lease lengths pass while this run works; another holder tries after each.
         for (let i = 0; i < 3; i++) {
-          await sleep(300);
+          await sleep(700);
           others.push(
-            await withJobLease(db, 'boleto-exchange', async () => 'other', { leaseMs: 300 }),
+            await withJobLease(db, 'boleto-exchange', async () => 'other', { leaseMs: 600 }),
           );
         }
       },
-      { leaseMs: 300 },
+      { leaseMs: 600 },
     );
     expect(others).toEqual([null, null, null]);
   });
