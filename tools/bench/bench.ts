@@ -484,7 +484,8 @@ async function benchCharges(
   });
   // Per request answered, 201 or 503: where the machine's two cores go while most of what is offered is refused.
   const openCpuAfter = cpuSnapshot(pids());
-  const openCpu = cpuPer(openCpuBefore, openCpuAfter, open.ok + (open.statuses['503'] ?? 0));
+  const shed = open.statuses['503'] ?? 0;
+  const openCpu = cpuPer(openCpuBefore, openCpuAfter, open.ok + shed);
   // What the client gave up on is still queued in the services: wait until a charge answers promptly
   // again, so the next section does not measure this one's backlog.
   const drainedIn = await drain(make, Math.max(1000, e2e.p50_ms / 4), 180_000);
@@ -561,7 +562,6 @@ async function benchCharges(
   );
   // The gateway's admission control answers what is over its adaptive limit with 503 at once (shed, not
   // failed late): the latencies are those of the charges answered 201.
-  const shed = open.statuses['503'] ?? 0;
   const delivered = `${open.ok}/${open.sent} answered 201 at ${open.offered_per_s}/s offered; ${shed} shed with 503, ${open.failed - shed} failed otherwise`;
   row(
     'charges',

@@ -96,10 +96,7 @@ export function chargesConsumer(db: Db, clock: Clock): ConsumerDefinition {
     const steps = new Map<BusMessage, (ChargeStep & PaidSnapshot) | null>();
     for (const m of batch) {
       const step = decodeStep(m.headers[HEADER_EVENT_TYPE], m.value);
-      steps.set(
-        m,
-        step === null ? null : { ...step, env: environment(step.envelope), snapshot: step.charge },
-      );
+      steps.set(m, step === null ? null : { ...step, env: environment(step.envelope) });
     }
     const paid = [...steps.values()].filter((step) => step !== null);
     const recorded = await recordPaidCharges(trx, clock.now(), paid);

@@ -53,11 +53,11 @@ export interface InsertedCharge {
 /** A paid charge event's snapshot, with the tenant and environment of its envelope. */
 export interface PaidSnapshot {
   env: Environment;
-  snapshot: ChargeSnapshot;
+  charge: ChargeSnapshot;
 }
 
 /** The charge as a snapshot shows it paid, awaiting its pricing (or unassigned); null when it is not paid. */
-function paidCharge({ env, snapshot }: PaidSnapshot): Charge | null {
+function paidCharge({ env, charge: snapshot }: PaidSnapshot): Charge | null {
   if (snapshot.paid_at === null) return null;
   return {
     chargeId: snapshot.charge_id,
