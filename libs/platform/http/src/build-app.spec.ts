@@ -156,6 +156,22 @@ describe('buildApp', () => {
     await app.close();
   });
 
+  it('makes an operating error without a stack (an answer, not a bug) and leaves every other error its stack', () => {
+    const shed = new LoadShedError('service_unavailable', 'The charges service is at capacity.');
+    expect(shed.stack).toBe('ApiError: The charges service is at capacity.');
+    expect(new ApiError('charge_not_refundable', 'No.').stack).not.toMatch(/\n\s+at /);
+    // The limit is put back even when the message cannot be made (a throwing toString):
+    expect(
+      () =>
+        new ApiError('resource_not_found', {
+          toString: () => {
+            throw new Error('unprintable');
+          },
+        } as never),
+    ).toThrow('unprintable');
+    expect(new Error('a bug').stack).toMatch(/\n\s+at /);
+  });
+
   it('logs a 5xx at warn, except a request refused by admission control (counted by its metric), which is logged at debug', async () => {
     const { app, log } = await testApp();
     const shed = await app.inject({ method: 'GET', url: '/shed' });
