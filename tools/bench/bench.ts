@@ -39,6 +39,7 @@ import {
   sleep,
   summarize,
   type Req,
+  type TimeSlice,
 } from './load';
 import { flags, numberArg, toolArgs, UsageError } from './args';
 
@@ -426,6 +427,15 @@ async function pgLimit(
   };
 }
 
+/** The two slices of an open loop with the slowest answer: whether its tail is a moment (a start, a stall) or all along. */
+function slowestSlices(slices: readonly TimeSlice[]): string {
+  return [...slices]
+    .sort((a, b) => b.max_ms - a.max_ms)
+    .slice(0, 2)
+    .map((t) => `from ${t.from_s} s: max ${t.max_ms} ms, p50 ${t.p50_ms} (${t.count})`)
+    .join('; ');
+}
+
 async function benchCharges(
   cluster: Cluster,
   seller: Seller,
@@ -577,7 +587,7 @@ async function benchCharges(
     'p99 at 5× capacity offered (open loop, 201s)',
     open.p99_ms,
     'ms',
-    `${offered}/s offered (5 × ${e2e.rate_per_s}/s), completed ${open.rate_per_s}/s`,
+    `${offered}/s offered (5 × ${e2e.rate_per_s}/s), completed ${open.rate_per_s}/s; slowest half-seconds ${slowestSlices(open.over_time)}`,
     '≤ 250 ms, the rest 503',
     open.p99_ms <= 250 && open.failed === shed,
   );

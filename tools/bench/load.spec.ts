@@ -1,8 +1,9 @@
-// The one smoke test of tools/bench: the load generators, at a tiny size against a local server, produce
-// figures. Asserts nothing about the figures themselves (benchmarks are not tests).
+// The smoke test of tools/bench: the load generators, at a tiny size against a local server, produce
+// figures (nothing is asserted about their values: benchmarks are not tests); and how an open loop's
+// answers are sliced by when they were sent.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closedLoop, destroyAgents, openLoop, send } from './load';
+import { closedLoop, destroyAgents, openLoop, overTime, send } from './load';
 import { packageOf } from './profile';
 
 describe('tools/bench load generators', () => {
@@ -33,6 +34,23 @@ describe('tools/bench load generators', () => {
     });
     expect(open.sent).toBe(10);
     expect(Number.isFinite(open.p50_ms)).toBe(true);
+    expect(open.over_time.reduce((n, slice) => n + slice.count, 0)).toBe(open.ok);
+  });
+
+  it("slices an open loop's answers by when they were sent, so that a moment's tail shows as one", () => {
+    const samples = [
+      { atMs: 10, latencyMs: 600 }, // the start
+      { atMs: 400, latencyMs: 100 },
+      { atMs: 700, latencyMs: 90 },
+      { atMs: 2_100, latencyMs: 310 }, // a stall, after an empty second
+      { atMs: 2_200, latencyMs: 330 },
+      { atMs: 2_300, latencyMs: 320 },
+    ];
+    expect(overTime(samples, 500)).toEqual([
+      { from_s: 0, count: 2, p50_ms: 100, max_ms: 600 },
+      { from_s: 0.5, count: 1, p50_ms: 90, max_ms: 90 },
+      { from_s: 2, count: 3, p50_ms: 320, max_ms: 330 },
+    ]);
   });
 
   it('refuses any address but 127.0.0.1, before it sends anything', async () => {

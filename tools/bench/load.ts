@@ -255,9 +255,10 @@ export async function openLoop(
     drainMs?: number;
     onOk?: (a: Answer, i: number, scheduledMs: number, doneMs: number) => void;
   },
-): Promise<LoadResult & { offered_per_s: number; sent: number }> {
+): Promise<LoadResult & { offered_per_s: number; sent: number; over_time: TimeSlice[] }> {
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
+  const scheduledAt: number[] = [];
   let ok = 0;
   let failed = 0;
   const { sent, unfinished, startMs, sendEndMs } = await arrivals(
@@ -270,6 +271,7 @@ export async function openLoop(
           if (a.status === (options.okStatus ?? 200)) {
             ok++;
             latencies.push(done - scheduled);
+            scheduledAt.push(scheduled);
             options.onOk?.(a, i, scheduled, done);
           } else failed++;
         },
@@ -293,7 +295,42 @@ export async function openLoop(
     offered_per_s: round(sent / ((sendEndMs - startMs) / 1000)),
     duration_s: round(duration),
     rate_per_s: round(ok / duration),
+    over_time: overTime(
+      scheduledAt.map((at, k) => ({ atMs: at - startMs, latencyMs: latencies[k] as number })),
+      TIME_SLICE_MS,
+    ),
   };
+}
+
+/** The open loop's answers by when they were sent, so that a tail says whether it is a moment or all along. */
+const TIME_SLICE_MS = 500;
+
+export interface TimeSlice {
+  /** Seconds from the first send to the slice's start. */
+  from_s: number;
+  count: number;
+  p50_ms: number;
+  max_ms: number;
+}
+
+/** The answers of `samples` (sent `atMs` after the start) in slices of `sliceMs`, in order; empty slices left out. */
+export function overTime(
+  samples: ReadonlyArray<{ atMs: number; latencyMs: number }>,
+  sliceMs: number,
+): TimeSlice[] {
+  const bySlice = new Map<number, number[]>();
+  for (const { atMs, latencyMs } of samples) {
+    const slice = Math.floor(atMs / sliceMs);
+    const inSlice = bySlice.get(slice) ?? [];
+    inSlice.push(latencyMs);
+    bySlice.set(slice, inSlice);
+  }
+  return [...bySlice]
+    .sort(([a], [b]) => a - b)
+    .map(([slice, values]) => {
+      const { count, p50_ms, max_ms } = summarize(values);
+      return { from_s: round((slice * sliceMs) / 1000, 2), count, p50_ms, max_ms };
+    });
 }
 
 export function round(x: number, digits = 1): number {
