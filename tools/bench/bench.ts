@@ -429,11 +429,13 @@ async function pgLimit(
 
 /** The two slices of an open loop with the slowest answer: whether its tail is a moment (a start, a stall) or all along. */
 function slowestSlices(slices: readonly TimeSlice[]): string {
-  return [...slices]
-    .sort((a, b) => b.max_ms - a.max_ms)
-    .slice(0, 2)
-    .map((t) => `from ${t.from_s} s: max ${t.max_ms} ms, p50 ${t.p50_ms} (${t.count})`)
-    .join('; ');
+  return (
+    [...slices]
+      .sort((a, b) => b.max_ms - a.max_ms)
+      .slice(0, 2)
+      .map((t) => `from ${t.from_s} s: max ${t.max_ms} ms, p50 ${t.p50_ms} (${t.count})`)
+      .join('; ') || 'none (no answer 201)'
+  );
 }
 
 async function benchCharges(
