@@ -427,6 +427,14 @@ async function pgLimit(
   };
 }
 
+/** CPU milliseconds by process as `name ms`, the largest first. */
+function largestFirst(byProcessMs: Record<string, number>): string {
+  return Object.entries(byProcessMs)
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, ms]) => `${name} ${ms}`)
+    .join(', ');
+}
+
 /** The two slices of an open loop with the slowest answer: whether its tail is a moment (a start, a stall) or all along. */
 function slowestSlices(slices: readonly TimeSlice[]): string {
   return (
@@ -523,16 +531,12 @@ async function benchCharges(
     '≥ 250/s',
     e2e.rate_per_s >= 250,
   );
-  const byProcess = Object.entries(cpu.by_process_ms)
-    .sort(([, a], [, b]) => b - a)
-    .map(([name, ms]) => `${name} ${ms}`)
-    .join(', ');
   row(
     'charges',
     'machine CPU per charge (every process, closed loop)',
     cpu.total_ms,
     'ms',
-    byProcess,
+    largestFirst(cpu.by_process_ms),
     '≤ 8 ms',
     cpu.total_ms <= 8,
   );
@@ -605,10 +609,7 @@ async function benchCharges(
     'machine CPU per request at 5× offered (201s and 503s)',
     openCpu.total_ms,
     'ms',
-    `${Object.entries(openCpu.by_process_ms)
-      .sort(([, a], [, b]) => b - a)
-      .map(([name, ms]) => `${name} ${ms}`)
-      .join(', ')}; the gateway's per 503 ≈ ${gatewayPerRefusal} ms`,
+    `${largestFirst(openCpu.by_process_ms)}; the gateway's per 503 ≈ ${gatewayPerRefusal} ms`,
     '',
     null,
   );

@@ -257,8 +257,7 @@ export async function openLoop(
   },
 ): Promise<LoadResult & { offered_per_s: number; sent: number; over_time: TimeSlice[] }> {
   const statuses: Record<string, number> = {};
-  const latencies: number[] = [];
-  const scheduledAt: number[] = [];
+  const answered: Array<{ scheduledMs: number; latencyMs: number }> = [];
   let ok = 0;
   let failed = 0;
   const { sent, unfinished, startMs, sendEndMs } = await arrivals(
@@ -270,8 +269,7 @@ export async function openLoop(
           tally(statuses, String(a.status));
           if (a.status === (options.okStatus ?? 200)) {
             ok++;
-            latencies.push(done - scheduled);
-            scheduledAt.push(scheduled);
+            answered.push({ scheduledMs: scheduled, latencyMs: done - scheduled });
             options.onOk?.(a, i, scheduled, done);
           } else failed++;
         },
@@ -287,7 +285,7 @@ export async function openLoop(
   }
   const duration = (performance.now() - startMs) / 1000;
   return {
-    ...summarize(latencies),
+    ...summarize(answered.map((a) => a.latencyMs)),
     ok,
     failed,
     statuses: { ...statuses },
@@ -296,7 +294,7 @@ export async function openLoop(
     duration_s: round(duration),
     rate_per_s: round(ok / duration),
     over_time: overTime(
-      scheduledAt.map((at, k) => ({ atMs: at - startMs, latencyMs: latencies[k] as number })),
+      answered.map((a) => ({ atMs: a.scheduledMs - startMs, latencyMs: a.latencyMs })),
       TIME_SLICE_MS,
     ),
   };
